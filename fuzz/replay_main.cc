@@ -1,0 +1,2 @@
+// TEMPORARY: replaced by the fuzz layer.
+int main() { return 0; }

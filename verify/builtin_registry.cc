@@ -1,0 +1,19 @@
+#include "verify/layers.h"
+#include "verify/registry.h"
+
+namespace idlespec::verify {
+
+Registry& builtin_registry() {
+  static Registry registry = [] {
+    Registry r;
+    register_xcede_proofs(r);
+    register_states_proofs(r);
+    register_xcede_properties(r);
+    register_states_properties(r);
+    register_xcede_fuzz(r);
+    return r;
+  }();
+  return registry;
+}
+
+}  // namespace idlespec::verify

@@ -1,0 +1,249 @@
+#include "verify/runner.h"
+
+#include <algorithm>
+#include <chrono>
+#include <exception>
+#include <map>
+#include <sstream>
+
+#include "impl/json.h"
+
+namespace idlespec::verify {
+namespace {
+
+bool contains(const std::vector<std::string>& v, std::string_view s) {
+  return std::find(v.begin(), v.end(), s) != v.end();
+}
+
+bool selected(const std::vector<std::string>& filter, std::string_view s) {
+  return filter.empty() || contains(filter, s);
+}
+
+bool violates(const CheckResult& r, const std::string& clause) {
+  return r.outcome == Outcome::fail && (r.violated.empty() || r.violated.count(clause));
+}
+
+CheckResult run_guarded(const Check& c, const std::string& subject, const RunOptions& opts) {
+  const auto t0 = std::chrono::steady_clock::now();
+  CheckResult r;
+  try {
+    r = c.run(subject, opts);
+  } catch (const std::exception& e) {
+    r.outcome = Outcome::unknown;
+    r.detail = std::string("check threw: ") + e.what();
+  }
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return r;
+}
+
+}  // namespace
+
+std::string_view status_name(Status s) {
+  switch (s) {
+    case Status::held:
+      return "held";
+    case Status::failed:
+      return "failed";
+    case Status::unknown:
+      return "unknown";
+    case Status::uncovered:
+      return "uncovered";
+    case Status::accepted:
+      return "accepted";
+  }
+  return "?";
+}
+
+bool VerifyReport::passed(bool allow_unknown) const {
+  if (!errors.empty()) return false;
+  for (const auto& c : clauses) {
+    if (c.status == Status::failed || c.status == Status::uncovered) return false;
+    if (c.status == Status::unknown && !allow_unknown) return false;
+  }
+  return true;
+}
+
+VerifyReport run_verify(const SpecIndex& spec, const Registry& registry, const VerifyFilter& filter,
+                        const RunOptions& options, const Progress& progress) {
+  VerifyReport report;
+  auto find_clause = [&](const std::string& id) -> const Clause* {
+    for (const auto& c : spec.clauses) {
+      if (c.id == id) return &c;
+    }
+    return nullptr;
+  };
+  for (const Check& c : registry.checks()) {
+    for (const auto& id : c.clauses) {
+      if (!find_clause(id)) {
+        report.errors.push_back(std::string(check_kind_name(c.kind)) + " " + c.name +
+                                " names clause " + id + ", which no spec file defines");
+      }
+    }
+  }
+
+  // Plan: every (clause, subject) in the filter, with the checks that apply.
+  struct Planned {
+    const Clause* clause;
+    std::string subject;
+    std::vector<const Check*> checks;
+    std::vector<std::string> mismatches;
+  };
+  std::vector<Planned> plan;
+  for (const Clause& cl : spec.clauses) {
+    if (!selected(filter.components, cl.component)) continue;
+    Planned base{&cl, "", {}, {}};
+    for (const CheckRef& ref : cl.checks) {
+      const Check* c = registry.find(ref.kind, ref.name);
+      if (!c) {
+        base.mismatches.push_back("spec lists " + std::string(check_kind_name(ref.kind)) + " " +
+                                  ref.name + ", which is not registered");
+      } else if (!contains(c->clauses, cl.id)) {
+        base.mismatches.push_back("spec lists " + std::string(check_kind_name(ref.kind)) + " " +
+                                  ref.name + ", which does not name " + cl.id);
+      }
+    }
+    for (const Check& c : registry.checks()) {
+      if (!contains(c.clauses, cl.id)) continue;
+      const bool listed = std::any_of(cl.checks.begin(), cl.checks.end(), [&](const CheckRef& r) {
+        return r.kind == c.kind && r.name == c.name;
+      });
+      if (!listed) {
+        base.mismatches.push_back(std::string(check_kind_name(c.kind)) + " " + c.name +
+                                  " names " + cl.id + " but " + cl.file + " does not list it");
+      }
+    }
+    for (const auto& subject : cl.subjects) {
+      if (!selected(filter.subjects, subject)) continue;
+      Planned p = base;
+      p.subject = subject;
+      for (const Check& c : registry.checks()) {
+        if (contains(c.clauses, cl.id) && contains(c.subjects, subject)) p.checks.push_back(&c);
+      }
+      plan.push_back(std::move(p));
+    }
+  }
+
+  // Run each (check, subject) once, however many clauses it discharges.
+  std::vector<std::pair<const Check*, std::string>> runs;
+  for (const auto& p : plan) {
+    for (const Check* c : p.checks) {
+      if (std::find(runs.begin(), runs.end(), std::make_pair(c, p.subject)) == runs.end()) {
+        runs.emplace_back(c, p.subject);
+      }
+    }
+  }
+  std::map<std::pair<const Check*, std::string>, CheckResult> results;
+  for (size_t i = 0; i < runs.size(); ++i) {
+    CheckResult r = run_guarded(*runs[i].first, runs[i].second, options);
+    if (progress) progress(i + 1, runs.size(), *runs[i].first, runs[i].second, r);
+    results[runs[i]] = std::move(r);
+  }
+
+  for (auto& p : plan) {
+    ClauseReport cr;
+    cr.clause = p.clause;
+    cr.subject = p.subject;
+    bool any_fail = false;
+    bool any_unknown = false;
+    for (const Check* c : p.checks) {
+      const CheckResult& r = results[{c, p.subject}];
+      cr.checks.push_back({c, CheckRef{c->kind, c->name}, r});
+      any_fail |= violates(r, p.clause->id);
+      any_unknown |= r.outcome == Outcome::unknown;
+    }
+    const Acceptance* acc = p.clause->acceptance_for(p.subject);
+    if (!p.mismatches.empty()) {
+      cr.status = Status::failed;
+      std::ostringstream d;
+      for (size_t i = 0; i < p.mismatches.size(); ++i) d << (i ? "; " : "") << p.mismatches[i];
+      cr.detail = d.str();
+    } else if (p.checks.empty()) {
+      cr.status = Status::uncovered;
+      cr.detail = "no check discharges " + p.clause->id + " for subject " + p.subject;
+    } else if (acc) {
+      if (any_fail) {
+        cr.status = Status::accepted;
+        cr.detail = acc->reason;
+      } else if (any_unknown) {
+        cr.status = Status::unknown;
+        cr.detail = "accepted violation neither confirmed nor refuted";
+      } else {
+        cr.status = Status::failed;
+        cr.detail = "expected violation not found (the spec accepts one: " + acc->reason + ")";
+      }
+    } else if (any_fail) {
+      cr.status = Status::failed;
+    } else if (any_unknown) {
+      cr.status = Status::unknown;
+    } else {
+      cr.status = Status::held;
+    }
+    report.clauses.push_back(std::move(cr));
+  }
+  return report;
+}
+
+std::string report_json(const VerifyReport& report) {
+  JsonWriter w;
+  w.begin_object().key("clauses").begin_array();
+  for (const auto& c : report.clauses) {
+    w.begin_object();
+    w.key("id").value(c.clause->id);
+    w.key("component").value(c.clause->component);
+    w.key("subject").value(c.subject);
+    w.key("kind").value(c.clause->kind);
+    w.key("status").value(status_name(c.status));
+    w.key("obligation").value(c.clause->obligation);
+    if (!c.detail.empty()) w.key("detail").value(c.detail);
+    w.key("checks").begin_array();
+    for (const auto& ch : c.checks) {
+      w.begin_object();
+      w.key("kind").value(check_kind_name(ch.ref.kind));
+      w.key("name").value(ch.ref.name);
+      w.key("status").value(outcome_name(ch.result.outcome));
+      w.key("detail").value(ch.result.detail);
+      if (!ch.result.counterexample.empty()) w.key("counterexample").value(ch.result.counterexample);
+      w.key("replay").value(ch.result.replay);
+      w.key("seconds").value(ch.result.seconds);
+      w.end_object();
+    }
+    w.end_array();
+    w.end_object();
+  }
+  w.end_array();
+  w.key("errors").begin_array();
+  for (const auto& e : report.errors) w.value(e);
+  w.end_array();
+  w.end_object();
+  return w.str() + "\n";
+}
+
+std::string report_text(const VerifyReport& report) {
+  std::ostringstream out;
+  std::map<std::string, int> counts;
+  for (const auto& c : report.clauses) {
+    ++counts[std::string(status_name(c.status))];
+    out << c.clause->id << " [" << c.subject << ", " << c.clause->kind
+        << "] " << status_name(c.status) << "\n";
+    for (const auto& ch : c.checks) {
+      out << "    " << check_kind_name(ch.ref.kind) << " " << ch.ref.name << ": "
+          << outcome_name(ch.result.outcome);
+      if (!ch.result.detail.empty()) out << " - " << ch.result.detail;
+      out << "\n";
+      if (!ch.result.counterexample.empty()) {
+        out << "      counterexample: " << ch.result.counterexample << "\n";
+      }
+      if (ch.result.outcome != Outcome::pass && !ch.result.replay.empty()) {
+        out << "      replay: " << ch.result.replay << "\n";
+      }
+    }
+    if (!c.detail.empty()) out << "    " << c.detail << "\n";
+  }
+  for (const auto& e : report.errors) out << "error: " << e << "\n";
+  out << "\n" << report.clauses.size() << " clause verdicts:";
+  for (const auto& [k, v] : counts) out << " " << v << " " << k;
+  out << "\n";
+  return out.str();
+}
+
+}  // namespace idlespec::verify

@@ -1,0 +1,189 @@
+#include "verify/spec_index.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+namespace idlespec::verify {
+namespace {
+
+std::string trim(std::string_view s) {
+  const auto b = s.find_first_not_of(" \t\r");
+  if (b == std::string_view::npos) return "";
+  const auto e = s.find_last_not_of(" \t\r");
+  return std::string(s.substr(b, e - b + 1));
+}
+
+std::vector<std::string> split_list(std::string_view s) {
+  std::vector<std::string> out;
+  std::string cur;
+  for (char c : s) {
+    if (c == ',' || c == ';') {
+      if (auto t = trim(cur); !t.empty()) out.push_back(t);
+      cur.clear();
+    } else {
+      cur += c;
+    }
+  }
+  if (auto t = trim(cur); !t.empty()) out.push_back(t);
+  return out;
+}
+
+bool parse_check_kind(std::string_view s, CheckKind& k) {
+  for (CheckKind c : {CheckKind::proof, CheckKind::exhaustive, CheckKind::property,
+                      CheckKind::fuzz_replay, CheckKind::model_check}) {
+    if (check_kind_name(c) == s) {
+      k = c;
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+const Acceptance* Clause::acceptance_for(std::string_view subject) const {
+  for (const auto& a : accepted) {
+    if (a.subject == subject) return &a;
+  }
+  return nullptr;
+}
+
+std::string_view component_for_prefix(std::string_view prefix) {
+  if (prefix == "XCEDE") return "xcede";
+  if (prefix == "STATES") return "states";
+  if (prefix == "BUSY") return "busy_delay";
+  if (prefix == "IDLE") return "idle_core";
+  if (prefix == "GOV") return "governor";
+  return "";
+}
+
+std::string canonical_component(std::string_view name) {
+  std::string n(name);
+  std::replace(n.begin(), n.end(), '-', '_');
+  for (auto c : kComponents) {
+    if (c == n) return n;
+  }
+  return "";
+}
+
+void parse_spec_file(std::string_view component, std::string_view file_name,
+                     std::string_view text, SpecIndex& into) {
+  static const std::regex heading(R"(^### ([A-Z]+)-([0-9]+[a-z]?) \(([a-z]+)\)\s*$)");
+  static const std::regex field(R"(^- (Subjects|Source|Checks|Accepted for ([A-Za-z0-9_.-]+)):\s*(.*)$)");
+  std::istringstream in{std::string(text)};
+  std::string line;
+  int lineno = 0;
+  Clause* cur = nullptr;
+  bool in_obligation = false;
+  auto err = [&](const std::string& msg) {
+    into.errors.push_back(std::string(file_name) + ":" + std::to_string(lineno) + ": " + msg);
+  };
+  auto finish = [&]() {
+    if (!cur) return;
+    if (cur->obligation.empty()) err(cur->id + ": no obligation sentence");
+    if (cur->subjects.empty()) err(cur->id + ": no '- Subjects:' line");
+    if (cur->source.empty()) err(cur->id + ": no '- Source:' line");
+    for (const auto& a : cur->accepted) {
+      if (std::find(cur->subjects.begin(), cur->subjects.end(), a.subject) == cur->subjects.end()) {
+        err(cur->id + ": accepted for '" + a.subject + "', which is not one of its subjects");
+      }
+    }
+  };
+  while (std::getline(in, line)) {
+    ++lineno;
+    std::smatch m;
+    if (line.rfind("#", 0) == 0) {
+      finish();
+      cur = nullptr;
+      in_obligation = false;
+      if (std::regex_match(line, m, heading)) {
+        const std::string prefix = m[1];
+        if (component_for_prefix(prefix) != component) {
+          err("clause " + prefix + "-" + std::string(m[2]) + " does not belong in " +
+              std::string(component));
+        }
+        const std::string kind = m[3];
+        if (kind != "safety" && kind != "efficiency" && kind != "liveness") {
+          err("clause kind must be safety, efficiency or liveness, not '" + kind + "'");
+        }
+        const std::string id = prefix + "-" + std::string(m[2]);
+        for (const auto& c : into.clauses) {
+          if (c.id == id) err("clause " + id + " defined twice");
+        }
+        into.clauses.push_back(Clause{});
+        cur = &into.clauses.back();
+        cur->id = id;
+        cur->component = std::string(component);
+        cur->kind = kind;
+        cur->file = std::string(file_name);
+        cur->line = lineno;
+        in_obligation = true;
+      } else if (line.rfind("### ", 0) == 0 &&
+                 std::regex_search(line, std::regex(R"(^### [A-Z]+-[0-9])"))) {
+        err("malformed clause heading (want '### ID-N (safety|efficiency|liveness)'): " + line);
+      }
+      continue;
+    }
+    if (!cur) continue;
+    const std::string t = trim(line);
+    if (std::regex_match(line, m, field)) {
+      in_obligation = false;
+      const std::string key = m[1];
+      const std::string value = trim(std::string(m[3]));
+      if (key == "Subjects") {
+        cur->subjects = split_list(value);
+      } else if (key == "Source") {
+        cur->source = value;
+      } else if (key == "Checks") {
+        for (const auto& item : split_list(value)) {
+          const auto sp = item.find(' ');
+          CheckRef ref;
+          if (sp == std::string::npos || !parse_check_kind(item.substr(0, sp), ref.kind)) {
+            err(cur->id + ": check '" + item + "' must read '<kind> <name>'");
+            continue;
+          }
+          ref.name = trim(item.substr(sp + 1));
+          cur->checks.push_back(ref);
+        }
+      } else {
+        cur->accepted.push_back({std::string(m[2]), value});
+      }
+      continue;
+    }
+    if (in_obligation) {
+      if (t.empty()) {
+        if (!cur->obligation.empty()) in_obligation = false;
+      } else {
+        if (!cur->obligation.empty()) cur->obligation += ' ';
+        cur->obligation += t;
+      }
+    }
+  }
+  finish();
+}
+
+SpecIndex load_spec_dir(const std::string& dir) {
+  SpecIndex idx;
+  std::vector<std::filesystem::path> files;
+  std::error_code ec;
+  for (const auto& e : std::filesystem::directory_iterator(dir, ec)) {
+    if (e.path().extension() == ".md" && e.path().stem() != "README") files.push_back(e.path());
+  }
+  if (ec) {
+    idx.errors.push_back(dir + ": " + ec.message());
+    return idx;
+  }
+  std::sort(files.begin(), files.end());
+  for (const auto& f : files) {
+    std::ifstream in(f);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    parse_spec_file(f.stem().string(), "spec/" + f.filename().string(), ss.str(), idx);
+  }
+  return idx;
+}
+
+}  // namespace idlespec::verify
