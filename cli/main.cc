@@ -1,2 +1,55 @@
-#include <cstdio>
-int main() { std::puts("idlespec"); return 0; }
+// idlespec: verify the POWER Linux idle and firmware-interface logic against
+// its spec.
+#include <exception>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "cli/args.h"
+#include "cli/commands.h"
+
+namespace {
+
+constexpr const char* kUsage = R"(usage: idlespec COMMAND [options]
+
+commands:
+  verify    run every check and report each clause's verdict (exit 0 iff none
+            is failed, uncovered or unknown)
+  check     run one check: idlespec check KIND NAME [--subject S] [--seed N]
+  clauses   list the spec's clauses with their subjects and checks
+  decode    decode a firmware buffer: idlespec decode xcede [FILE|-] [options]
+  help      this text; 'idlespec COMMAND --help' for a command's options
+
+components: xcede, states (busy_delay, idle_core, governor to come)
+)";
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  if (args.empty() || args[0] == "help" || args[0] == "--help" || args[0] == "-h") {
+    std::cout << kUsage;
+    return args.empty() ? 2 : 0;
+  }
+  if (args[0] == "--version") {
+    std::cout << "idlespec 0.1.0\n";
+    return 0;
+  }
+  const std::string command = args[0];
+  args.erase(args.begin());
+  try {
+    if (command == "verify") return idlespec::cli::verify_command(args);
+    if (command == "check") return idlespec::cli::check_command(args);
+    if (command == "clauses") return idlespec::cli::clauses_command(args);
+    if (command == "decode") return idlespec::cli::decode_command(args);
+    std::cerr << "idlespec: unknown command '" << command << "'\n\n" << kUsage;
+    return 2;
+  } catch (const idlespec::cli::UsageError& e) {
+    std::cerr << "idlespec " << command << ": " << e.what() << "\n(see 'idlespec " << command
+              << " --help')\n";
+    return 2;
+  } catch (const std::exception& e) {
+    std::cerr << "idlespec " << command << ": internal error: " << e.what() << "\n";
+    return 2;
+  }
+}

@@ -141,7 +141,7 @@ VerifyReport run_verify(const SpecIndex& spec, const Registry& registry, const V
 
   for (auto& p : plan) {
     ClauseReport cr;
-    cr.clause = p.clause;
+    cr.clause = *p.clause;
     cr.subject = p.subject;
     bool any_fail = false;
     bool any_unknown = false;
@@ -188,12 +188,12 @@ std::string report_json(const VerifyReport& report) {
   w.begin_object().key("clauses").begin_array();
   for (const auto& c : report.clauses) {
     w.begin_object();
-    w.key("id").value(c.clause->id);
-    w.key("component").value(c.clause->component);
+    w.key("id").value(c.clause.id);
+    w.key("component").value(c.clause.component);
     w.key("subject").value(c.subject);
-    w.key("kind").value(c.clause->kind);
+    w.key("kind").value(c.clause.kind);
     w.key("status").value(status_name(c.status));
-    w.key("obligation").value(c.clause->obligation);
+    w.key("obligation").value(c.clause.obligation);
     if (!c.detail.empty()) w.key("detail").value(c.detail);
     w.key("checks").begin_array();
     for (const auto& ch : c.checks) {
@@ -223,7 +223,7 @@ std::string report_text(const VerifyReport& report) {
   std::map<std::string, int> counts;
   for (const auto& c : report.clauses) {
     ++counts[std::string(status_name(c.status))];
-    out << c.clause->id << " [" << c.subject << ", " << c.clause->kind
+    out << c.clause.id << " [" << c.subject << ", " << c.clause.kind
         << "] " << status_name(c.status) << "\n";
     for (const auto& ch : c.checks) {
       out << "    " << check_kind_name(ch.ref.kind) << " " << ch.ref.name << ": "

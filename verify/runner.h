@@ -31,7 +31,7 @@ struct CheckReport {
 };
 
 struct ClauseReport {
-  const Clause* clause = nullptr;
+  Clause clause;  // a copy: the report outlives the SpecIndex it came from
   std::string subject;
   Status status = Status::uncovered;
   std::string detail;

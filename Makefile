@@ -1,0 +1,47 @@
+# A thin front end over CMake presets. The two set-up commands:
+#   make verify   install what is missing, build, run `idlespec verify`
+#   make test     install what is missing, build, run the whole ctest suite
+# Also: make fuzz [FUZZ_SECONDS=60], make bench, make asan, make format.
+
+PRESET ?= release
+BUILD := build/$(PRESET)
+FUZZ_SECONDS ?= 60
+VERIFY_ARGS ?=
+
+.PHONY: all setup build verify test asan fuzz bench format clean
+
+all: build
+
+setup:
+	@scripts/setup.sh
+
+build: setup
+	cmake --preset $(PRESET) >/dev/null
+	cmake --build --preset $(PRESET)
+
+verify: build
+	$(BUILD)/idlespec verify $(VERIFY_ARGS)
+
+test: build
+	ctest --preset $(PRESET)
+
+asan: setup
+	cmake --workflow --preset asan
+
+fuzz: setup
+	cmake --preset fuzz >/dev/null
+	cmake --build --preset fuzz
+	ctest --preset fuzz
+	scripts/fuzz.sh $(FUZZ_SECONDS) build/fuzz
+
+bench: setup
+	$(MAKE) build PRESET=release
+	cmake --preset fuzz >/dev/null
+	cmake --build --preset fuzz
+	scripts/bench.sh build/release build/fuzz
+
+format:
+	git ls-files '*.cc' '*.h' | xargs clang-format -i
+
+clean:
+	rm -rf build

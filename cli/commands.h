@@ -1,0 +1,15 @@
+// The idlespec subcommands. Each returns the process exit status:
+// 0 success, 1 a clause or check failed, 2 usage or input error.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace idlespec::cli {
+
+int verify_command(const std::vector<std::string>& argv);
+int check_command(const std::vector<std::string>& argv);
+int clauses_command(const std::vector<std::string>& argv);
+int decode_command(const std::vector<std::string>& argv);
+
+}  // namespace idlespec::cli

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages idlespec needs, if any are missing.
+# As root: runs apt-get. Otherwise: prints the exact command and exits 2.
+# Usage: scripts/setup.sh [--check]   (--check: report only, exit 2 if missing)
+set -euo pipefail
+
+packages=(
+  g++ make cmake ninja-build pkg-config git   # build
+  clang libclang-rt-14-dev                    # fuzz preset: libFuzzer, sanitizers
+  libgtest-dev libgmock-dev                   # unit tests
+  librapidcheck-dev                           # properties
+  libz3-dev z3                                # proofs
+  cvc5                                        # cross-checks of the proofs' SMT-LIB2
+  libbenchmark-dev                            # make bench
+  spin                                        # model-check cross-checks
+  clang-format                                # make format
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  status=$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null || true)
+  [ "$status" = "installed" ] || missing+=("$p")
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+
+cmd="apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends ${missing[*]}"
+if [ "${1:-}" = "--check" ]; then
+  echo "idlespec: missing packages: ${missing[*]}" >&2
+  echo "install them with: $cmd" >&2
+  exit 2
+fi
+if [ "$(id -u)" -ne 0 ]; then
+  echo "idlespec: missing packages: ${missing[*]}" >&2
+  echo "as root, run:" >&2
+  echo "  $cmd" >&2
+  exit 2
+fi
+echo "idlespec: installing ${missing[*]}" >&2
+apt-get update -qq
+DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2

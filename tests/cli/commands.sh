@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# The other subcommands' contracts: usage errors exit 2, clauses lists the spec.
+# usage: commands.sh IDLESPEC SOURCE_DIR
+set -u
+bin=$1
+src=$2
+fails=0
+n=0
+expect() {
+  local name=$1 want=$2 pattern=$3
+  shift 4
+  local out rc
+  n=$((n + 1))
+  out=$("$@" 2>&1)
+  rc=$?
+  if [ "$rc" != "$want" ] || ! grep -qE -- "$pattern" <<<"$out"; then
+    echo "FAIL $name: exit $rc (want $want), pattern /$pattern/"; echo "$out" | head -10
+    fails=$((fails + 1))
+  else
+    echo "ok   $name"
+  fi
+}
+expect no-args 2 'usage: idlespec COMMAND' -- "$bin"
+expect help 0 'verify' -- "$bin" help
+expect unknown-command 2 "unknown command 'frob'" -- "$bin" frob
+expect clauses 0 'XCEDE-1 \(safety\) spec/xcede.md' -- "$bin" clauses
+expect clauses-json 0 '"id":"STATES-6"' -- "$bin" clauses --json --component states
+expect clauses-accepted 0 'upstream \(accepted violation\)' -- "$bin" clauses --component xcede
+expect spec-dir 0 'XCEDE-7' -- "$bin" clauses --spec-dir "$src/spec"
+expect verify-bad-component 2 "unknown component 'frob'" -- "$bin" verify --component frob
+expect verify-bad-subject 2 "names subject 'nobody'" -- "$bin" verify --subject nobody
+expect verify-bad-budget 2 '--budget wants a positive number' -- "$bin" verify --budget -1
+expect verify-component-alias 2 "nothing to verify" -- "$bin" verify --component busy-delay
+expect check-bad-kind 2 "unknown check kind 'lemma'" -- "$bin" check lemma x
+expect check-missing 2 "no proof check named 'nope'" -- "$bin" check proof nope
+echo "$((n - fails)) passed, $fails failed"
+[ "$fails" -eq 0 ]

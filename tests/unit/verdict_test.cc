@@ -1,0 +1,188 @@
+// The verdict model: clause x subject -> held / failed / unknown / uncovered
+// / accepted, and the spec parser it reads clauses with. The checks here are
+// stand-ins with fixed outcomes; the real ones are in proofs/, properties/
+// and fuzz/.
+#include <gtest/gtest.h>
+
+#include "verify/runner.h"
+#include "verify/spec_index.h"
+
+namespace idlespec::verify {
+namespace {
+
+constexpr const char* kSpec = R"(# xcede
+### XCEDE-1 (safety)
+First obligation,
+wrapped.
+
+- Subjects: reference, upstream
+- Source: somewhere
+- Checks: proof p1, property q1
+- Accepted for upstream: it knowingly breaks this
+
+### XCEDE-2 (efficiency)
+Second obligation.
+
+- Subjects: reference
+- Source: elsewhere
+- Checks: property q2
+)";
+
+SpecIndex spec() {
+  SpecIndex idx;
+  parse_spec_file("xcede", "spec/xcede.md", kSpec, idx);
+  return idx;
+}
+
+Check fixed(CheckKind kind, const std::string& name, std::vector<std::string> clauses,
+            std::vector<std::string> subjects, Outcome reference, Outcome upstream) {
+  Check c;
+  c.kind = kind;
+  c.name = name;
+  c.component = "xcede";
+  c.clauses = std::move(clauses);
+  c.subjects = std::move(subjects);
+  c.run = [=](const std::string& subject, const RunOptions&) {
+    CheckResult r;
+    r.outcome = subject == "reference" ? reference : upstream;
+    return r;
+  };
+  return c;
+}
+
+Status status_of(const VerifyReport& r, const std::string& id, const std::string& subject) {
+  for (const auto& c : r.clauses) {
+    if (c.clause.id == id && c.subject == subject) return c.status;
+  }
+  ADD_FAILURE() << "no verdict for " << id << "/" << subject;
+  return Status::uncovered;
+}
+
+TEST(SpecParser, ReadsEveryField) {
+  const SpecIndex idx = spec();
+  ASSERT_TRUE(idx.errors.empty()) << idx.errors[0];
+  ASSERT_EQ(idx.clauses.size(), 2u);
+  const Clause& c = idx.clauses[0];
+  EXPECT_EQ(c.id, "XCEDE-1");
+  EXPECT_EQ(c.kind, "safety");
+  EXPECT_EQ(c.obligation, "First obligation, wrapped.");
+  EXPECT_EQ(c.subjects, (std::vector<std::string>{"reference", "upstream"}));
+  ASSERT_EQ(c.checks.size(), 2u);
+  EXPECT_EQ(c.checks[1].kind, CheckKind::property);
+  ASSERT_NE(c.acceptance_for("upstream"), nullptr);
+  EXPECT_EQ(c.acceptance_for("reference"), nullptr);
+  EXPECT_EQ(c.line, 2);
+}
+
+TEST(SpecParser, RejectsMalformedClauses) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"### XCEDE-1 (important)\nx\n- Subjects: r\n- Source: s\n", "kind"},
+      {"### XCEDE-1 (safety)\nx\n- Source: s\n", "Subjects"},
+      {"### XCEDE-1 (safety)\nx\n- Subjects: r\n", "Source"},
+      {"### XCEDE-1 (safety)\n\n- Subjects: r\n- Source: s\n", "obligation"},
+      {"### XCEDE-1 (safety)\nx\n- Subjects: r\n- Source: s\n- Checks: prof p\n", "<kind> <name>"},
+      {"### XCEDE-1 (safety)\nx\n- Subjects: r\n- Source: s\n- Accepted for z: why\n", "not one of"},
+      {"### GOV-1 (safety)\nx\n- Subjects: r\n- Source: s\n", "does not belong"},
+      {"### XCEDE-1 safety\n", "malformed"},
+  };
+  for (const auto& [text, want] : cases) {
+    SpecIndex idx;
+    parse_spec_file("xcede", "spec/xcede.md", text, idx);
+    ASSERT_FALSE(idx.errors.empty()) << text;
+    EXPECT_NE(idx.errors[0].find(want), std::string::npos) << idx.errors[0];
+  }
+}
+
+TEST(Verdicts, HeldWhenEveryCheckPasses) {
+  Registry r;
+  r.add(fixed(CheckKind::proof, "p1", {"XCEDE-1"}, {"reference", "upstream"}, Outcome::pass, Outcome::fail));
+  r.add(fixed(CheckKind::property, "q1", {"XCEDE-1"}, {"reference", "upstream"}, Outcome::pass, Outcome::pass));
+  r.add(fixed(CheckKind::property, "q2", {"XCEDE-2"}, {"reference"}, Outcome::pass, Outcome::pass));
+  const VerifyReport rep = run_verify(spec(), r, {}, {});
+  EXPECT_EQ(status_of(rep, "XCEDE-1", "reference"), Status::held);
+  EXPECT_EQ(status_of(rep, "XCEDE-1", "upstream"), Status::accepted);
+  EXPECT_EQ(status_of(rep, "XCEDE-2", "reference"), Status::held);
+  EXPECT_TRUE(rep.passed(false));
+}
+
+TEST(Verdicts, FailedUnknownAndUncovered) {
+  Registry r;
+  r.add(fixed(CheckKind::proof, "p1", {"XCEDE-1"}, {"reference", "upstream"}, Outcome::fail, Outcome::fail));
+  r.add(fixed(CheckKind::property, "q1", {"XCEDE-1"}, {"reference", "upstream"}, Outcome::unknown, Outcome::pass));
+  const VerifyReport rep = run_verify(spec(), r, {}, {});
+  EXPECT_EQ(status_of(rep, "XCEDE-1", "reference"), Status::failed);
+  EXPECT_EQ(status_of(rep, "XCEDE-2", "reference"), Status::failed);  // spec lists q2, unregistered
+  EXPECT_FALSE(rep.passed(true));
+
+  Registry only_unknown;
+  only_unknown.add(fixed(CheckKind::proof, "p1", {"XCEDE-1"}, {"reference"}, Outcome::unknown, Outcome::pass));
+  only_unknown.add(fixed(CheckKind::property, "q1", {"XCEDE-1"}, {"reference"}, Outcome::pass, Outcome::pass));
+  only_unknown.add(fixed(CheckKind::property, "q2", {"XCEDE-2"}, {}, Outcome::pass, Outcome::pass));
+  const VerifyReport rep2 = run_verify(spec(), only_unknown, {}, {});
+  EXPECT_EQ(status_of(rep2, "XCEDE-1", "reference"), Status::unknown);
+  EXPECT_EQ(status_of(rep2, "XCEDE-1", "upstream"), Status::uncovered);  // no check runs upstream
+  EXPECT_EQ(status_of(rep2, "XCEDE-2", "reference"), Status::uncovered);
+  EXPECT_FALSE(rep2.passed(true));
+}
+
+TEST(Verdicts, AnAcceptedViolationThatIsNotFoundIsAFailure) {
+  Registry r;
+  r.add(fixed(CheckKind::proof, "p1", {"XCEDE-1"}, {"reference", "upstream"}, Outcome::pass, Outcome::pass));
+  r.add(fixed(CheckKind::property, "q1", {"XCEDE-1"}, {"reference", "upstream"}, Outcome::pass, Outcome::pass));
+  r.add(fixed(CheckKind::property, "q2", {"XCEDE-2"}, {"reference"}, Outcome::pass, Outcome::pass));
+  const VerifyReport rep = run_verify(spec(), r, {}, {});
+  EXPECT_EQ(status_of(rep, "XCEDE-1", "upstream"), Status::failed);
+  EXPECT_FALSE(rep.passed(false));
+}
+
+TEST(Verdicts, RegistryAndSpecMustAgree) {
+  Registry r;
+  r.add(fixed(CheckKind::proof, "p1", {"XCEDE-1"}, {"reference", "upstream"}, Outcome::pass, Outcome::fail));
+  r.add(fixed(CheckKind::property, "q1", {"XCEDE-1", "XCEDE-2"}, {"reference", "upstream"}, Outcome::pass, Outcome::fail));
+  r.add(fixed(CheckKind::property, "q2", {"XCEDE-2"}, {"reference"}, Outcome::pass, Outcome::pass));
+  r.add(fixed(CheckKind::property, "q3", {"XCEDE-9"}, {"reference"}, Outcome::pass, Outcome::pass));
+  const VerifyReport rep = run_verify(spec(), r, {}, {});
+  EXPECT_EQ(status_of(rep, "XCEDE-2", "reference"), Status::failed);  // q1 names it, spec doesn't list q1
+  ASSERT_EQ(rep.errors.size(), 1u);                                    // q3 names a clause nobody defines
+  EXPECT_NE(rep.errors[0].find("XCEDE-9"), std::string::npos);
+}
+
+TEST(Verdicts, AViolationOfAnotherClauseDoesNotFailThisOne) {
+  Registry r;
+  Check multi = fixed(CheckKind::property, "q1", {"XCEDE-1"}, {"reference", "upstream"}, Outcome::pass, Outcome::pass);
+  r.add(fixed(CheckKind::proof, "p1", {"XCEDE-1"}, {"reference", "upstream"}, Outcome::pass, Outcome::fail));
+  r.add(multi);
+  Check q2 = fixed(CheckKind::property, "q2", {"XCEDE-2"}, {"reference"}, Outcome::fail, Outcome::fail);
+  q2.run = [](const std::string&, const RunOptions&) {
+    CheckResult res;
+    res.outcome = Outcome::fail;
+    res.violated = {"XCEDE-1"};
+    return res;
+  };
+  r.add(q2);
+  const VerifyReport rep = run_verify(spec(), r, {}, {});
+  EXPECT_EQ(status_of(rep, "XCEDE-2", "reference"), Status::held);
+}
+
+TEST(Verdicts, JsonCarriesTheFieldsMachinesRead) {
+  Registry r;
+  r.add(fixed(CheckKind::proof, "p1", {"XCEDE-1"}, {"reference", "upstream"}, Outcome::pass, Outcome::fail));
+  r.add(fixed(CheckKind::property, "q1", {"XCEDE-1"}, {"reference", "upstream"}, Outcome::pass, Outcome::pass));
+  r.add(fixed(CheckKind::property, "q2", {"XCEDE-2"}, {"reference"}, Outcome::pass, Outcome::pass));
+  const std::string json = report_json(run_verify(spec(), r, {}, {}));
+  for (const char* field : {"\"clauses\":[", "\"id\":\"XCEDE-1\"", "\"component\":\"xcede\"",
+                            "\"subject\":\"upstream\"", "\"kind\":\"safety\"", "\"status\":\"accepted\"",
+                            "\"checks\":[", "\"kind\":\"proof\"", "\"name\":\"p1\"", "\"status\":\"fail\"",
+                            "\"detail\":", "\"replay\":"}) {
+    EXPECT_NE(json.find(field), std::string::npos) << field;
+  }
+}
+
+TEST(BuiltinSpec, ParsesWithoutErrors) {
+  const SpecIndex idx = builtin_spec();
+  for (const auto& e : idx.errors) ADD_FAILURE() << e;
+  EXPECT_GE(idx.clauses.size(), 14u);
+}
+
+}  // namespace
+}  // namespace idlespec::verify
