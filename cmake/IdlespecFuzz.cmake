@@ -1,7 +1,13 @@
-# Fuzz targets: fuzz/<component>_fuzz.cc defines LLVMFuzzerTestOneInput.
+# Fuzz targets, the OSS-Fuzz way: fuzz/<component>_fuzz.cc defines
+# LLVMFuzzerTestOneInput, with fuzz/corpus/<target>/ its seed corpus and
+# optional fuzz/<target>.dict and fuzz/<target>.options beside it.
 #  - always: <target>_replay, the target linked with fuzz/replay_main.cc, and a
 #    ctest (label fuzz-replay) that runs the whole corpus fuzz/corpus/<target>;
-#  - with IDLESPEC_LIBFUZZER (clang, the 'fuzz' preset): the libFuzzer binary.
+#    xcede_fuzz_seeds, which writes the hand-made seeds of the xcede corpus;
+#  - with IDLESPEC_LIBFUZZER (clang, the 'fuzz' preset): the libFuzzer binary
+#    of every target, the noop_fuzz baseline (scripts/bench.sh) and the fuzz
+#    witnesses with their fresh-campaign ctests (label fuzz-replay).
+# Campaigns: `make fuzz` (ctest --preset fuzz, then scripts/fuzz.sh).
 file(GLOB fuzz_targets CONFIGURE_DEPENDS fuzz/*_fuzz.cc)
 foreach(src ${fuzz_targets})
   get_filename_component(target ${src} NAME_WE)
@@ -17,6 +23,36 @@ foreach(src ${fuzz_targets})
   endif()
 endforeach()
 
-if(EXISTS ${CMAKE_SOURCE_DIR}/fuzz/Witnesses.cmake)
-  include(${CMAKE_SOURCE_DIR}/fuzz/Witnesses.cmake)
+add_executable(xcede_fuzz_seeds fuzz/xcede_seeds.cc)
+target_link_libraries(xcede_fuzz_seeds PRIVATE idlespec_fuzzcheck)
+
+if(IDLESPEC_LIBFUZZER)
+  # The baseline libFuzzer binary: same flags, does nothing (scripts/bench.sh).
+  add_executable(noop_fuzz fuzz/noop/noop_fuzz.cc)
+  target_link_options(noop_fuzz PRIVATE -fsanitize=fuzzer)
+
+  # Fuzz witnesses: a target's checker over a deliberately broken subject
+  # (tests/witnesses/xcede_witnesses.h). The ctest runs a fresh campaign from
+  # an empty corpus in the build tree (-seed=1, the target's dictionary and
+  # max_len) and passes only if libFuzzer finds the violation of `clause`
+  # within max_runs runs and max_seconds (tests/witnesses/fuzz_expect_crash.sh).
+  function(idlespec_fuzz_witness name source options clause max_runs max_seconds)
+    add_executable(${name} ${source})
+    target_link_libraries(${name} PRIVATE idlespec_fuzzcheck)
+    target_link_options(${name} PRIVATE -fsanitize=fuzzer)
+    add_test(NAME fuzz-replay/witness_${name}
+             COMMAND bash ${CMAKE_SOURCE_DIR}/tests/witnesses/fuzz_expect_crash.sh
+                     $<TARGET_FILE:${name}> ${clause}
+                     ${CMAKE_BINARY_DIR}/fuzz-witness/${name} ${options} ${max_runs}
+                     ${max_seconds})
+    set_tests_properties(fuzz-replay/witness_${name} PROPERTIES LABELS fuzz-replay TIMEOUT 90)
+  endfunction()
+
+  set(xcede_options ${CMAKE_SOURCE_DIR}/fuzz/xcede_fuzz.options)
+  idlespec_fuzz_witness(xcede_fuzz_witness_unbounded_decoder
+                        tests/witnesses/fuzz_unbounded_decoder.cc ${xcede_options}
+                        XCEDE-1 200000 50)
+  idlespec_fuzz_witness(xcede_fuzz_witness_min_minus_one
+                        tests/witnesses/fuzz_min_minus_one.cc ${xcede_options}
+                        STATES-4 200000 50)
 endif()

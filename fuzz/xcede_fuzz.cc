@@ -1,0 +1,19 @@
+// libFuzzer target for the XCEDE decoder and the state table built from it.
+//
+// Asserts the invariants of XCEDE-1, 2, 4, 5 and STATES-1, 2, 3, 4, 5, 7 on
+// every input (fuzz/xcede_check.h explains the input layout) and aborts with
+// the violated clauses on the first input that breaks one. Built as a
+// libFuzzer binary (clang, IDLESPEC_LIBFUZZER) and as xcede_fuzz_replay.
+#include <cstddef>
+#include <cstdint>
+#include <span>
+
+#include "fuzz/xcede_check.h"
+#include "impl/subjects.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  const std::span<const uint8_t> input(data, size);
+  const auto violations = idlespec::fuzz::check_xcede_input<idlespec::ReferenceSubject>(input);
+  if (!violations.empty()) idlespec::fuzz::report_and_abort("xcede_fuzz", input, violations);
+  return 0;
+}
