@@ -206,7 +206,7 @@ int decode_command(const std::vector<std::string>& argv) {
   const std::string path = args.positional().empty() ? "-" : args.positional()[0];
 
   states::Options opts;
-  opts.tb_hz = args.get_u64("tb-freq", states::kDefaultTbHz, 1, UINT64_MAX);
+  opts.tb_hz = args.get_u64("tb-freq", states::kDefaultTbHz, states::kMinTbHz, states::kMaxTbHz);
   opts.lpar.processor = platform_arg(args, "platform", Platform::power10);
   opts.lpar.compat = platform_arg(args, "compat", opts.lpar.processor);
   opts.lpar.shared_processor = args.has("shared");

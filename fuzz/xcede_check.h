@@ -36,12 +36,11 @@ inline constexpr Platform kPlatformChoices[] = {Platform::power10, Platform::pow
 inline constexpr uint32_t kCapacityChoices[] = {xcede::kDefaultCapacity, 4, 1, 0, 10, 17, 32,
                                                 xcede::kMaxCapacity};
 // Timebase frequencies: the POWER 512 MHz, degenerate low ones (1 Hz makes
-// every tick a second), values that are not whole MHz, and large ones. They
-// stay below ~4.29e15 Hz: above that, CEDE's target residency times
-// tb_hz / 10^6 ticks per µs can exceed 2^64 and the u64 snooze timeout wraps
-// (STATES-4), a timebase no POWER processor has (reported to the lead).
+// every tick a second), values that are not whole MHz, and the largest the
+// spec models (states::kMaxTbHz, 2^42 Hz: above it the u64 snooze timeout
+// could wrap, so the table builder refuses such inputs).
 inline constexpr uint64_t kTbChoices[] = {
-    states::kDefaultTbHz, 1, 7, 999999, 1000000, 1000000000, 0xffffffffull, 1000000000000000ull};
+    states::kDefaultTbHz, 1, 7, 999999, 1000000, 1000000000, 0xffffffffull, states::kMaxTbHz};
 
 struct FuzzConfig {
   Lpar lpar;

@@ -30,6 +30,12 @@ inline constexpr uint32_t kResidencyFactor = 10;   // reside at least 10x the ex
 inline constexpr uint32_t kTimerStopExtraUs = 10;  // IPI from the timer-offload CPU
 inline constexpr uint8_t kXcede1Hint = 1;          // same hardware state as CEDE(0)
 inline constexpr uint64_t kDefaultTbHz = 512000000;
+// The timebase frequencies idlespec models: 1 Hz .. 2^42 Hz (POWER's is 512
+// MHz). Above 2^42 the kernel's u64 snooze timeout, residency x ticks per us,
+// could wrap (2^32 us x 2^42 / 10^6 ticks/us nears 2^64): inputs there are
+// refused, not computed (STATES-4).
+inline constexpr uint64_t kMinTbHz = 1;
+inline constexpr uint64_t kMaxTbHz = uint64_t{1} << 42;
 // The largest latency whose target residency (10x) fits cpuidle's unsigned int.
 inline constexpr uint64_t kMaxLatencyUs = 0xffffffffull / kResidencyFactor;
 
@@ -39,7 +45,7 @@ struct BuildConfig {
   bool dedicated = true;
   bool fixup = true;  // cede0_fixup_applies(lpar), decided by the caller
   bool expose_xcede = false;
-  uint64_t tb_hz = kDefaultTbHz;  // must be non-zero
+  uint64_t tb_hz = kDefaultTbHz;  // kMinTbHz..kMaxTbHz
 };
 
 template <class D>
@@ -238,7 +244,8 @@ template <class Builder>
 Table build_using(std::span<const xcede::Record> records, const Options& options);
 
 // Builds the table from the records the query returned; `records` is empty
-// when the query failed (XCEDE-6: no fix-up then). tb_hz must be non-zero.
+// when the query failed (XCEDE-6: no fix-up then). Throws std::domain_error
+// for a tb_hz outside kMinTbHz..kMaxTbHz.
 Table build(std::span<const xcede::Record> records, const Options& options);
 
 // The table as `cpupower idle-info` lists it.

@@ -7,6 +7,7 @@
 
 #include <cinttypes>
 #include <cstdio>
+#include <stdexcept>
 
 namespace idlespec::states {
 namespace detail {
@@ -31,6 +32,10 @@ inline uint64_t saturate64(unsigned __int128 v) { return v > UINT64_MAX ? UINT64
 
 template <class Builder>
 Table build_using(std::span<const xcede::Record> records, const Options& options) {
+  if (options.tb_hz < kMinTbHz || options.tb_hz > kMaxTbHz) {
+    throw std::domain_error(strprintf("timebase frequency %llu Hz is outside 1..2^42 Hz",
+                                      static_cast<unsigned long long>(options.tb_hz)));
+  }
   std::vector<xcede::RawRecord<Concrete>> raw;
   raw.reserve(records.size());
   for (const auto& r : records) {
