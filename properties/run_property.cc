@@ -1,0 +1,116 @@
+#include "properties/run_property.h"
+
+#include <rapidcheck.h>
+
+#include <chrono>
+#include <sstream>
+#include <unordered_map>
+
+#include "impl/text.h"
+
+namespace idlespec::props {
+namespace {
+
+// RapidCheck reports through a listener; verify prints its own report, so
+// this one stays silent.
+class QuietListener : public rc::detail::TestListener {
+ public:
+  void onTestCaseFinished(const rc::detail::CaseDescription&) override {}
+  void onShrinkTried(const rc::detail::CaseDescription&, bool) override {}
+  void onTestFinished(const rc::detail::TestMetadata&, const rc::detail::TestResult&) override {}
+};
+
+// RapidCheck's multi-line failure text on one line: the source path relative
+// to the tree, and RC_FAIL's own source text left out (its message follows).
+std::string one_line(const std::string& text) {
+  const std::string source_dir = std::string(IDLESPEC_SOURCE_DIR) + "/";
+  std::string out;
+  std::istringstream lines(text);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.empty() || line.rfind("RC_FAIL(", 0) == 0) continue;
+    if (line.rfind(source_dir, 0) == 0) line.erase(0, source_dir.size());
+    out += (out.empty() ? "" : " | ") + line;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string replay_command(std::string_view kind, std::string_view name, std::string_view subject,
+                           const verify::RunOptions& options) {
+  std::ostringstream out;
+  out << "idlespec check " << kind << " " << name << " --subject " << subject << " --seed "
+      << options.seed;
+  if (options.property_cases != verify::RunOptions{}.property_cases) {
+    out << " --cases " << options.property_cases;
+  }
+  return out.str();
+}
+
+verify::CheckResult run_property(std::string_view name, std::string_view subject,
+                                 const std::vector<std::string>& clauses,
+                                 const verify::RunOptions& options, const PropertyBody& body) {
+  using Clock = std::chrono::steady_clock;
+  const auto deadline = Clock::now() + std::chrono::duration<double>(options.budget_seconds);
+  bool out_of_time = false;
+  // Once the budget is spent every further case passes without running, so
+  // RapidCheck finishes (or stops shrinking) at once; the verdict then says so.
+  const auto capped = [&] {
+    if (out_of_time || Clock::now() > deadline) {
+      out_of_time = true;
+      return;
+    }
+    body();
+  };
+
+  rc::detail::TestParams params;
+  params.seed = options.seed;
+  params.maxSuccess = options.property_cases;
+  rc::detail::TestMetadata metadata;
+  metadata.id = std::string(name);
+  metadata.description = std::string(name);
+  QuietListener listener;
+  // The overload with an (empty) reproduce map: the others load RapidCheck's
+  // global configuration (RC_PARAMS), which picks and prints a seed of its own.
+  const std::unordered_map<std::string, rc::detail::Reproduce> no_reproduce;
+  const rc::detail::TestResult result = rc::detail::checkProperty(
+      rc::detail::toProperty(capped), metadata, params, listener, no_reproduce);
+
+  verify::CheckResult r;
+  rc::detail::SuccessResult success;
+  rc::detail::FailureResult failure;
+  rc::detail::GaveUpResult gave_up;
+  rc::detail::Error error;
+  if (result.match(success)) {
+    if (out_of_time) {
+      r.outcome = verify::Outcome::unknown;
+      r.detail = strprintf("time budget of %.0f s spent before %d cases passed",
+                           options.budget_seconds, options.property_cases);
+    } else {
+      r.outcome = verify::Outcome::pass;
+      r.detail = strprintf("%d random cases passed (seed %llu)", success.numSuccess,
+                           static_cast<unsigned long long>(options.seed));
+    }
+  } else if (result.match(failure)) {
+    r.outcome = verify::Outcome::fail;
+    const std::string description = one_line(failure.description);
+    r.detail = strprintf("falsified after %d passing cases: ", failure.numSuccess) + description;
+    for (const auto& [type, value] : failure.counterExample) {
+      r.counterexample += (r.counterexample.empty() ? "" : "; ") + value;
+    }
+    r.replay = replay_command("property", name, subject, options);
+    for (const auto& clause : clauses) {
+      if (description.find(clause + ":") != std::string::npos) r.violated.insert(clause);
+    }
+  } else if (result.match(gave_up)) {
+    r.outcome = verify::Outcome::unknown;
+    r.detail =
+        strprintf("gave up after %d cases: ", gave_up.numSuccess) + one_line(gave_up.description);
+  } else if (result.match(error)) {
+    r.outcome = verify::Outcome::unknown;
+    r.detail = "RapidCheck error: " + one_line(error.description);
+  }
+  return r;
+}
+
+}  // namespace idlespec::props

@@ -1,0 +1,37 @@
+// Runs one RapidCheck property through RapidCheck's programmatic API, with
+// the seed and the case count of verify::RunOptions, and turns the verdict
+// into a verify::CheckResult:
+//
+//   success  -> pass (unknown if the time budget cut the run short)
+//   failure  -> fail, with the shrunk counterexample and a replay command
+//   gave up  -> unknown (too many cases discarded)
+//   error    -> unknown (the generators themselves failed)
+#pragma once
+
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "verify/registry.h"
+
+namespace idlespec::props {
+
+// A property body: picks its inputs with `*gen` and asserts with RC_ASSERT.
+using PropertyBody = std::function<void()>;
+
+// `clauses` are the clauses the check names. When a failure's description
+// names some of them (bodies that discharge several clauses say which one
+// broke, "STATES-2: ..."), `violated` lists those; otherwise it stays empty,
+// meaning all of them.
+verify::CheckResult run_property(std::string_view name, std::string_view subject,
+                                 const std::vector<std::string>& clauses,
+                                 const verify::RunOptions& options, const PropertyBody& body);
+
+// "idlespec check <kind> <name> --subject <subject> --seed <seed>", with
+// --cases when the case count is not the default (RapidCheck's sizes, and so
+// its inputs, depend on it).
+std::string replay_command(std::string_view kind, std::string_view name, std::string_view subject,
+                           const verify::RunOptions& options);
+
+}  // namespace idlespec::props

@@ -1,0 +1,84 @@
+// Exhaustive check states_fixup_gate (STATES-6): every processor x
+// compatibility mode (<= processor) x shared/dedicated x expose on/off, with
+// probing payloads whose smallest non-zero latency is not 10 us, against the
+// table in properties/states_model.h (kSpecFixupGate, spelled from
+// spec/states.md, not computed by impl/platform.h):
+//   POWER10, any mode             fixed up
+//   POWER11 in POWER10/11 mode    fixed up
+//   POWER11 in POWER9 (or 8) mode not fixed up
+//   POWER9 and POWER8             never
+//   shared LPAR                   never
+// Fixed up means: CEDE's exit latency is the probe's smallest non-zero
+// latency and its target residency ten times that; otherwise 10/100 us.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "impl/platform.h"
+#include "impl/states.h"
+#include "impl/xcede.h"
+#include "properties/states_model.h"
+#include "verify/registry.h"
+
+namespace idlespec::props {
+
+// A payload to probe the gate with, and what CEDE becomes when it is fixed
+// up (at 512 MHz, 512 ticks = 1 us).
+struct GateProbe {
+  std::string_view name;
+  std::vector<xcede::Record> records;
+  uint32_t fixed_up_exit_us;
+};
+
+std::vector<GateProbe> gate_probes();
+
+// One LPAR configuration of the sweep.
+struct GateConfig {
+  Lpar lpar;
+  bool expose_xcede = false;
+};
+
+std::vector<GateConfig> gate_configs();
+std::string describe(const GateConfig& c);
+
+// Turns the findings of a sweep into a verdict.
+verify::CheckResult gate_verdict(std::string_view subject, const verify::RunOptions& options,
+                                 size_t cases, const std::vector<std::string>& findings);
+
+template <class S>
+verify::CheckResult run_states_fixup_gate_sweep(const verify::RunOptions& options) {
+  std::vector<std::string> findings;
+  size_t cases = 0;
+  for (const GateConfig& c : gate_configs()) {
+    const FixupGateRow* row = spec_fixup_row(c.lpar);
+    if (!row) {
+      findings.push_back("the spec table has no row for " + describe(c));
+      continue;
+    }
+    const bool expected = !c.lpar.shared_processor && row->dedicated_fixed_up;
+    for (const GateProbe& probe : gate_probes()) {
+      ++cases;
+      const states::Table t = states::build_using<typename S::Builder>(
+          probe.records, states::Options{c.lpar, states::kDefaultTbHz, c.expose_xcede});
+      const uint32_t exit = expected ? probe.fixed_up_exit_us : states::kCedeExitLatencyUs;
+      const uint32_t residency =
+          expected ? 10 * probe.fixed_up_exit_us : states::kCedeTargetResidencyUs;
+      const states::State& cede = t.states.at(1);
+      if (t.cede0_fixed_up != expected || cede.exit_latency_us != exit ||
+          cede.target_residency_us != residency) {
+        findings.push_back(
+            describe(c) + ", probe " + std::string(probe.name) + ": CEDE " +
+            std::to_string(cede.exit_latency_us) + "/" + std::to_string(cede.target_residency_us) +
+            " us" + (t.cede0_fixed_up ? " (fixed up)" : "") + ", the spec says " +
+            std::to_string(exit) + "/" + std::to_string(residency) + " (" +
+            (c.lpar.shared_processor ? "shared LPARs never" : std::string(row->why)) + ")");
+      }
+    }
+  }
+  return gate_verdict(S::name, options, cases, findings);
+}
+
+}  // namespace idlespec::props
