@@ -44,7 +44,8 @@ void Args::parse(const std::vector<std::string>& argv) {
       if (inline_value) {
         value = *inline_value;
       } else {
-        if (i + 1 >= argv.size()) throw UsageError("--" + name + " needs a value (" + it->second.metavar + ")");
+        if (i + 1 >= argv.size())
+          throw UsageError("--" + name + " needs a value (" + it->second.metavar + ")");
         value = argv[++i];
       }
       if (!it->second.repeat && values_.count(name)) throw UsageError("--" + name + " given twice");
@@ -99,8 +100,10 @@ std::string Args::help() const {
   for (const auto& name : order_) {
     const Spec& s = specs_.at(name);
     std::string left = "  --" + name + (s.metavar.empty() ? "" : " " + s.metavar);
-    if (left.size() < 28) left.resize(28, ' ');
-    else left += "\n" + std::string(28, ' ');
+    if (left.size() < 28)
+      left.resize(28, ' ');
+    else
+      left += "\n" + std::string(28, ' ');
     out << left << s.help << "\n";
   }
   out << "  -h, --help                this text\n";

@@ -18,7 +18,8 @@ struct UsageError : std::runtime_error {
 
 class Args {
  public:
-  Args(std::string command, std::string synopsis) : command_(std::move(command)), synopsis_(std::move(synopsis)) {}
+  Args(std::string command, std::string synopsis)
+      : command_(std::move(command)), synopsis_(std::move(synopsis)) {}
 
   // Declares --name (a flag) or --name VALUE (repeatable if `repeat`).
   Args& flag(const std::string& name, const std::string& help);

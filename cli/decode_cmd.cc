@@ -45,15 +45,20 @@ std::vector<uint8_t> parse_hex(const std::vector<uint8_t>& text) {
   for (size_t i = 0; i < text.size(); ++i) {
     const char c = static_cast<char>(text[i]);
     if (c == ' ' || c == '\n' || c == '\t' || c == '\r') continue;
-    if (c == '0' && pending < 0 && i + 1 < text.size() && (text[i + 1] == 'x' || text[i + 1] == 'X')) {
+    if (c == '0' && pending < 0 && i + 1 < text.size() &&
+        (text[i + 1] == 'x' || text[i + 1] == 'X')) {
       ++i;
       continue;
     }
     int v;
-    if (c >= '0' && c <= '9') v = c - '0';
-    else if (c >= 'a' && c <= 'f') v = c - 'a' + 10;
-    else if (c >= 'A' && c <= 'F') v = c - 'A' + 10;
-    else throw InputError{"", i, strprintf("not a hex digit: '%c' at text offset %zu", c, i)};
+    if (c >= '0' && c <= '9')
+      v = c - '0';
+    else if (c >= 'a' && c <= 'f')
+      v = c - 'a' + 10;
+    else if (c >= 'A' && c <= 'F')
+      v = c - 'A' + 10;
+    else
+      throw InputError{"", i, strprintf("not a hex digit: '%c' at text offset %zu", c, i)};
     if (pending < 0) {
       pending = v;
       pending_at = i;
@@ -63,7 +68,10 @@ std::vector<uint8_t> parse_hex(const std::vector<uint8_t>& text) {
     }
   }
   if (pending >= 0) {
-    throw InputError{"", pending_at, strprintf("odd number of hex digits: the digit at text offset %zu has no partner", pending_at)};
+    throw InputError{
+        "", pending_at,
+        strprintf("odd number of hex digits: the digit at text offset %zu has no partner",
+                  pending_at)};
   }
   return out;
 }
@@ -88,12 +96,13 @@ Platform platform_arg(const Args& args, const std::string& name, Platform fallba
   const auto v = args.get(name);
   if (!v) return fallback;
   const auto p = parse_platform(*v);
-  if (!p) throw UsageError("--" + name + " wants power8, power9, power10 or power11, not '" + *v + "'");
+  if (!p)
+    throw UsageError("--" + name + " wants power8, power9, power10 or power11, not '" + *v + "'");
   return *p;
 }
 
-void print_json(const xcede::QueryResult& q, const states::Table* table, const states::Options& opts,
-                const InputError* input_error) {
+void print_json(const xcede::QueryResult& q, const states::Table* table,
+                const states::Options& opts, const InputError* input_error) {
   JsonWriter w;
   w.begin_object();
   w.key("records").begin_array();
@@ -117,7 +126,10 @@ void print_json(const xcede::QueryResult& q, const states::Table* table, const s
   if (input_error) {
     w.begin_object();
     w.key("clause");
-    if (input_error->clause.empty()) w.null(); else w.value(input_error->clause);
+    if (input_error->clause.empty())
+      w.null();
+    else
+      w.value(input_error->clause);
     w.key("offset").value(uint64_t{input_error->offset});
     w.key("message").value(input_error->message);
     w.end_object();
@@ -167,10 +179,13 @@ void print_text(const xcede::QueryResult& q, const states::Table& table) {
     std::cout << " (" << q.statuses.size() << " calls, " << q.requested_sleep_ms
               << " ms of sleep requested, " << q.yields << " yields)\n";
   }
-  if (!q.succeeded()) std::cout << q.decoded.error->message << "\n";
-  else for (const auto& line : xcede::dmesg_lines(q.decoded)) std::cout << line << "\n";
+  if (!q.succeeded())
+    std::cout << q.decoded.error->message << "\n";
+  else
+    for (const auto& line : xcede::dmesg_lines(q.decoded)) std::cout << line << "\n";
   for (const auto& d : q.decoded.warnings) {
-    std::cout << "xcede: warning [" << d.clause << "] offset " << d.offset << ": " << d.message << "\n";
+    std::cout << "xcede: warning [" << d.clause << "] offset " << d.offset << ": " << d.message
+              << "\n";
   }
   for (const auto& n : table.notes) std::cout << n << "\n";
   std::cout << "\n";
@@ -188,14 +203,16 @@ int decode_command(const std::vector<std::string>& argv) {
       .flag("shared", "shared-processor LPAR (default: dedicated)")
       .flag("expose-xcede", "expose XCEDE states to cpuidle (off upstream)")
       .option("capacity", "N", "records the parameter buffer holds (default 16)")
-      .option("rtas-statuses", "LIST", "statuses the query answers before the buffer, e.g. -2,9900,0")
+      .option("rtas-statuses", "LIST",
+              "statuses the query answers before the buffer, e.g. -2,9900,0")
       .flag("json", "machine-readable output");
   std::vector<std::string> rest(argv.begin(), argv.end());
   if (rest.empty() || rest[0] == "-h" || rest[0] == "--help") {
     std::cout << args.help();
     return rest.empty() ? 2 : 0;
   }
-  if (rest[0] != "xcede") throw UsageError("decode knows one format, 'xcede', not '" + rest[0] + "'");
+  if (rest[0] != "xcede")
+    throw UsageError("decode knows one format, 'xcede', not '" + rest[0] + "'");
   rest.erase(rest.begin());
   args.parse(rest);
   if (args.wants_help()) {
@@ -213,10 +230,13 @@ int decode_command(const std::vector<std::string>& argv) {
   opts.expose_xcede = args.has("expose-xcede");
   if (!opts.lpar.valid()) {
     throw UsageError("--compat " + std::string(platform_name(opts.lpar.compat)) +
-                     " is newer than --platform " + std::string(platform_name(opts.lpar.processor)));
+                     " is newer than --platform " +
+                     std::string(platform_name(opts.lpar.processor)));
   }
-  const auto capacity = static_cast<uint32_t>(args.get_u64("capacity", xcede::kDefaultCapacity, 1, xcede::kMaxCapacity));
-  const auto statuses = args.has("rtas-statuses") ? parse_statuses(*args.get("rtas-statuses")) : std::vector<int32_t>{};
+  const auto capacity = static_cast<uint32_t>(
+      args.get_u64("capacity", xcede::kDefaultCapacity, 1, xcede::kMaxCapacity));
+  const auto statuses = args.has("rtas-statuses") ? parse_statuses(*args.get("rtas-statuses"))
+                                                  : std::vector<int32_t>{};
   const bool json = args.has("json");
 
   xcede::QueryResult q;
@@ -240,8 +260,10 @@ int decode_command(const std::vector<std::string>& argv) {
   // A failed query leaves no records: the table keeps its defaults (XCEDE-6).
   const std::vector<xcede::Record> none;
   const states::Table table = states::build(q.succeeded() ? q.decoded.records : none, opts);
-  if (json) print_json(q, &table, opts, nullptr);
-  else print_text(q, table);
+  if (json)
+    print_json(q, &table, opts, nullptr);
+  else
+    print_text(q, table);
   return 0;
 }
 

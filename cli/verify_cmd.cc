@@ -22,7 +22,8 @@ void add_run_options(Args& args) {
   args.option("seed", "N", "RapidCheck and sampling seed (default 1)")
       .option("budget", "SECONDS", "per check: solver timeout and time cap (default 120)")
       .option("cases", "N", "successful cases per property (default 1000)")
-      .option("source-dir", "DIR", "the idlespec tree, for corpora (default: where it was built from)");
+      .option("source-dir", "DIR",
+              "the idlespec tree, for corpora (default: where it was built from)");
 }
 
 verify::RunOptions run_options(const Args& args) {
@@ -91,7 +92,8 @@ int verify_command(const std::vector<std::string>& argv) {
     std::cout << args.help();
     return 0;
   }
-  if (!args.positional().empty()) throw UsageError("unexpected argument '" + args.positional()[0] + "'");
+  if (!args.positional().empty())
+    throw UsageError("unexpected argument '" + args.positional()[0] + "'");
   const verify::SpecIndex spec = load_spec(args);
   verify::VerifyFilter filter;
   filter.components = components_arg(args);
@@ -122,8 +124,10 @@ int verify_command(const std::vector<std::string>& argv) {
 }
 
 int check_command(const std::vector<std::string>& argv) {
-  Args args("check", "KIND NAME [options]   (KIND: proof, exhaustive, property, fuzz-replay, model-check)");
-  args.option("subject", "NAME", "subject to check (default reference)").flag("json", "JSON output");
+  Args args("check",
+            "KIND NAME [options]   (KIND: proof, exhaustive, property, fuzz-replay, model-check)");
+  args.option("subject", "NAME", "subject to check (default reference)")
+      .flag("json", "JSON output");
   add_run_options(args);
   args.parse(argv);
   if (args.wants_help()) {
@@ -132,9 +136,11 @@ int check_command(const std::vector<std::string>& argv) {
   }
   if (args.positional().size() != 2) throw UsageError("want KIND and NAME");
   CheckKind kind;
-  if (!parse_kind(args.positional()[0], kind)) throw UsageError("unknown check kind '" + args.positional()[0] + "'");
+  if (!parse_kind(args.positional()[0], kind))
+    throw UsageError("unknown check kind '" + args.positional()[0] + "'");
   const verify::Check* check = verify::builtin_registry().find(kind, args.positional()[1]);
-  if (!check) throw UsageError("no " + args.positional()[0] + " check named '" + args.positional()[1] + "'");
+  if (!check)
+    throw UsageError("no " + args.positional()[0] + " check named '" + args.positional()[1] + "'");
   const std::string subject = args.get("subject").value_or("reference");
   if (std::find(check->subjects.begin(), check->subjects.end(), subject) == check->subjects.end()) {
     throw UsageError("check " + check->name + " does not run against subject '" + subject + "'");
@@ -163,7 +169,8 @@ int check_command(const std::vector<std::string>& argv) {
               << "): " << verify::outcome_name(r.outcome) << "\n";
     if (!r.detail.empty()) std::cout << "  " << r.detail << "\n";
     if (!r.counterexample.empty()) std::cout << "  counterexample: " << r.counterexample << "\n";
-    if (r.outcome != verify::Outcome::pass && !r.replay.empty()) std::cout << "  replay: " << r.replay << "\n";
+    if (r.outcome != verify::Outcome::pass && !r.replay.empty())
+      std::cout << "  replay: " << r.replay << "\n";
   }
   return r.outcome == verify::Outcome::pass ? 0 : r.outcome == verify::Outcome::fail ? 1 : 3;
 }
@@ -183,7 +190,8 @@ int clauses_command(const std::vector<std::string>& argv) {
   JsonWriter w;
   w.begin_array();
   for (const auto& c : spec.clauses) {
-    if (!comps.empty() && std::find(comps.begin(), comps.end(), c.component) == comps.end()) continue;
+    if (!comps.empty() && std::find(comps.begin(), comps.end(), c.component) == comps.end())
+      continue;
     if (args.has("json")) {
       w.begin_object();
       w.key("id").value(c.id).key("component").value(c.component).key("kind").value(c.kind);
@@ -191,7 +199,8 @@ int clauses_command(const std::vector<std::string>& argv) {
       w.key("subjects").begin_array();
       for (const auto& s : c.subjects) w.value(s);
       w.end_array().key("checks").begin_array();
-      for (const auto& ch : c.checks) w.value(std::string(verify::check_kind_name(ch.kind)) + " " + ch.name);
+      for (const auto& ch : c.checks)
+        w.value(std::string(verify::check_kind_name(ch.kind)) + " " + ch.name);
       w.end_array().key("accepted").begin_array();
       for (const auto& a : c.accepted) {
         w.begin_object().key("subject").value(a.subject).key("reason").value(a.reason).end_object();
@@ -199,11 +208,13 @@ int clauses_command(const std::vector<std::string>& argv) {
       w.end_array().key("location").value(c.file + ":" + std::to_string(c.line));
       w.end_object();
     } else {
-      std::cout << c.id << " (" << c.kind << ") " << c.file << ":" << c.line << "\n  " << c.obligation
-                << "\n  subjects:";
-      for (const auto& s : c.subjects) std::cout << " " << s << (c.acceptance_for(s) ? " (accepted violation)" : "");
+      std::cout << c.id << " (" << c.kind << ") " << c.file << ":" << c.line << "\n  "
+                << c.obligation << "\n  subjects:";
+      for (const auto& s : c.subjects)
+        std::cout << " " << s << (c.acceptance_for(s) ? " (accepted violation)" : "");
       std::cout << "\n  checks:";
-      for (const auto& ch : c.checks) std::cout << " " << verify::check_kind_name(ch.kind) << ":" << ch.name;
+      for (const auto& ch : c.checks)
+        std::cout << " " << verify::check_kind_name(ch.kind) << ":" << ch.name;
       std::cout << "\n";
     }
   }

@@ -169,11 +169,12 @@ RawTable<D> build_from_latencies(std::span<const xcede::RawRecord<D>> records,
       const auto& r = records[i];
       auto& f = t.fates[i];
       const auto deep = r.hint > D::template lit<8>(0);
-      const U128 exit128 =
-          f.latency_us + D::ite(deep, D::template lit<128>(kTimerStopExtraUs), D::template lit<128>(0));
+      const U128 exit128 = f.latency_us + D::ite(deep, D::template lit<128>(kTimerStopExtraUs),
+                                                 D::template lit<128>(0));
       const auto fits = exit128 <= D::template lit<128>(kMaxLatencyUs);
       f.not_responsive = r.present && r.wake_on_irqs == D::template lit<8>(0);
-      f.blocked_xcede1 = r.present && !f.not_responsive && r.hint == D::template lit<8>(kXcede1Hint);
+      f.blocked_xcede1 =
+          r.present && !f.not_responsive && r.hint == D::template lit<8>(kXcede1Hint);
       const auto eligible = r.present && !f.not_responsive && !f.blocked_xcede1 && fits;
       const U32 exit = D::template trunc<32>(exit128);
       const U32 residency = D::template trunc<32>(exit128 * D::template lit<128>(kResidencyFactor));
@@ -190,8 +191,8 @@ RawTable<D> build_from_latencies(std::span<const xcede::RawRecord<D>> records,
   }
 
   // snooze_timeout = CEDE target residency in timebase ticks.
-  t.snooze_timeout_ticks = D::template zext<64>(cede.target_residency_us) *
-                           D::template lit<64>(cfg.tb_hz / 1000000);
+  t.snooze_timeout_ticks =
+      D::template zext<64>(cede.target_residency_us) * D::template lit<64>(cfg.tb_hz / 1000000);
   return t;
 }
 
@@ -199,7 +200,8 @@ template <class D, class Fixup = ExactMinFixup>
 RawTable<D> build_raw(std::span<const xcede::RawRecord<D>> records, const BuildConfig& cfg) {
   std::vector<typename D::template U<128>> latency_us;
   latency_us.reserve(records.size());
-  for (const auto& r : records) latency_us.push_back(exact_latency_us<D>(r.latency_ticks, cfg.tb_hz));
+  for (const auto& r : records)
+    latency_us.push_back(exact_latency_us<D>(r.latency_ticks, cfg.tb_hz));
   return build_from_latencies<D, Fixup>(
       records, std::span<const typename D::template U<128>>(latency_us), cfg);
 }

@@ -3,11 +3,11 @@
 // by impl/states.h.
 #pragma once
 
-#include "impl/text.h"
-
 #include <cinttypes>
 #include <cstdio>
 #include <stdexcept>
+
+#include "impl/text.h"
 
 namespace idlespec::states {
 namespace detail {
@@ -26,7 +26,9 @@ inline std::string state_name(Kind kind, uint8_t hint) {
   return "?";
 }
 
-inline uint64_t saturate64(unsigned __int128 v) { return v > UINT64_MAX ? UINT64_MAX : uint64_t(v); }
+inline uint64_t saturate64(unsigned __int128 v) {
+  return v > UINT64_MAX ? UINT64_MAX : uint64_t(v);
+}
 
 }  // namespace detail
 
@@ -62,8 +64,8 @@ Table build_using(std::span<const xcede::Record> records, const Options& options
     }
     if (f.too_large) {
       out.notes.push_back(strprintf("cpuidle: Refusing xcede record %zu [hint=%u]: latency %" PRIu64
-                                 " us does not fit (10x must stay below 2^32 us)",
-                                 i, hint, detail::saturate64(f.latency_us.v)));
+                                    " us does not fit (10x must stay below 2^32 us)",
+                                    i, hint, detail::saturate64(f.latency_us.v)));
     }
     if (f.not_responsive) {
       out.notes.push_back(strprintf("cpuidle: Skipping XCEDE%u. Not responsive to IRQs", hint));
@@ -72,12 +74,12 @@ Table build_using(std::span<const xcede::Record> records, const Options& options
       out.notes.push_back(strprintf("cpuidle: Blocking XCEDE%u. No value over CEDE", hint));
     }
     if (f.out_of_order) {
-      out.notes.push_back(strprintf("cpuidle: Dropping XCEDE%u: shallower than the state before it",
-                                 hint));
+      out.notes.push_back(
+          strprintf("cpuidle: Dropping XCEDE%u: shallower than the state before it", hint));
     }
     if (f.no_room) {
-      out.notes.push_back(strprintf("cpuidle: Dropping XCEDE%u: already %u states", hint,
-                                 kCpuidleStateMax));
+      out.notes.push_back(
+          strprintf("cpuidle: Dropping XCEDE%u: already %u states", hint, kCpuidleStateMax));
     }
   }
   for (const RawState<Concrete>& s : t.states) {

@@ -19,7 +19,9 @@ struct ReferenceSubject {
   static constexpr std::string_view name = "reference";
   using Decoder = xcede::ReferenceDecoder;
   using Builder = states::ReferenceBuilder;
-  static xcede::RetryStep query_policy(int32_t status) { return xcede::minimal_busy_policy(status); }
+  static xcede::RetryStep query_policy(int32_t status) {
+    return xcede::minimal_busy_policy(status);
+  }
 };
 
 // Upstream Linux since v5.15 as far as XCEDE-7 goes: parse_cede_parameters()

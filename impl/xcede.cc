@@ -39,8 +39,8 @@ std::vector<std::string> dmesg_lines(const Decoded& d) {
   for (size_t i = 0; i < d.records.size(); ++i) {
     const Record& r = d.records[i];
     lines.push_back(strprintf("xcede: Record %zu : hint = %u, latency = 0x%" PRIx64
-                           " tb ticks, Wake-on-irq = %u",
-                           i, r.hint, r.latency_ticks, r.wake_on_irqs));
+                              " tb ticks, Wake-on-irq = %u",
+                              i, r.hint, r.latency_ticks, r.wake_on_irqs));
   }
   return lines;
 }

@@ -27,10 +27,10 @@
 
 namespace idlespec::xcede {
 
-inline constexpr uint32_t kRecordSize = 10;           // PAPR record size, version 1
+inline constexpr uint32_t kRecordSize = 10;  // PAPR record size, version 1
 inline constexpr uint8_t kRecordSizeByte = kRecordSize - 1;
-inline constexpr uint32_t kHeaderSize = 3;            // payload_size + record-size byte
-inline constexpr uint32_t kDefaultCapacity = 16;      // records the upstream buffer holds
+inline constexpr uint32_t kHeaderSize = 3;        // payload_size + record-size byte
+inline constexpr uint32_t kDefaultCapacity = 16;  // records the upstream buffer holds
 inline constexpr uint32_t kMaxCapacity = (0xffff - 2) / kRecordSize;  // 6553: all a u16 can declare
 
 // The decoder's view of one record; `present` says whether the record was
@@ -47,18 +47,18 @@ struct RawRecord {
 template <class D>
 struct RawDecode {
   using Bool = typename D::Bool;
-  Bool header_ok;    // the buffer holds payload_size and the record-size byte
-  Bool size_ok;      // header_ok and record-size byte == 9: the payload is decoded
+  Bool header_ok;  // the buffer holds payload_size and the record-size byte
+  Bool size_ok;    // header_ok and record-size byte == 9: the payload is decoded
   typename D::template U<16> payload_size;
   typename D::template U<8> record_size_byte;
   typename D::template U<32> declared;   // records payload_size declares
   typename D::template U<32> in_buffer;  // complete records the buffer holds
   typename D::template U<32> count;      // records decoded
-  Bool short_payload;   // XCEDE-3: payload_size < 2
-  Bool over_capacity;   // XCEDE-4: more records declared than the capacity
-  Bool truncated;       // XCEDE-1: the buffer ends before the records to decode
-  Bool partial_record;  // payload_size - 2 is not a multiple of the record size
-  Bool nul_missing;     // the byte after the last record is absent or not NUL
+  Bool short_payload;                    // XCEDE-3: payload_size < 2
+  Bool over_capacity;                    // XCEDE-4: more records declared than the capacity
+  Bool truncated;                        // XCEDE-1: the buffer ends before the records to decode
+  Bool partial_record;                   // payload_size - 2 is not a multiple of the record size
+  Bool nul_missing;                      // the byte after the last record is absent or not NUL
 };
 
 // Decodes the buffer that `src` presents. `src` provides
@@ -107,8 +107,8 @@ RawDecode<D> decode_raw(Source& src, uint32_t capacity, Sink&& sink) {
 
   // The NUL that ends the payload sits at offset 2 + payload_size - 1. It is
   // looked for only when every declared record was decoded.
-  const auto complete = out.size_ok && has_body && !out.partial_record && !out.over_capacity &&
-                        !out.truncated;
+  const auto complete =
+      out.size_ok && has_body && !out.partial_record && !out.over_capacity && !out.truncated;
   const U32 nul_at = size32 + lit32(1);
   const auto nul_in_buffer = complete && nul_at < len;
   const U8 nul = src.read(nul_in_buffer, nul_at);

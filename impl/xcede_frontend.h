@@ -2,10 +2,10 @@
 // (witnesses in tests/ plug broken ones in here). Included by impl/xcede.h.
 #pragma once
 
-#include "impl/text.h"
-
 #include <cstdio>
 #include <limits>
+
+#include "impl/text.h"
 
 namespace idlespec::xcede {
 
@@ -20,7 +20,7 @@ struct SpanSource {
   Word<32> length() const {
     const size_t n = bytes.size();
     return Word<32>(n > std::numeric_limits<uint32_t>::max() ? std::numeric_limits<uint32_t>::max()
-                                                              : static_cast<uint32_t>(n));
+                                                             : static_cast<uint32_t>(n));
   }
   Word<8> read(bool guard, Word<32> offset) const {
     return guard ? Word<8>(bytes.data()[offset.v]) : Word<8>(0);
@@ -44,37 +44,37 @@ Decoded decode_using(std::span<const uint8_t> buffer, uint32_t capacity) {
   if (!raw.header_ok) {
     d.error = Diagnostic{"XCEDE-1", buffer.size(),
                          strprintf("buffer of %zu bytes is shorter than the 3-byte header "
-                                "(payload_size, record size)",
-                                buffer.size())};
+                                   "(payload_size, record size)",
+                                   buffer.size())};
     return d;
   }
   if (!raw.size_ok) {
     d.error = Diagnostic{"XCEDE-2", 2,
                          strprintf("Expected record-size %u. Observed size %u.", kRecordSize,
-                                static_cast<unsigned>(raw.record_size_byte.v) + 1)};
+                                   static_cast<unsigned>(raw.record_size_byte.v) + 1)};
     return d;
   }
   if (raw.short_payload) {
-    d.warnings.push_back({"XCEDE-3", 0,
-                          strprintf("payload_size %u is below 2: no records", raw.payload_size.v)});
+    d.warnings.push_back(
+        {"XCEDE-3", 0, strprintf("payload_size %u is below 2: no records", raw.payload_size.v)});
   }
   if (raw.partial_record) {
     d.warnings.push_back(
         {"XCEDE-5", 0,
          strprintf("payload_size %u leaves %u bytes that are not a whole record; ignored",
-                raw.payload_size.v, (raw.payload_size.v - 2u) % kRecordSize)});
+                   raw.payload_size.v, (raw.payload_size.v - 2u) % kRecordSize)});
   }
   if (raw.over_capacity) {
     d.warnings.push_back(
         {"XCEDE-4", 0,
          strprintf("payload_size declares %u records, the buffer holds %u: only %u decoded",
-                raw.declared.v, capacity, capacity)});
+                   raw.declared.v, capacity, capacity)});
   }
   if (raw.truncated) {
     d.warnings.push_back(
         {"XCEDE-1", buffer.size(),
          strprintf("buffer ends after %u complete records of the %u declared: truncated",
-                raw.in_buffer.v, raw.declared.v < capacity ? raw.declared.v : capacity)});
+                   raw.in_buffer.v, raw.declared.v < capacity ? raw.declared.v : capacity)});
   }
   if (raw.nul_missing) {
     d.warnings.push_back({"XCEDE-5", static_cast<size_t>(raw.payload_size.v) + 1,

@@ -10,6 +10,6 @@ void register_xcede_proofs(Registry& r);       // proofs/xcede_*.cc
 void register_states_proofs(Registry& r);      // proofs/states_*.cc
 void register_xcede_properties(Registry& r);   // properties/xcede_*.cc
 void register_states_properties(Registry& r);  // properties/states_*.cc
-void register_xcede_fuzz(Registry& r);         // fuzz/xcede_check.cc (corpus replay)
+void register_xcede_fuzz(Registry& r);         // fuzz/xcede_corpus_check.cc (corpus replay)
 
 }  // namespace idlespec::verify

@@ -23,10 +23,10 @@ std::string_view check_kind_name(CheckKind k);  // "proof", "fuzz-replay", ...
 std::string_view outcome_name(Outcome o);       // "pass", "fail", "unknown"
 
 struct RunOptions {
-  uint64_t seed = 1;             // RapidCheck seed, sampling seed
-  double budget_seconds = 120;   // per check: solver timeout, property time cap
-  int property_cases = 1000;     // RapidCheck successful cases per property
-  std::string source_dir;        // the idlespec tree (corpora, spec)
+  uint64_t seed = 1;            // RapidCheck seed, sampling seed
+  double budget_seconds = 120;  // per check: solver timeout, property time cap
+  int property_cases = 1000;    // RapidCheck successful cases per property
+  std::string source_dir;       // the idlespec tree (corpora, spec)
 };
 
 struct CheckResult {

@@ -108,8 +108,8 @@ VerifyReport run_verify(const SpecIndex& spec, const Registry& registry, const V
         return r.kind == c.kind && r.name == c.name;
       });
       if (!listed) {
-        base.mismatches.push_back(std::string(check_kind_name(c.kind)) + " " + c.name +
-                                  " names " + cl.id + " but " + cl.file + " does not list it");
+        base.mismatches.push_back(std::string(check_kind_name(c.kind)) + " " + c.name + " names " +
+                                  cl.id + " but " + cl.file + " does not list it");
       }
     }
     for (const auto& subject : cl.subjects) {
@@ -202,7 +202,8 @@ std::string report_json(const VerifyReport& report) {
       w.key("name").value(ch.ref.name);
       w.key("status").value(outcome_name(ch.result.outcome));
       w.key("detail").value(ch.result.detail);
-      if (!ch.result.counterexample.empty()) w.key("counterexample").value(ch.result.counterexample);
+      if (!ch.result.counterexample.empty())
+        w.key("counterexample").value(ch.result.counterexample);
       w.key("replay").value(ch.result.replay);
       w.key("seconds").value(ch.result.seconds);
       w.end_object();
@@ -223,8 +224,8 @@ std::string report_text(const VerifyReport& report) {
   std::map<std::string, int> counts;
   for (const auto& c : report.clauses) {
     ++counts[std::string(status_name(c.status))];
-    out << c.clause.id << " [" << c.subject << ", " << c.clause.kind
-        << "] " << status_name(c.status) << "\n";
+    out << c.clause.id << " [" << c.subject << ", " << c.clause.kind << "] "
+        << status_name(c.status) << "\n";
     for (const auto& ch : c.checks) {
       out << "    " << check_kind_name(ch.ref.kind) << " " << ch.ref.name << ": "
           << outcome_name(ch.result.outcome);

@@ -50,12 +50,11 @@ struct VerifyReport {
 };
 
 // Called after each check finishes: (index, total, check, subject, result).
-using Progress = std::function<void(size_t, size_t, const Check&, const std::string&,
-                                    const CheckResult&)>;
+using Progress =
+    std::function<void(size_t, size_t, const Check&, const std::string&, const CheckResult&)>;
 
-VerifyReport run_verify(const SpecIndex& spec, const Registry& registry,
-                        const VerifyFilter& filter, const RunOptions& options,
-                        const Progress& progress = {});
+VerifyReport run_verify(const SpecIndex& spec, const Registry& registry, const VerifyFilter& filter,
+                        const RunOptions& options, const Progress& progress = {});
 
 std::string report_json(const VerifyReport& report);
 std::string report_text(const VerifyReport& report);

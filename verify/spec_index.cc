@@ -69,10 +69,11 @@ std::string canonical_component(std::string_view name) {
   return "";
 }
 
-void parse_spec_file(std::string_view component, std::string_view file_name,
-                     std::string_view text, SpecIndex& into) {
+void parse_spec_file(std::string_view component, std::string_view file_name, std::string_view text,
+                     SpecIndex& into) {
   static const std::regex heading(R"(^### ([A-Z]+)-([0-9]+[a-z]?) \(([a-z]+)\)\s*$)");
-  static const std::regex field(R"(^- (Subjects|Source|Checks|Accepted for ([A-Za-z0-9_.-]+)):\s*(.*)$)");
+  static const std::regex field(
+      R"(^- (Subjects|Source|Checks|Accepted for ([A-Za-z0-9_.-]+)):\s*(.*)$)");
   std::istringstream in{std::string(text)};
   std::string line;
   int lineno = 0;

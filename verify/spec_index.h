@@ -53,8 +53,8 @@ struct SpecIndex {
 };
 
 // Parses one spec file; `component` is its base name (spec/xcede.md -> xcede).
-void parse_spec_file(std::string_view component, std::string_view file_name,
-                     std::string_view text, SpecIndex& into);
+void parse_spec_file(std::string_view component, std::string_view file_name, std::string_view text,
+                     SpecIndex& into);
 
 // The spec as it was when idlespec was built (embedded by CMake).
 SpecIndex builtin_spec();
@@ -66,6 +66,6 @@ std::string_view component_for_prefix(std::string_view prefix);
 // Canonical component name for a CLI argument ("busy-delay" -> "busy_delay"), or "".
 std::string canonical_component(std::string_view name);
 inline constexpr std::string_view kComponents[] = {"xcede", "states", "busy_delay", "idle_core",
-                                                    "governor"};
+                                                   "governor"};
 
 }  // namespace idlespec::verify

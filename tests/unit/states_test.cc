@@ -1,7 +1,8 @@
 // Worked examples of the state table, and of the timebase conversion.
+#include "impl/states.h"
+
 #include <gtest/gtest.h>
 
-#include "impl/states.h"
 #include "impl/timebase.h"
 
 namespace idlespec::states {

@@ -81,7 +81,8 @@ TEST(SpecParser, RejectsMalformedClauses) {
       {"### XCEDE-1 (safety)\nx\n- Subjects: r\n", "Source"},
       {"### XCEDE-1 (safety)\n\n- Subjects: r\n- Source: s\n", "obligation"},
       {"### XCEDE-1 (safety)\nx\n- Subjects: r\n- Source: s\n- Checks: prof p\n", "<kind> <name>"},
-      {"### XCEDE-1 (safety)\nx\n- Subjects: r\n- Source: s\n- Accepted for z: why\n", "not one of"},
+      {"### XCEDE-1 (safety)\nx\n- Subjects: r\n- Source: s\n- Accepted for z: why\n",
+       "not one of"},
       {"### GOV-1 (safety)\nx\n- Subjects: r\n- Source: s\n", "does not belong"},
       {"### XCEDE-1 safety\n", "malformed"},
   };
@@ -95,8 +96,10 @@ TEST(SpecParser, RejectsMalformedClauses) {
 
 TEST(Verdicts, HeldWhenEveryCheckPasses) {
   Registry r;
-  r.add(fixed(CheckKind::proof, "p1", {"XCEDE-1"}, {"reference", "upstream"}, Outcome::pass, Outcome::fail));
-  r.add(fixed(CheckKind::property, "q1", {"XCEDE-1"}, {"reference", "upstream"}, Outcome::pass, Outcome::pass));
+  r.add(fixed(CheckKind::proof, "p1", {"XCEDE-1"}, {"reference", "upstream"}, Outcome::pass,
+              Outcome::fail));
+  r.add(fixed(CheckKind::property, "q1", {"XCEDE-1"}, {"reference", "upstream"}, Outcome::pass,
+              Outcome::pass));
   r.add(fixed(CheckKind::property, "q2", {"XCEDE-2"}, {"reference"}, Outcome::pass, Outcome::pass));
   const VerifyReport rep = run_verify(spec(), r, {}, {});
   EXPECT_EQ(status_of(rep, "XCEDE-1", "reference"), Status::held);
@@ -107,16 +110,20 @@ TEST(Verdicts, HeldWhenEveryCheckPasses) {
 
 TEST(Verdicts, FailedUnknownAndUncovered) {
   Registry r;
-  r.add(fixed(CheckKind::proof, "p1", {"XCEDE-1"}, {"reference", "upstream"}, Outcome::fail, Outcome::fail));
-  r.add(fixed(CheckKind::property, "q1", {"XCEDE-1"}, {"reference", "upstream"}, Outcome::unknown, Outcome::pass));
+  r.add(fixed(CheckKind::proof, "p1", {"XCEDE-1"}, {"reference", "upstream"}, Outcome::fail,
+              Outcome::fail));
+  r.add(fixed(CheckKind::property, "q1", {"XCEDE-1"}, {"reference", "upstream"}, Outcome::unknown,
+              Outcome::pass));
   const VerifyReport rep = run_verify(spec(), r, {}, {});
   EXPECT_EQ(status_of(rep, "XCEDE-1", "reference"), Status::failed);
   EXPECT_EQ(status_of(rep, "XCEDE-2", "reference"), Status::failed);  // spec lists q2, unregistered
   EXPECT_FALSE(rep.passed(true));
 
   Registry only_unknown;
-  only_unknown.add(fixed(CheckKind::proof, "p1", {"XCEDE-1"}, {"reference"}, Outcome::unknown, Outcome::pass));
-  only_unknown.add(fixed(CheckKind::property, "q1", {"XCEDE-1"}, {"reference"}, Outcome::pass, Outcome::pass));
+  only_unknown.add(
+      fixed(CheckKind::proof, "p1", {"XCEDE-1"}, {"reference"}, Outcome::unknown, Outcome::pass));
+  only_unknown.add(
+      fixed(CheckKind::property, "q1", {"XCEDE-1"}, {"reference"}, Outcome::pass, Outcome::pass));
   only_unknown.add(fixed(CheckKind::property, "q2", {"XCEDE-2"}, {}, Outcome::pass, Outcome::pass));
   const VerifyReport rep2 = run_verify(spec(), only_unknown, {}, {});
   EXPECT_EQ(status_of(rep2, "XCEDE-1", "reference"), Status::unknown);
@@ -127,8 +134,10 @@ TEST(Verdicts, FailedUnknownAndUncovered) {
 
 TEST(Verdicts, AnAcceptedViolationThatIsNotFoundIsAFailure) {
   Registry r;
-  r.add(fixed(CheckKind::proof, "p1", {"XCEDE-1"}, {"reference", "upstream"}, Outcome::pass, Outcome::pass));
-  r.add(fixed(CheckKind::property, "q1", {"XCEDE-1"}, {"reference", "upstream"}, Outcome::pass, Outcome::pass));
+  r.add(fixed(CheckKind::proof, "p1", {"XCEDE-1"}, {"reference", "upstream"}, Outcome::pass,
+              Outcome::pass));
+  r.add(fixed(CheckKind::property, "q1", {"XCEDE-1"}, {"reference", "upstream"}, Outcome::pass,
+              Outcome::pass));
   r.add(fixed(CheckKind::property, "q2", {"XCEDE-2"}, {"reference"}, Outcome::pass, Outcome::pass));
   const VerifyReport rep = run_verify(spec(), r, {}, {});
   EXPECT_EQ(status_of(rep, "XCEDE-1", "upstream"), Status::failed);
@@ -137,22 +146,28 @@ TEST(Verdicts, AnAcceptedViolationThatIsNotFoundIsAFailure) {
 
 TEST(Verdicts, RegistryAndSpecMustAgree) {
   Registry r;
-  r.add(fixed(CheckKind::proof, "p1", {"XCEDE-1"}, {"reference", "upstream"}, Outcome::pass, Outcome::fail));
-  r.add(fixed(CheckKind::property, "q1", {"XCEDE-1", "XCEDE-2"}, {"reference", "upstream"}, Outcome::pass, Outcome::fail));
+  r.add(fixed(CheckKind::proof, "p1", {"XCEDE-1"}, {"reference", "upstream"}, Outcome::pass,
+              Outcome::fail));
+  r.add(fixed(CheckKind::property, "q1", {"XCEDE-1", "XCEDE-2"}, {"reference", "upstream"},
+              Outcome::pass, Outcome::fail));
   r.add(fixed(CheckKind::property, "q2", {"XCEDE-2"}, {"reference"}, Outcome::pass, Outcome::pass));
   r.add(fixed(CheckKind::property, "q3", {"XCEDE-9"}, {"reference"}, Outcome::pass, Outcome::pass));
   const VerifyReport rep = run_verify(spec(), r, {}, {});
-  EXPECT_EQ(status_of(rep, "XCEDE-2", "reference"), Status::failed);  // q1 names it, spec doesn't list q1
-  ASSERT_EQ(rep.errors.size(), 1u);                                    // q3 names a clause nobody defines
+  EXPECT_EQ(status_of(rep, "XCEDE-2", "reference"),
+            Status::failed);         // q1 names it, spec doesn't list q1
+  ASSERT_EQ(rep.errors.size(), 1u);  // q3 names a clause nobody defines
   EXPECT_NE(rep.errors[0].find("XCEDE-9"), std::string::npos);
 }
 
 TEST(Verdicts, AViolationOfAnotherClauseDoesNotFailThisOne) {
   Registry r;
-  Check multi = fixed(CheckKind::property, "q1", {"XCEDE-1"}, {"reference", "upstream"}, Outcome::pass, Outcome::pass);
-  r.add(fixed(CheckKind::proof, "p1", {"XCEDE-1"}, {"reference", "upstream"}, Outcome::pass, Outcome::fail));
+  Check multi = fixed(CheckKind::property, "q1", {"XCEDE-1"}, {"reference", "upstream"},
+                      Outcome::pass, Outcome::pass);
+  r.add(fixed(CheckKind::proof, "p1", {"XCEDE-1"}, {"reference", "upstream"}, Outcome::pass,
+              Outcome::fail));
   r.add(multi);
-  Check q2 = fixed(CheckKind::property, "q2", {"XCEDE-2"}, {"reference"}, Outcome::fail, Outcome::fail);
+  Check q2 =
+      fixed(CheckKind::property, "q2", {"XCEDE-2"}, {"reference"}, Outcome::fail, Outcome::fail);
   q2.run = [](const std::string&, const RunOptions&) {
     CheckResult res;
     res.outcome = Outcome::fail;
@@ -166,14 +181,17 @@ TEST(Verdicts, AViolationOfAnotherClauseDoesNotFailThisOne) {
 
 TEST(Verdicts, JsonCarriesTheFieldsMachinesRead) {
   Registry r;
-  r.add(fixed(CheckKind::proof, "p1", {"XCEDE-1"}, {"reference", "upstream"}, Outcome::pass, Outcome::fail));
-  r.add(fixed(CheckKind::property, "q1", {"XCEDE-1"}, {"reference", "upstream"}, Outcome::pass, Outcome::pass));
+  r.add(fixed(CheckKind::proof, "p1", {"XCEDE-1"}, {"reference", "upstream"}, Outcome::pass,
+              Outcome::fail));
+  r.add(fixed(CheckKind::property, "q1", {"XCEDE-1"}, {"reference", "upstream"}, Outcome::pass,
+              Outcome::pass));
   r.add(fixed(CheckKind::property, "q2", {"XCEDE-2"}, {"reference"}, Outcome::pass, Outcome::pass));
   const std::string json = report_json(run_verify(spec(), r, {}, {}));
-  for (const char* field : {"\"clauses\":[", "\"id\":\"XCEDE-1\"", "\"component\":\"xcede\"",
-                            "\"subject\":\"upstream\"", "\"kind\":\"safety\"", "\"status\":\"accepted\"",
-                            "\"checks\":[", "\"kind\":\"proof\"", "\"name\":\"p1\"", "\"status\":\"fail\"",
-                            "\"detail\":", "\"replay\":"}) {
+  for (const char* field :
+       {"\"clauses\":[", "\"id\":\"XCEDE-1\"", "\"component\":\"xcede\"",
+        "\"subject\":\"upstream\"", "\"kind\":\"safety\"", "\"status\":\"accepted\"",
+        "\"checks\":[", "\"kind\":\"proof\"", "\"name\":\"p1\"", "\"status\":\"fail\"",
+        "\"detail\":", "\"replay\":"}) {
     EXPECT_NE(json.find(field), std::string::npos) << field;
   }
 }

@@ -1,8 +1,9 @@
 // Worked examples of the decoder and the query, one behaviour each.
+#include "impl/xcede.h"
+
 #include <gtest/gtest.h>
 
 #include "impl/query.h"
-#include "impl/xcede.h"
 
 namespace idlespec::xcede {
 namespace {
@@ -19,8 +20,9 @@ bool has_warning(const Decoded& d, const std::string& clause) {
 }
 
 TEST(Xcede, EncodesThePower9ExampleByteForByte) {
-  const std::vector<uint8_t> expected = {0x00, 0x16, 0x09, 0x01, 0, 0, 0, 0,    0,    0,    0x04, 0x00,
-                                         0x01, 0x02, 0,    0,    0, 0, 0, 0x3e, 0x80, 0x00, 0x00, 0x00};
+  const std::vector<uint8_t> expected = {0x00, 0x16, 0x09, 0x01, 0,    0,    0,    0,
+                                         0,    0,    0x04, 0x00, 0x01, 0x02, 0,    0,
+                                         0,    0,    0,    0x3e, 0x80, 0x00, 0x00, 0x00};
   EXPECT_EQ(encode(kPower9), expected);
 }
 

@@ -54,9 +54,11 @@ struct MinMinusOneFixup {
     const auto fix = min_us < D::template lit<64>(states::kCedeExitLatencyUs);
     U64 cede0 = min_us - D::template lit<64>(1);
     cede0 = D::ite(cede0 == D::template lit<64>(0), min_us, cede0);
-    return {fix, D::ite(fix, D::template trunc<32>(cede0), D::template lit<32>(states::kCedeExitLatencyUs)),
-            D::ite(fix, D::template trunc<32>(cede0 * D::template lit<64>(states::kResidencyFactor)),
-                   D::template lit<32>(states::kCedeTargetResidencyUs))};
+    return {
+        fix,
+        D::ite(fix, D::template trunc<32>(cede0), D::template lit<32>(states::kCedeExitLatencyUs)),
+        D::ite(fix, D::template trunc<32>(cede0 * D::template lit<64>(states::kResidencyFactor)),
+               D::template lit<32>(states::kCedeTargetResidencyUs))};
   }
 };
 
