@@ -17,6 +17,12 @@ unsigned timeout_ms(double seconds) {
   return static_cast<unsigned>(ms);
 }
 
+// The default solver, or `tactic` as a solver, limited to `seconds`.
+z3::solver make_solver(z3::context& ctx, const std::string& tactic, double seconds) {
+  if (tactic.empty()) return z3::solver(ctx);
+  return z3::try_for(z3::tactic(ctx, tactic.c_str()), timeout_ms(seconds)).mk_solver();
+}
+
 std::string one_line(std::string s) {
   std::replace(s.begin(), s.end(), '\n', ' ');
   return s;
@@ -59,6 +65,23 @@ Prover::Prover(std::string name, const ProofOptions& options)
   result_.name = std::move(name);
 }
 
+z3::check_result Prover::admits_an_input(Z3Scope& scope, const Obligation& ob) {
+  z3::context& ctx = current_context();
+  const double remaining = options_.budget_seconds - elapsed();
+  if (remaining <= 0) return z3::unknown;
+  try {
+    z3::solver solver = make_solver(ctx, ob.tactic, remaining);
+    solver.add(ob.assumptions);
+    solver.add(scope.side_conditions());
+    z3::params p(ctx);
+    p.set("timeout", timeout_ms(remaining));
+    solver.set(p);
+    return solver.check();
+  } catch (const z3::exception&) {
+    return z3::unknown;
+  }
+}
+
 double Prover::elapsed() const {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
 }
@@ -68,11 +91,9 @@ bool Prover::decide(Z3Scope& scope, const Obligation& ob) {
   z3::expr_vector disjuncts(ctx);
   for (const Failure& f : ob.failures) disjuncts.push_back(f.cond);
   const double remaining = options_.budget_seconds - elapsed();
-  z3::solver solver =
-      ob.tactic.empty()
-          ? z3::solver(ctx)
-          : z3::try_for(z3::tactic(ctx, ob.tactic.c_str()), timeout_ms(remaining)).mk_solver();
+  z3::solver solver = make_solver(ctx, ob.tactic, remaining);
   solver.add(ob.assumptions);
+  solver.add(ob.hypotheses);
   solver.add(scope.side_conditions());
   solver.add(disjuncts.empty() ? ctx.bool_val(false) : z3::mk_or(disjuncts));
 
@@ -101,7 +122,15 @@ bool Prover::decide(Z3Scope& scope, const Obligation& ob) {
   q.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
   if (answer == z3::unsat) {
-    q.verdict = Verdict::held;
+    // Not vacuous: some input meets the assumptions.
+    const z3::check_result inputs = admits_an_input(scope, ob);
+    q.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (inputs == z3::sat) {
+      q.verdict = Verdict::held;
+    } else {
+      q.reason = inputs == z3::unsat ? "vacuous: the assumptions admit no input"
+                                     : "could not show that the assumptions admit an input";
+    }
     result_.queries.push_back(std::move(q));
     return true;
   }

@@ -8,7 +8,9 @@
 // with Z3Domain; the side conditions its divisions introduce are always
 // asserted with the query. Z3 answers:
 //
-//   unsat    no input breaks the obligation: held
+//   unsat    no input breaks the obligation: held, once a second query has
+//            shown that some input meets the assumptions (a contradictory
+//            input domain would make any obligation "hold")
 //   sat      the model is a counterexample: violated
 //   unknown  (timeout, budget spent, incomplete): unknown, never held
 //
@@ -76,10 +78,12 @@ struct Obligation {
   // a tactic such as "smt" (lazy bit-vector core, far faster on products with
   // large constants). The exported script is the same either way.
   std::string tactic;
-  // The input domain, and lemmas earlier queries of the same proof proved
-  // for every input (an induction's hypothesis); never a fact about the code
-  // that no query proved.
+  // The input domain. Never a fact about the code.
   z3::expr assumptions;
+  // Lemmas earlier queries of the same proof proved for every input of the
+  // domain (an induction's hypothesis). Asserted with the query; left out of
+  // the vacuity check, since a lemma valid on the domain excludes no input.
+  z3::expr hypotheses;
   std::vector<Failure> failures;  // the negated obligation: their disjunction
   // Tried in order, each on top of the counterexample's constraints, only to
   // make the printed counterexample smaller (never changes the verdict).
@@ -87,7 +91,8 @@ struct Obligation {
   // Inputs and outputs under a model, multi-line, for the counterexample.
   std::function<std::string(const z3::model&)> describe;
 
-  explicit Obligation(z3::context& ctx) : assumptions(ctx.bool_val(true)) {}
+  explicit Obligation(z3::context& ctx)
+      : assumptions(ctx.bool_val(true)), hypotheses(ctx.bool_val(true)) {}
 };
 
 // Runs the queries of one proof within its budget. Usage:
@@ -107,6 +112,7 @@ class Prover {
 
  private:
   double elapsed() const;
+  z3::check_result admits_an_input(Z3Scope& scope, const Obligation& ob);
 
   ProofOptions options_;
   std::chrono::steady_clock::time_point start_;

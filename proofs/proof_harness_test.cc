@@ -90,6 +90,22 @@ TEST(ProofHarness, SideConditionsAreAsserted) {
   EXPECT_TRUE(to_check_result(r, "reference").replay.empty());
 }
 
+// Contradictory assumptions make every obligation unsat: not a proof.
+TEST(ProofHarness, VacuousAssumptionsAreUnknown) {
+  Prover prover("test_vacuous", budget(30));
+  z3::context ctx;
+  Z3Scope scope(ctx);
+  const Sym<8> b = fresh<8>("b");
+  Obligation ob(ctx);
+  ob.label = "contradiction";
+  ob.assumptions = z3::ugt(b.e, ctx.bv_val(7, 8)) && z3::ult(b.e, ctx.bv_val(3, 8));
+  ob.failures.push_back({"TEST-1", "b is anything", ctx.bool_val(true)});
+  prover.decide(scope, ob);
+  const ProofResult r = prover.finish("nothing");
+  EXPECT_EQ(r.verdict, Verdict::unknown) << r.detail;
+  EXPECT_NE(r.detail.find("vacuous"), std::string::npos) << r.detail;
+}
+
 TEST(ProofHarness, ViolationCarriesCounterexampleAndClause) {
   Prover prover("test_violated", budget(30));
   z3::context ctx;

@@ -135,7 +135,7 @@ ProofResult prove_states_no_wrap(TableFn build, const ProofOptions& options) {
         if (k > 0) {  // the induction hypothesis, proved by the previous query
           std::vector<Failure> hypothesis;
           cede_failures(recs, k - 1, build_prefix(build, recs, k - 1, cfg), cfg, hypothesis);
-          for (const Failure& f : hypothesis) ob.assumptions = ob.assumptions && !f.cond;
+          for (const Failure& f : hypothesis) ob.hypotheses = ob.hypotheses && !f.cond;
         }
         const StatesTable table = build_prefix(build, recs, k, cfg);
         cede_failures(recs, k, table, cfg, ob.failures);
