@@ -139,7 +139,7 @@ void print_json(const xcede::QueryResult& q, const states::Table* table,
   w.key("rtas").begin_object();
   w.key("calls").value(uint64_t{q.statuses.size()});
   w.key("final_status").value(int64_t{q.final_status});
-  w.key("requested_sleep_ms").value(q.requested_sleep_ms);
+  w.key("requested_sleep_us").value(q.requested_sleep_us);
   w.key("yields").value(unsigned{q.yields});
   w.end_object();
   w.key("states").begin_array();
@@ -176,8 +176,8 @@ void print_text(const xcede::QueryResult& q, const states::Table& table) {
   if (q.statuses.size() > 1 || !q.succeeded()) {
     std::cout << "rtas: ibm,get-system-parameter(45) answered";
     for (int32_t s : q.statuses) std::cout << " " << s;
-    std::cout << " (" << q.statuses.size() << " calls, " << q.requested_sleep_ms
-              << " ms of sleep requested, " << q.yields << " yields)\n";
+    std::cout << " (" << q.statuses.size() << " calls, " << q.requested_sleep_us
+              << " us of sleep requested, " << q.yields << " yields)\n";
   }
   if (!q.succeeded())
     std::cout << q.decoded.error->message << "\n";
@@ -243,7 +243,7 @@ int decode_command(const std::vector<std::string>& argv) {
   try {
     std::vector<uint8_t> buffer = read_all(path);
     if (args.has("hex")) buffer = parse_hex(buffer);
-    q = xcede::query(statuses, buffer, capacity, xcede::minimal_busy_policy);
+    q = xcede::query(statuses, buffer, capacity, xcede::kReferenceRetryPolicy);
     if (q.succeeded() && !q.decoded.ok()) {
       const auto& e = *q.decoded.error;
       throw InputError{e.clause, e.offset, e.message};

@@ -4,26 +4,17 @@
 
 namespace idlespec::xcede {
 
-RetryStep minimal_busy_policy(int32_t status) {
-  if (status == kRtasBusy) return {true, 0, true};
-  if (status >= kRtasExtendedDelayMin && status <= kRtasExtendedDelayMax) {
-    uint32_t ms = 1;
-    for (int32_t n = kRtasExtendedDelayMin; n < status; ++n) ms *= 10;
-    return {true, ms > 1000 ? 1000u : ms, false};
-  }
-  return {};
-}
-
-RetryStep single_call_policy(int32_t) { return {}; }
+busy_delay::Request single_call_policy(uint32_t, busy_delay::ConcreteContext&) { return {}; }
 
 QueryResult query(std::span<const int32_t> scripted, std::span<const uint8_t> buffer,
                   uint32_t capacity, RetryPolicy policy) {
   QueryResult q;
+  busy_delay::ConcreteContext ctx;
   for (size_t call = 0;; ++call) {
     const int32_t status = call < scripted.size() ? scripted[call] : kRtasSuccess;
     q.statuses.push_back(status);
     if (status == kRtasSuccess) break;
-    const RetryStep step = policy(status);
+    const busy_delay::Request step = policy(static_cast<uint32_t>(status), ctx);
     if (!step.retry) {
       q.final_status = status;
       q.decoded.error = Diagnostic{"XCEDE-6", 0,
@@ -31,8 +22,8 @@ QueryResult query(std::span<const int32_t> scripted, std::span<const uint8_t> bu
                                        std::to_string(status) + "): no records, no fix-up"};
       return q;
     }
-    q.requested_sleep_ms += step.sleep_ms;
-    q.yields += step.yielded;
+    q.requested_sleep_us += step.max_us;
+    q.yields += step.cond_resched;
   }
   q.decoded = decode(buffer, capacity);
   return q;

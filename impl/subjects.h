@@ -19,16 +19,14 @@ struct ReferenceSubject {
   static constexpr std::string_view name = "reference";
   using Decoder = xcede::ReferenceDecoder;
   using Builder = states::ReferenceBuilder;
-  static xcede::RetryStep query_policy(int32_t status) {
-    return xcede::minimal_busy_policy(status);
-  }
+  static constexpr xcede::RetryPolicy query_policy = xcede::kReferenceRetryPolicy;
 };
 
 // Upstream Linux since v5.15 as far as XCEDE-7 goes: parse_cede_parameters()
 // calls RTAS once and gives up on any non-zero status, busy included.
 struct UpstreamQuerySubject : ReferenceSubject {
   static constexpr std::string_view name = "upstream";
-  static xcede::RetryStep query_policy(int32_t status) { return xcede::single_call_policy(status); }
+  static constexpr xcede::RetryPolicy query_policy = &xcede::single_call_policy;
 };
 
 }  // namespace idlespec

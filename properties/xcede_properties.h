@@ -202,7 +202,7 @@ template <class S>
 void xcede_query_failure() {
   const QueryScript q = *gen::failing_query();
   const xcede::QueryResult r =
-      xcede::query(q.statuses, q.payload.bytes, q.payload.capacity, &S::query_policy);
+      xcede::query(q.statuses, q.payload.bytes, q.payload.capacity, S::query_policy);
   RC_ASSERT(!r.succeeded());
   RC_ASSERT(r.final_status != xcede::kRtasSuccess);
   RC_ASSERT(r.final_status == r.statuses.back());
@@ -224,7 +224,7 @@ template <class S>
 void xcede_query_retries() {
   const QueryScript q = *gen::busy_query();
   const xcede::QueryResult r =
-      xcede::query(q.statuses, q.payload.bytes, q.payload.capacity, &S::query_policy);
+      xcede::query(q.statuses, q.payload.bytes, q.payload.capacity, S::query_policy);
   if (!r.succeeded()) {
     RC_FAIL("XCEDE-7: the query gave up on RTAS status " + std::to_string(r.final_status) +
             " (RTAS calls: " + std::to_string(r.statuses.size()) + "), so no records, no fix-up");

@@ -11,6 +11,9 @@ Registry& builtin_registry() {
     register_xcede_properties(r);
     register_states_properties(r);
     register_xcede_fuzz(r);
+    register_busy_delay_proofs(r);
+    register_busy_delay_properties(r);
+    register_busy_delay_fuzz(r);
     return r;
   }();
   return registry;

@@ -11,5 +11,8 @@ void register_states_proofs(Registry& r);      // proofs/states_*.cc
 void register_xcede_properties(Registry& r);   // properties/xcede_*.cc
 void register_states_properties(Registry& r);  // properties/states_*.cc
 void register_xcede_fuzz(Registry& r);         // fuzz/xcede_corpus_check.cc (corpus replay)
+void register_busy_delay_proofs(Registry& r);      // proofs/busy_delay_*.cc
+void register_busy_delay_properties(Registry& r);  // properties/busy_delay_*.cc (+ exhaustive)
+void register_busy_delay_fuzz(Registry& r);        // fuzz/busy_delay_corpus_check.cc
 
 }  // namespace idlespec::verify

@@ -99,14 +99,15 @@ TEST(Query, RetriesBusyAndExtendedDelayThenDecodes) {
   const QueryResult q = query(statuses, encode(kPower9));
   ASSERT_TRUE(q.succeeded());
   EXPECT_EQ(q.statuses.size(), 5u);
-  EXPECT_EQ(q.requested_sleep_ms, 1u + 100u);
+  // 9900: usleep_range(100, 1000 us); 9902: msleep(100).
+  EXPECT_EQ(q.requested_sleep_us, 1000u + 100000u);
   EXPECT_EQ(q.yields, 2u);
   EXPECT_EQ(q.decoded.records, kPower9);
 }
 
 TEST(Query, ClampsTheExtendedDelayHintToOneSecond) {
   const std::vector<int32_t> statuses = {9905};
-  EXPECT_EQ(query(statuses, encode(kPower9)).requested_sleep_ms, 1000u);
+  EXPECT_EQ(query(statuses, encode(kPower9)).requested_sleep_us, 1000u * 1000u);
 }
 
 TEST(Query, AnyOtherStatusIsFinal) {

@@ -148,9 +148,10 @@ struct SilentTruncationSubject : ReferenceSubject {
 // firmware answers success: a failed query then yields records (XCEDE-6).
 struct RetryEverythingSubject : ReferenceSubject {
   static constexpr std::string_view name = "witness-retry-everything";
-  static xcede::RetryStep query_policy(int32_t status) {
-    return {status != xcede::kRtasSuccess, 0, true};
+  static busy_delay::Request retry_everything(uint32_t status, busy_delay::ConcreteContext&) {
+    return {status != xcede::kRtasSuccess, true, busy_delay::kNoSleep, 0, 0};
   }
+  static constexpr xcede::RetryPolicy query_policy = &retry_everything;
 };
 
 // Exposes records that are shallower than the state before them (sorting

@@ -1,0 +1,8 @@
+// PLACEHOLDER (being written): registers nothing yet.
+#include "verify/layers.h"
+
+namespace idlespec::verify {
+
+void register_busy_delay_fuzz(Registry&) {}
+
+}  // namespace idlespec::verify
