@@ -24,7 +24,8 @@ TEST(ProofRegistry, SpecAndRegistryAgree) {
   for (const verify::Clause& clause : spec.clauses) {
     for (const verify::CheckRef& ref : clause.checks) {
       if (ref.kind != verify::CheckKind::proof) continue;
-      ++listed;
+      // busy_delay's proofs have their own catalog (proofs/busy_delay_register.cc).
+      if (clause.component == "xcede" || clause.component == "states") ++listed;
       const verify::Check* c = registry.find(verify::CheckKind::proof, ref.name);
       ASSERT_NE(c, nullptr) << clause.id << " lists proof " << ref.name;
       EXPECT_TRUE(contains(c->clauses, clause.id)) << ref.name << " does not name " << clause.id;
