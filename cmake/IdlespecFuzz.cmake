@@ -3,7 +3,8 @@
 # optional fuzz/<target>.dict and fuzz/<target>.options beside it.
 #  - always: <target>_replay, the target linked with fuzz/replay_main.cc, and a
 #    ctest (label fuzz-replay) that runs the whole corpus fuzz/corpus/<target>;
-#    xcede_fuzz_seeds, which writes the hand-made seeds of the xcede corpus;
+#    xcede_fuzz_seeds and busy_delay_fuzz_seeds, which write the hand-made
+#    seeds of the xcede and busy_delay corpora;
 #  - with IDLESPEC_LIBFUZZER (clang, the 'fuzz' preset): the libFuzzer binary
 #    of every target, the noop_fuzz baseline (scripts/bench.sh) and the fuzz
 #    witnesses with their fresh-campaign ctests (label fuzz-replay).
@@ -25,6 +26,8 @@ endforeach()
 
 add_executable(xcede_fuzz_seeds fuzz/xcede_seeds.cc)
 target_link_libraries(xcede_fuzz_seeds PRIVATE idlespec_fuzzcheck)
+add_executable(busy_delay_fuzz_seeds fuzz/busy_delay_seeds.cc)
+target_link_libraries(busy_delay_fuzz_seeds PRIVATE idlespec_fuzzcheck)
 
 if(IDLESPEC_LIBFUZZER)
   # The baseline libFuzzer binary: same flags, does nothing (scripts/bench.sh).
@@ -55,4 +58,13 @@ if(IDLESPEC_LIBFUZZER)
   idlespec_fuzz_witness(xcede_fuzz_witness_min_minus_one
                         tests/witnesses/fuzz_min_minus_one.cc ${xcede_options}
                         STATES-4 200000 50)
+
+  # busy_delay_fuzz's checker over tests/witnesses/busy_delay_witnesses.h.
+  set(busy_delay_options ${CMAKE_SOURCE_DIR}/fuzz/busy_delay_fuzz.options)
+  idlespec_fuzz_witness(busy_delay_fuzz_witness_no_reset
+                        tests/witnesses/fuzz_busy_delay_no_reset.cc ${busy_delay_options}
+                        BUSY-7 20000 50)
+  idlespec_fuzz_witness(busy_delay_fuzz_witness_accepts_9906
+                        tests/witnesses/fuzz_busy_delay_accepts_9906.cc ${busy_delay_options}
+                        BUSY-1 20000 50)
 endif()
