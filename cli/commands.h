@@ -11,5 +11,6 @@ int verify_command(const std::vector<std::string>& argv);
 int check_command(const std::vector<std::string>& argv);
 int clauses_command(const std::vector<std::string>& argv);
 int decode_command(const std::vector<std::string>& argv);
+int simulate_command(const std::vector<std::string>& argv);
 
 }  // namespace idlespec::cli

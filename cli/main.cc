@@ -18,6 +18,7 @@ commands:
   check     run one check: idlespec check KIND NAME [--subject S] [--seed N]
   clauses   list the spec's clauses with their subjects and checks
   decode    decode a firmware buffer: idlespec decode xcede [FILE|-] [options]
+  simulate  run a policy against a model: idlespec simulate busy_delay [options]
   help      this text; 'idlespec COMMAND --help' for a command's options
 
 components: xcede, states (busy_delay, idle_core, governor to come)
@@ -42,6 +43,7 @@ int main(int argc, char** argv) {
     if (command == "check") return idlespec::cli::check_command(args);
     if (command == "clauses") return idlespec::cli::clauses_command(args);
     if (command == "decode") return idlespec::cli::decode_command(args);
+    if (command == "simulate") return idlespec::cli::simulate_command(args);
     std::cerr << "idlespec: unknown command '" << command << "'\n\n" << kUsage;
     return 2;
   } catch (const idlespec::cli::UsageError& e) {
