@@ -30,7 +30,9 @@ expect spec-dir 0 'XCEDE-7' -- "$bin" clauses --spec-dir "$src/spec"
 expect verify-bad-component 2 "unknown component 'frob'" -- "$bin" verify --component frob
 expect verify-bad-subject 2 "names subject 'nobody'" -- "$bin" verify --subject nobody
 expect verify-bad-budget 2 '--budget wants a positive number' -- "$bin" verify --budget -1
-expect verify-component-alias 2 "nothing to verify" -- "$bin" verify --component busy-delay
+expect clauses-component-alias 0 'BUSY-7 \(safety\) spec/busy_delay.md' -- "$bin" clauses --component busy-delay
+expect clauses-legacy-accepted 0 'legacy \(accepted violation\)' -- "$bin" clauses --component busy_delay
+expect verify-component-alias 2 "nothing to verify" -- "$bin" verify --component idle-core
 expect check-bad-kind 2 "unknown check kind 'lemma'" -- "$bin" check lemma x
 expect check-missing 2 "no proof check named 'nope'" -- "$bin" check proof nope
 echo "$((n - fails)) passed, $fails failed"
