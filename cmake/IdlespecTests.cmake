@@ -3,11 +3,13 @@
 #   unit         tests/unit/*_test.cc
 #   property     properties/*_test.cc, tests/witnesses/property_*_test.cc
 #   proof        proofs/*_test.cc,     tests/witnesses/proof_*_test.cc
+#   model-check  modelcheck/*_test.cc, tests/witnesses/model_check_*_test.cc
 #   fuzz-replay  one replay per corpus  (cmake/IdlespecFuzz.cmake)
 set(IDLESPEC_BUDGET_unit 60)
 set(IDLESPEC_BUDGET_property 300)
 set(IDLESPEC_BUDGET_proof 600)
 set(IDLESPEC_BUDGET_exhaustive 900)
+set(IDLESPEC_BUDGET_model-check 900)
 
 function(idlespec_test_binary name label)
   set(sources ${ARGN})
@@ -33,6 +35,10 @@ idlespec_test_binary(proof_tests proof ${proof_sources})
 file(GLOB exhaustive_sources CONFIGURE_DEPENDS tests/exhaustive/*_test.cc
      tests/witnesses/exhaustive_*_test.cc)
 idlespec_test_binary(exhaustive_tests exhaustive ${exhaustive_sources})
+
+file(GLOB model_check_sources CONFIGURE_DEPENDS modelcheck/*_test.cc
+     tests/witnesses/model_check_*_test.cc)
+idlespec_test_binary(model_check_tests model-check ${model_check_sources})
 
 # The command line, as people and scripts use it.
 file(GLOB cli_scripts CONFIGURE_DEPENDS tests/cli/*.sh)

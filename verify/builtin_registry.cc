@@ -14,6 +14,11 @@ Registry& builtin_registry() {
     register_busy_delay_proofs(r);
     register_busy_delay_properties(r);
     register_busy_delay_fuzz(r);
+    register_idle_core_model_checks(r);
+    register_idle_core_spin(r);
+    register_idle_core_proofs(r);
+    register_idle_core_properties(r);
+    register_idle_core_fuzz(r);
     return r;
   }();
   return registry;

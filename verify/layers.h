@@ -14,5 +14,10 @@ void register_xcede_fuzz(Registry& r);         // fuzz/xcede_corpus_check.cc (co
 void register_busy_delay_proofs(Registry& r);      // proofs/busy_delay_*.cc
 void register_busy_delay_properties(Registry& r);  // properties/busy_delay_*.cc (+ exhaustive)
 void register_busy_delay_fuzz(Registry& r);        // fuzz/busy_delay_corpus_check.cc
+void register_idle_core_model_checks(Registry& r);  // modelcheck/idle_core_register.cc
+void register_idle_core_spin(Registry& r);          // modelcheck/idle_core_spin.cc
+void register_idle_core_proofs(Registry& r);        // proofs/idle_core_*.cc
+void register_idle_core_properties(Registry& r);    // properties/idle_core_*.cc
+void register_idle_core_fuzz(Registry& r);          // fuzz/idle_core_corpus_check.cc
 
 }  // namespace idlespec::verify

@@ -1,0 +1,53 @@
+// Deliberately broken idle_core protocols: each check of spec/idle_core.md
+// must catch the ones its clauses name, with a readable trace. Each is the
+// reference (impl/idle_core.h) with one hook changed.
+#pragma once
+
+#include <string_view>
+
+#include "impl/idle_core.h"
+
+namespace idlespec::idle_core::witness {
+
+// Before the 2014 redesign: every thread waking with state loss resyncs the
+// timebase (IDLE-9).
+struct EveryThreadResyncs : Reference {
+  static constexpr std::string_view name = "witness-every-thread-resyncs";
+  static constexpr bool every_loss_wake_resyncs = true;
+};
+
+// The first thread awake skips the resync (IDLE-3).
+struct FirstSkipsResync : Reference {
+  static constexpr std::string_view name = "witness-first-skips-resync";
+  static constexpr bool first_resyncs = false;
+};
+
+// POWER8 entry clears its bit with a plain read-modify-write before taking
+// the lock (IDLE-2: a lost update).
+struct ClearOutsideLock : Reference {
+  static constexpr std::string_view name = "witness-clear-outside-lock";
+  static constexpr bool clear_under_lock = false;
+};
+
+// The no-loss wake of a winkle forgets to decrement the winkle count
+// (IDLE-5).
+struct NoWinkleDecOnNoLoss : Reference {
+  static constexpr std::string_view name = "witness-no-winkle-dec-on-no-loss";
+  static constexpr bool winkle_dec_on_noloss = false;
+};
+
+// The first thread releases the lock (and sets its bit) before it resyncs
+// the timebase (IDLE-3).
+struct UnlockBeforeResync : Reference {
+  static constexpr std::string_view name = "witness-unlock-before-resync";
+  static constexpr bool resync_before_unlock = false;
+};
+
+// A core thread mask sized for 4 threads, used on an 8-thread core: threads
+// 4..7 are invisible to the last/first decisions.
+struct CoreMaskFor4 : Reference {
+  static constexpr std::string_view name = "witness-core-mask-for-4";
+  static uint64_t core_thread_mask(const Config&) { return 0xf; }
+};
+
+}  // namespace idlespec::idle_core::witness
