@@ -1,14 +1,14 @@
 # A thin front end over CMake presets. The two set-up commands:
 #   make verify   install what is missing, build, run `idlespec verify`
 #   make test     install what is missing, build, run the whole ctest suite
-# Also: make fuzz [FUZZ_SECONDS=60], make bench, make asan, make format.
+# Also: make fuzz [FUZZ_SECONDS=60], make bench, make asan, make tsan, make format.
 
 PRESET ?= release
 BUILD := build/$(PRESET)
 FUZZ_SECONDS ?= 60
 VERIFY_ARGS ?=
 
-.PHONY: all setup build verify test asan fuzz bench format clean
+.PHONY: all setup build verify test asan tsan fuzz bench format clean
 
 all: build
 
@@ -27,6 +27,10 @@ test: build
 
 asan: setup
 	cmake --workflow --preset asan
+
+# ThreadSanitizer: builds only the stress test binaries, runs label stress.
+tsan: setup
+	cmake --workflow --preset tsan
 
 fuzz: setup
 	cmake --preset fuzz >/dev/null

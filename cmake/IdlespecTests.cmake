@@ -47,3 +47,5 @@ foreach(script ${cli_scripts})
   add_test(NAME unit/cli_${stem} COMMAND bash ${script} $<TARGET_FILE:idlespec> ${CMAKE_SOURCE_DIR})
   set_tests_properties(unit/cli_${stem} PROPERTIES LABELS unit TIMEOUT ${IDLESPEC_BUDGET_unit})
 endforeach()
+
+include(cmake/IdlespecStress.cmake)  # the stress test (label stress; the tsan preset)
