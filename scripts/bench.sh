@@ -109,3 +109,102 @@ if [ -n "$proofs" ]; then
 else
   echo "proof times:                none (the registry has no proof checks yet)"
 fi
+
+# --- idle_core: SPIN vs idlespec model-check ----------------------------------
+# SPIN on spec/idle_core.pml for POWER8 SMT4 (-DSAFETY -DCOLLAPSE, SPIN's
+# default partial-order reduction), beside `idlespec model-check idle_core
+# --threads 4` (symmetry reduction) and --no-symmetry (the same state count as
+# SPIN's, like for like); then the checker's SMT8 figures. Every missing piece
+# (spin, a C compiler, the model-check command) prints a note; none fails the
+# bench. Environment:
+#   BENCH_SMT8_SECONDS  time limit of the SMT8 run (default 600; 0 skips it)
+echo
+echo "== idle_core: SPIN vs idlespec model-check"
+spin_dir=$work/spin
+mkdir -p "$spin_dir"
+# measure LOG CMD...: runs CMD with stdout+stderr to LOG and writes
+# "bench-measure SECONDS PEAK_RSS_KB" to LOG.time (the RSS "?" without
+# /usr/bin/time).
+measure() {
+  local log=$1 rc t0=$SECONDS
+  shift
+  if [ -x /usr/bin/time ]; then
+    /usr/bin/time -f "bench-measure %e %M" -o "$log.time" "$@" >"$log" 2>&1
+    rc=$?
+  else
+    "$@" >"$log" 2>&1
+    rc=$?
+    echo "bench-measure $((SECONDS - t0)) ?" >"$log.time"
+  fi
+  return $rc
+}
+json_field() {  # json_field FILE KEY: a scalar from the checker's one-line JSON
+  sed -n "s/.*\"$2\":\"\{0,1\}\([^,\"}]*\).*/\1/p" "$1" | head -1
+}
+spin_secs="" spin_kb="" spin_states=""
+cc_bin=${CC:-cc}
+command -v "$cc_bin" >/dev/null 2>&1 || cc_bin=gcc
+if ! command -v spin >/dev/null 2>&1; then
+  echo "SPIN: not available (spin is not installed; scripts/setup.sh installs it)"
+elif ! command -v "$cc_bin" >/dev/null 2>&1; then
+  echo "SPIN: not available (no C compiler for pan.c)"
+else
+  cp "$root/spec/idle_core.pml" "$spin_dir/idle_core.pml"
+  if (cd "$spin_dir" && spin -DN=4 -a idle_core.pml >spin-a.log 2>&1 &&
+      "$cc_bin" -w -O2 -DSAFETY -DCOLLAPSE -DMEMLIM=8192 -o pan pan.c >cc.log 2>&1); then
+    (cd "$spin_dir" && measure pan.log ./pan -m1000000 -w24)
+    read -r _ spin_secs spin_kb < <(grep '^bench-measure' "$spin_dir/pan.log.time" 2>/dev/null)
+    spin_states=$(sed -n 's/^ *\([0-9]*\) states, stored.*/\1/p' "$spin_dir/pan.log")
+    spin_errors=$(sed -n 's/.*errors: \([0-9]*\).*/\1/p' "$spin_dir/pan.log")
+    pan_secs=$(sed -n 's/^pan: elapsed time \([0-9.e+]*\) seconds.*/\1/p' "$spin_dir/pan.log")
+    pan_mb=$(sed -n 's/^ *\([0-9.]*\)[[:space:]]*total actual memory usage.*/\1/p' "$spin_dir/pan.log")
+    if [ -z "$spin_secs" ] && [ -n "$pan_secs" ]; then spin_secs=$pan_secs; fi
+    echo "SPIN power8 SMT4 (POR, COLLAPSE):  ${spin_states:-?} states, errors ${spin_errors:-?}," \
+         "${spin_secs:-?} s wall (pan: ${pan_secs:-?} s, ${pan_mb:-?} MB), peak RSS ${spin_kb:-?} KB"
+  else
+    echo "SPIN: could not build pan (see $spin_dir/spin-a.log, $spin_dir/cc.log)"
+  fi
+fi
+idlespec_bin=$build/idlespec
+have_mc=0
+if [ -x "$idlespec_bin" ] && "$idlespec_bin" model-check --help >/dev/null 2>&1; then
+  have_mc=1
+fi
+# checker LABEL ARGS...: one `idlespec model-check idle_core` run; sets c_secs, c_kb.
+checker() {
+  local label=$1
+  shift
+  local log=$spin_dir/mc-$label.json
+  c_secs="" c_kb=""
+  "$idlespec_bin" model-check idle_core "$@" --json --quiet >"$log" 2>"$log.err"
+  local rc=$?
+  if [ ! -s "$log" ]; then
+    echo "idlespec model-check $*: no JSON (exit $rc, see $log.err)"
+    return
+  fi
+  c_secs=$(json_field "$log" seconds)
+  c_kb=$(json_field "$log" peak_rss_kb)
+  local complete violations
+  complete=$(json_field "$log" complete)
+  [ "$complete" = false ] && complete="false ($(json_field "$log" incomplete_reason))"
+  violations=none
+  grep -q '"violations":\[\]' "$log" || violations="some, see $log"
+  echo "idlespec model-check $*: $(json_field "$log" states) states, complete ${complete:-?}," \
+       "violations $violations, ${c_secs:-?} s, peak RSS ${c_kb:-?} KB (exit $rc)"
+}
+if [ "$have_mc" -eq 0 ]; then
+  echo "idlespec model-check: not available ($idlespec_bin has no model-check command)"
+else
+  checker smt4 --threads 4
+  echo "  SPIN / checker (symmetry):     time $(ratio "$spin_secs" "$c_secs") x," \
+       "memory $(ratio "$spin_kb" "$c_kb") x"
+  checker smt4-nosym --threads 4 --no-symmetry
+  echo "  SPIN / checker (no symmetry):  time $(ratio "$spin_secs" "$c_secs") x," \
+       "memory $(ratio "$spin_kb" "$c_kb") x (same state space: ${spin_states:-?} states in SPIN)"
+  smt8_limit=${BENCH_SMT8_SECONDS:-600}
+  if [ "$smt8_limit" = 0 ]; then
+    echo "idlespec model-check --threads 8: skipped (BENCH_SMT8_SECONDS=0)"
+  else
+    checker smt8 --threads 8 --time-limit "$smt8_limit"
+  fi
+fi
