@@ -3,8 +3,8 @@
 # optional fuzz/<target>.dict and fuzz/<target>.options beside it.
 #  - always: <target>_replay, the target linked with fuzz/replay_main.cc, and a
 #    ctest (label fuzz-replay) that runs the whole corpus fuzz/corpus/<target>;
-#    xcede_fuzz_seeds and busy_delay_fuzz_seeds, which write the hand-made
-#    seeds of the xcede and busy_delay corpora;
+#    xcede_fuzz_seeds, busy_delay_fuzz_seeds and idle_core_fuzz_seeds, which
+#    write the hand-made seeds of the xcede, busy_delay and idle_core corpora;
 #  - with IDLESPEC_LIBFUZZER (clang, the 'fuzz' preset): the libFuzzer binary
 #    of every target, the noop_fuzz baseline (scripts/bench.sh) and the fuzz
 #    witnesses with their fresh-campaign ctests (label fuzz-replay).
@@ -28,6 +28,8 @@ add_executable(xcede_fuzz_seeds fuzz/xcede_seeds.cc)
 target_link_libraries(xcede_fuzz_seeds PRIVATE idlespec_fuzzcheck)
 add_executable(busy_delay_fuzz_seeds fuzz/busy_delay_seeds.cc)
 target_link_libraries(busy_delay_fuzz_seeds PRIVATE idlespec_fuzzcheck)
+add_executable(idle_core_fuzz_seeds fuzz/idle_core_seeds.cc)
+target_link_libraries(idle_core_fuzz_seeds PRIVATE idlespec_fuzzcheck)
 
 if(IDLESPEC_LIBFUZZER)
   # The baseline libFuzzer binary: same flags, does nothing (scripts/bench.sh).
@@ -67,4 +69,13 @@ if(IDLESPEC_LIBFUZZER)
   idlespec_fuzz_witness(busy_delay_fuzz_witness_accepts_9906
                         tests/witnesses/fuzz_busy_delay_accepts_9906.cc ${busy_delay_options}
                         BUSY-1 20000 50)
+
+  # idle_core_fuzz's driver and oracle over tests/witnesses/idle_core_witnesses.h.
+  set(idle_core_options ${CMAKE_SOURCE_DIR}/fuzz/idle_core_fuzz.options)
+  idlespec_fuzz_witness(idle_core_fuzz_witness_first_skips_resync
+                        tests/witnesses/fuzz_idle_core_first_skips_resync.cc ${idle_core_options}
+                        IDLE-3 200000 50)
+  idlespec_fuzz_witness(idle_core_fuzz_witness_every_thread_resyncs
+                        tests/witnesses/fuzz_idle_core_every_thread_resyncs.cc ${idle_core_options}
+                        IDLE-9 200000 50)
 endif()
