@@ -12,5 +12,6 @@ int check_command(const std::vector<std::string>& argv);
 int clauses_command(const std::vector<std::string>& argv);
 int decode_command(const std::vector<std::string>& argv);
 int simulate_command(const std::vector<std::string>& argv);
+int model_check_command(const std::vector<std::string>& argv);
 
 }  // namespace idlespec::cli

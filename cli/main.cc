@@ -19,6 +19,7 @@ commands:
   clauses   list the spec's clauses with their subjects and checks
   decode    decode a firmware buffer: idlespec decode xcede [FILE|-] [options]
   simulate  run a policy against a model: idlespec simulate busy_delay [options]
+  model-check  explore every interleaving: idlespec model-check idle_core --threads N
   help      this text; 'idlespec COMMAND --help' for a command's options
 
 components: xcede, states (busy_delay, idle_core, governor to come)
@@ -44,6 +45,7 @@ int main(int argc, char** argv) {
     if (command == "clauses") return idlespec::cli::clauses_command(args);
     if (command == "decode") return idlespec::cli::decode_command(args);
     if (command == "simulate") return idlespec::cli::simulate_command(args);
+    if (command == "model-check") return idlespec::cli::model_check_command(args);
     std::cerr << "idlespec: unknown command '" << command << "'\n\n" << kUsage;
     return 2;
   } catch (const idlespec::cli::UsageError& e) {

@@ -1,0 +1,624 @@
+// The explicit-state model checker for idle_core (spec/idle_core.md, checks
+// model-check idle_core_power8, idle_core_power9, idle_core_liveness).
+//
+// Breadth-first over every interleaving of impl/idle_core_model.h, templated
+// on the subject (impl/idle_core.h Reference, or a witness of
+// tests/witnesses/idle_core_witnesses.h), judging every state and transition
+// with modelcheck/idle_core_invariants.h. The first violation of each clause
+// BFS meets is the shortest; it is printed as a timeline, one column per
+// thread.
+//
+// State storage. A state is packed into a 16-byte key: 12 bits of core-wide
+// fields (winkle count, lock, timebase / workaround / per-core / per-subcore
+// register validity) and one dictionary index per thread (14 bits at SMT8, up
+// to 32 below). The dictionary interns a thread's *local view*: program point,
+// kind, loss, flags, its own thread and winkle bit of the word, its per-thread
+// register validity and `seen` (stored as "equal to the word", or raw). Few
+// local views are reachable (hundreds), so the key stays fixed-width. Keys
+// live in a chunked array in BFS order (the queue is a cursor into it, each key
+// with its parent's index and the move from it); the visited set is an
+// open-addressing table of 32-bit indices into that array. No heap allocation
+// per state.
+//
+// Symmetry. Threads of a block are interchangeable: the whole core is one
+// block; in split-core mode each subcore is one and whole subcores are
+// interchangeable too (the wreath product S_k wr S_m). A witness whose
+// core_thread_mask is not the core's splits blocks further by the mask and
+// forbids block swaps. The representative sorts threads by their local view
+// within blocks (then blocks by their subcore register bit and sorted views),
+// which permutes the thread and winkle bits of the word, of every `seen`, and
+// the ghost's per-thread and per-subcore bitmasks along. When some thread's
+// `seen` differs from the word in per-thread bits (POWER9's lock-free races,
+// the ClearOutsideLock witness), views that tie are ordered by how many such
+// `seen`s reference them: still a member of the orbit (sound), possibly not
+// the unique one (a few more states). Judges are symmetric; counterexamples
+// are replayed on concrete states, un-permuting each move.
+//
+// Liveness (IDLE-8) runs on the unreduced graph: see idle_core_checker.cc,
+// analyse_liveness.
+#pragma once
+
+#include <sys/resource.h>
+
+#include <array>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <memory>
+#include <random>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "impl/idle_core.h"
+#include "impl/idle_core_model.h"
+#include "impl/text.h"
+#include "modelcheck/idle_core_invariants.h"
+
+namespace idlespec::idle_core::mc {
+
+struct CheckerOptions {
+  Config config;
+  bool symmetry = true;
+  uint64_t max_states = 0;        // 0: unbounded; else stop (incomplete) at this many
+  unsigned max_depth = 0;         // 0: unbounded; else do not expand beyond this depth
+  double time_limit = 0;          // seconds, 0: none
+  bool stop_at_first = false;     // stop at the first violation
+  bool liveness = false;          // IDLE-8 cycle analysis (explores unreduced, and past
+                                  // safety violations: the whole reachable graph)
+  bool fair_environment = false;  // liveness: strong fairness on every move, not only steps
+  uint64_t random_walks = 0;      // after the BFS: this many random walks from the initial state
+  unsigned walk_length = 200;     // ... of this many moves
+  uint64_t seed = 1;
+  bool progress = false;  // a line on stderr every second
+  unsigned max_trace_rows = 400;
+};
+
+struct Violation {
+  std::string clause;  // "IDLE-3"
+  Finding finding = Finding::none;
+  std::string summary;  // one line
+  std::string trace;    // the timeline
+  unsigned length = 0;  // moves in the counterexample
+};
+
+struct CheckerResult {
+  std::string config;  // "power8 SMT4"
+  std::string subject;
+  bool symmetry = true;
+  uint64_t states = 0;
+  uint64_t transitions = 0;
+  double seconds = 0;
+  long peak_rss_kb = 0;
+  bool complete = false;
+  std::string incomplete_reason;  // "max states", "time limit", "max depth", "stopped at first"
+  unsigned depth = 0;             // BFS depth reached
+  unsigned walk_depth = 0;        // longest random walk
+  uint64_t local_views = 0;       // dictionary size
+  bool liveness = false;          // the IDLE-8 analysis ran (to completion)
+  std::string error;              // the checker itself could not go on
+  std::vector<Violation> violations;
+
+  bool violated(std::string_view clause) const {
+    for (const auto& v : violations)
+      if (v.clause == clause) return true;
+    return false;
+  }
+};
+
+// --- machinery (idle_core_checker.cc) -------------------------------------------
+
+struct Key {
+  uint64_t w[2] = {0, 0};
+  friend bool operator==(const Key&, const Key&) = default;
+};
+
+// Which threads are interchangeable.
+struct Symmetry {
+  bool enabled = false;
+  unsigned blocks = 1;  // contiguous blocks of block_size threads
+  unsigned block_size = 1;
+  bool swap_blocks = false;  // whole blocks interchangeable (their subcore register bit too)
+};
+Symmetry symmetry_for(const Config& c, uint64_t subject_mask, bool on);
+
+// Packs states into keys, canonical under the symmetry.
+class Codec {
+ public:
+  Codec(const Config& c, const Symmetry& sym);
+  // The representative's key; perm[new] = the thread of s it came from.
+  // False if the state cannot be packed (stray word bits, dictionary full).
+  bool encode(const CoreState& s, Key& key, std::array<uint8_t, kMaxThreads>& perm);
+  void decode(const Key& key, CoreState& s) const;
+  size_t local_views() const { return views_.size(); }
+  const std::string& error() const { return error_; }
+
+ private:
+  uint32_t intern(uint64_t view);
+  Config c_;
+  Symmetry sym_;
+  unsigned id_bits_;
+  std::vector<uint64_t> views_;  // id -> view
+  // The views of the state decoded last, and their ids: most of a
+  // successor's views are among them.
+  mutable std::array<uint64_t, kMaxThreads> hint_view_{};
+  mutable std::array<uint32_t, kMaxThreads> hint_id_{};
+  std::vector<uint64_t> slots_;  // open addressing: view+1, 0 = empty
+  std::vector<uint32_t> slot_ids_;
+  std::string error_;
+};
+
+// The visited set and the BFS queue: keys in insertion order, with parents.
+// The table holds 32-bit indices into the key chunks and, in a parallel byte
+// array, 8 bits of each key's hash, so that a probe rarely touches a key that
+// does not match.
+class StateStore {
+ public:
+  StateStore();
+  ~StateStore();
+  StateStore(const StateStore&) = delete;
+  StateStore& operator=(const StateStore&) = delete;
+  static constexpr uint32_t kNone = UINT32_MAX;
+  static uint64_t hash(const Key& k);
+  // Hints that key (with this hash) will be looked up soon.
+  void prefetch(uint64_t h) const {
+    __builtin_prefetch(&table_[h & table_mask_]);
+    __builtin_prefetch(&tags_[h & table_mask_]);
+  }
+  // The index of key; inserted tells whether it is new.
+  uint32_t insert(const Key& key, uint64_t h, uint32_t parent, uint8_t move, bool& inserted);
+  uint32_t insert(const Key& key, uint32_t parent, uint8_t move, bool& inserted) {
+    return insert(key, hash(key), parent, move, inserted);
+  }
+  const Key& key(uint32_t i) const { return keys_[i >> kChunkBits][i & kChunkMask]; }
+  uint32_t parent(uint32_t i) const { return parents_[i >> kChunkBits][i & kChunkMask]; }
+  uint8_t move(uint32_t i) const { return moves_[i >> kChunkBits][i & kChunkMask]; }
+  uint64_t size() const { return size_; }
+  uint64_t memory_bytes() const;
+
+ private:
+  static constexpr unsigned kChunkBits = 20;
+  static constexpr uint32_t kChunkMask = (1u << kChunkBits) - 1;
+  void grow();
+  std::vector<std::unique_ptr<Key[]>> keys_;
+  std::vector<std::unique_ptr<uint32_t[]>> parents_;
+  std::vector<std::unique_ptr<uint8_t[]>> moves_;
+  uint32_t* table_ = nullptr;  // index+1, 0 = empty
+  uint8_t* tags_ = nullptr;    // hash bits 56..63 of the key at the same slot
+  uint64_t table_mask_ = 0;
+  uint64_t size_ = 0;
+};
+
+// A move in one byte: kind (2 bits), thread (3), the begin_idle kind's index
+// among the platform's three (2).
+uint8_t pack_move(const Config& c, const Move& m);
+Move unpack_move(const Config& c, uint8_t b);
+
+// One row of a counterexample, on concrete states.
+struct TraceRow {
+  Move move;
+  Pc pc_before = Pc::running;
+  Pc pc_after = Pc::running;
+  Kind kind = Kind::none;  // the thread's kind during the move
+  StepResult result;
+  Loss loss = Loss::none;
+  uint32_t word_after = 0;
+  Ghost ghost_after;
+  std::string note;  // e.g. "<- IDLE-3: ..." on the last row, "cycle starts"
+};
+// The timeline people read: one column per thread (the action the thread
+// took, the program point it reached), the word and the hardware after each
+// move.
+std::string render_timeline(const Config& c, const std::vector<TraceRow>& rows,
+                            const CoreState& final_state, const std::string& headline,
+                            unsigned max_rows);
+
+// The unreduced state graph for the liveness analysis (CSR, in store order).
+struct Graph {
+  std::vector<uint64_t> offsets{0};  // edges of state i: [offsets[i], offsets[i+1])
+  std::vector<uint32_t> targets;
+  std::vector<uint8_t> labels;  // pack_move | 0x80 when the step spun
+  std::vector<uint8_t> waking;  // bit t: thread t on its wake path
+};
+// IDLE-8: a reachable strongly fair cycle on which thread `thread` stays on
+// its wake path. Returns false if none; else the cycle's first state (prefix:
+// parents in the store) and the cycle as (label, target) edges back to it.
+struct Lasso {
+  unsigned thread = 0;
+  uint32_t entry = 0;
+  std::vector<std::pair<uint8_t, uint32_t>> cycle;
+  uint64_t scc_size = 0;
+};
+bool analyse_liveness(const Config& c, const Graph& g, bool fair_environment, Lasso& out,
+                      uint64_t* sccs_examined);
+
+long peak_rss_kb();
+std::string human_count(double n);
+
+// --- the checker ------------------------------------------------------------------
+
+template <class Subject>
+class Checker {
+ public:
+  explicit Checker(const CheckerOptions& o)
+      : o_(o),
+        c_(o.config),
+        shape_(Shape::of<Subject>()),
+        sym_(
+            symmetry_for(o.config, Subject::core_thread_mask(o.config), o.symmetry && !o.liveness)),
+        codec_(o.config, sym_) {}
+
+  CheckerResult run();
+
+ private:
+  using Clock = std::chrono::steady_clock;
+  struct Found {
+    Finding finding = Finding::none;
+    std::string clause;
+    uint32_t state = 0;  // the state the violating move leaves (or the bad state)
+    bool has_move = false;
+    uint8_t move = 0;  // on the representative of `state`
+  };
+  bool record(Findings fs, const Transition* tr, uint32_t state, bool has_move, uint8_t move);
+  void progress(bool final);
+  bool out_of_time() const {
+    return o_.time_limit > 0 &&
+           std::chrono::duration<double>(Clock::now() - t0_).count() > o_.time_limit;
+  }
+  std::string replay(const Found& f, std::vector<TraceRow>& rows, CoreState& final_state);
+  std::string replay_lasso(const Lasso& l);
+  void random_walks();
+
+  CheckerOptions o_;
+  Config c_;
+  Shape shape_;
+  Symmetry sym_;
+  Codec codec_;
+  StateStore store_;
+  Graph graph_;
+  std::vector<Found> found_;
+  struct Succ {
+    Key key;
+    uint64_t h;
+    uint8_t move;
+    bool spin;
+    bool self;
+  };
+  std::vector<Succ> succ_;
+  CheckerResult res_;
+  Clock::time_point t0_, last_progress_;
+  unsigned depth_ = 0;
+  uint64_t cursor_ = 0;
+  bool stop_ = false;
+};
+
+template <class Subject>
+bool Checker<Subject>::record(Findings fs, const Transition* tr, uint32_t state, bool has_move,
+                              uint8_t move) {
+  for (unsigned f = 1; f < kFindingCount; ++f) {
+    if (!(fs & (Findings{1} << f))) continue;
+    const Finding fi = static_cast<Finding>(f);
+    const std::string clause(fi == Finding::bug ? clause_of_bug(c_, tr ? tr->result.what : nullptr)
+                                                : clause_of(c_, fi));
+    bool known = false;
+    for (const Found& x : found_) known = known || x.clause == clause;
+    if (known) continue;
+    found_.push_back(Found{fi, clause, state, has_move, move});
+    if (o_.stop_at_first) stop_ = true;
+  }
+  return fs != 0;
+}
+
+template <class Subject>
+void Checker<Subject>::progress(bool final) {
+  if (!o_.progress) return;
+  const auto now = Clock::now();
+  if (!final && now - last_progress_ < std::chrono::seconds(1)) return;
+  last_progress_ = now;
+  const double secs = std::chrono::duration<double>(now - t0_).count();
+  std::fprintf(stderr,
+               "[model-check %s] %s states (%s/s), %s transitions, depth %u, queue %s, "
+               "store %.0f MB, peak RSS %.0f MB, %.1fs\n",
+               res_.config.c_str(), human_count(static_cast<double>(store_.size())).c_str(),
+               human_count(secs > 0 ? static_cast<double>(store_.size()) / secs : 0).c_str(),
+               human_count(static_cast<double>(res_.transitions)).c_str(), depth_,
+               human_count(static_cast<double>(store_.size() - cursor_)).c_str(),
+               static_cast<double>(store_.memory_bytes()) / 1e6,
+               static_cast<double>(peak_rss_kb()) / 1e3, secs);
+}
+
+template <class Subject>
+CheckerResult Checker<Subject>::run() {
+  t0_ = last_progress_ = Clock::now();
+  res_.config = c_.describe();
+  res_.subject = std::string(Subject::name);
+  res_.symmetry = sym_.enabled;
+  std::array<uint8_t, kMaxThreads> perm{};
+  Key key;
+  bool inserted = false;
+
+  const CoreState init = initial_state(c_);
+  if (!codec_.encode(init, key, perm)) {
+    res_.error = codec_.error();
+    return res_;
+  }
+  store_.insert(key, StateStore::kNone, 0, inserted);
+  record(judge_state(c_, shape_, init), nullptr, 0, false, 0);
+
+  std::vector<Move> moves;
+  uint64_t level_end = 1;
+  bool truncated = false;
+  CoreState s, n;
+  while (cursor_ < store_.size() && !stop_) {
+    if (cursor_ == level_end) {
+      ++depth_;
+      level_end = store_.size();
+    }
+    const uint32_t cur = static_cast<uint32_t>(cursor_++);
+    if ((cur & 1023) == 0) {
+      progress(false);
+      if (out_of_time()) {
+        res_.incomplete_reason = "time limit";
+        truncated = true;
+        break;
+      }
+    }
+    codec_.decode(store_.key(cur), s);
+    if (o_.liveness) {  // graph_.offsets[cur] is where cur's edges start
+      uint8_t w = 0;
+      for (unsigned t = 0; t < c_.threads; ++t) w |= uint8_t(on_wake_path(s.th[t]) << t);
+      graph_.waking.push_back(w);
+    }
+    if (o_.max_depth && depth_ >= o_.max_depth) {
+      truncated = true;
+      if (res_.incomplete_reason.empty()) res_.incomplete_reason = "max depth";
+      if (o_.liveness) graph_.offsets.push_back(graph_.targets.size());
+      continue;
+    }
+    enabled_moves(c_, s, moves);
+    bool changes = false;
+    succ_.clear();
+    for (const Move& m : moves) {
+      n = s;
+      const Transition tr = apply<Subject>(c_, n, m);
+      ++res_.transitions;
+      const uint8_t mb = pack_move(c_, m);
+      const bool spin = tr.result.event == Event::spin;
+      const bool self = n == s;  // a failing test-and-set
+      Findings fs = judge_transition(c_, tr, n) | (self ? 0 : judge_state(c_, shape_, n));
+      if (!fs && self) {  // only the graph wants it
+        if (o_.liveness) succ_.push_back({Key{}, 0, mb, spin, true});
+        continue;
+      }
+      changes = changes || !self;
+      if (fs) {
+        record(fs, &tr, cur, true, mb);
+        if (stop_) break;
+        // A violating successor is terminal, except for the liveness
+        // analysis, which wants the whole reachable graph.
+        if (!o_.liveness) continue;
+      }
+      if (!codec_.encode(n, key, perm)) {
+        // Only a state past a violation can leave the word's fields (a
+        // winkle count wrapped by a broken subject): a dead end for the
+        // liveness graph. Otherwise the checker cannot go on.
+        if (fs) continue;
+        res_.error = codec_.error();
+        stop_ = true;
+        break;
+      }
+      const uint64_t h = StateStore::hash(key);
+      store_.prefetch(h);
+      succ_.push_back({key, h, mb, spin, false});
+    }
+    for (const Succ& x : succ_) {
+      if (stop_) break;
+      uint32_t idx = cur;
+      if (!x.self) {
+        if (o_.max_states && store_.size() >= o_.max_states) {
+          truncated = true;
+          res_.incomplete_reason = "max states";
+          stop_ = true;
+          break;
+        }
+        idx = store_.insert(x.key, x.h, cur, x.move, inserted);
+      }
+      if (o_.liveness) {
+        graph_.targets.push_back(idx);
+        graph_.labels.push_back(uint8_t(x.move | (x.spin ? 0x80 : 0)));
+      }
+    }
+    if (o_.liveness) graph_.offsets.push_back(graph_.targets.size());
+    if (!changes && !stop_) record(finding_bit(Finding::deadlock), nullptr, cur, false, 0);
+  }
+  res_.depth = depth_;
+  if (stop_ && !found_.empty() && res_.incomplete_reason.empty() && cursor_ < store_.size())
+    res_.incomplete_reason = "stopped at the first violation";
+  res_.complete = !truncated && !stop_ && res_.error.empty() && cursor_ >= store_.size();
+  if (o_.random_walks && res_.error.empty() && !stop_) random_walks();
+  progress(true);
+
+  if (o_.liveness && res_.complete) {
+    Lasso lasso;
+    uint64_t examined = 0;
+    if (analyse_liveness(c_, graph_, o_.fair_environment, lasso, &examined)) {
+      Violation v;
+      v.clause = "IDLE-8";
+      v.finding = Finding::starvation;
+      v.summary = strprintf(
+          "t%u is woken and never returns to running on a strongly fair cycle (fair SCC of "
+          "%llu states)",
+          lasso.thread, static_cast<unsigned long long>(lasso.scc_size));
+      v.trace = replay_lasso(lasso);
+      v.length = static_cast<unsigned>(lasso.cycle.size());
+      res_.violations.push_back(std::move(v));
+    }
+    res_.liveness = true;
+  }
+  for (const Found& f : found_) {
+    Violation v;
+    v.clause = f.clause;
+    v.finding = f.finding;
+    std::vector<TraceRow> rows;
+    CoreState last;
+    v.summary = replay(f, rows, last);
+    v.length = static_cast<unsigned>(rows.size());
+    v.trace = render_timeline(
+        c_, rows, last,
+        v.clause + " violated (" + res_.config + ", subject " + res_.subject + "): " + v.summary,
+        o_.max_trace_rows);
+    res_.violations.push_back(std::move(v));
+  }
+  res_.states = store_.size();
+  res_.local_views = codec_.local_views();
+  res_.seconds = std::chrono::duration<double>(Clock::now() - t0_).count();
+  res_.peak_rss_kb = peak_rss_kb();
+  return res_;
+}
+
+// Replays the path to f.state on concrete states: each stored move was taken
+// on a representative; perm maps the representative's threads to the
+// concrete ones.
+template <class Subject>
+std::string Checker<Subject>::replay(const Found& f, std::vector<TraceRow>& rows,
+                                     CoreState& final_state) {
+  std::vector<uint32_t> path;
+  for (uint32_t i = f.state; i != StateStore::kNone; i = store_.parent(i)) path.push_back(i);
+  std::vector<uint8_t> steps;  // the moves on representatives, root first
+  for (size_t k = path.size(); k-- > 1;) steps.push_back(store_.move(path[k - 1]));
+  if (f.has_move) steps.push_back(f.move);
+
+  CoreState conc = initial_state(c_);
+  std::array<uint8_t, kMaxThreads> pi{}, rho{};
+  Key key;
+  codec_.encode(conc, key, pi);
+  CoreState rep;
+  codec_.decode(key, rep);
+  std::string summary;
+  for (size_t k = 0; k < steps.size(); ++k) {
+    const Move rm = unpack_move(c_, steps[k]);
+    Move cm = rm;
+    cm.thread = pi[rm.thread];
+    TraceRow row;
+    row.move = cm;
+    row.pc_before = conc.th[cm.thread].pc;
+    row.kind = conc.th[cm.thread].kind;
+    const CoreState before = conc;
+    const Transition tr = apply<Subject>(c_, conc, cm);
+    row.pc_after = conc.th[cm.thread].pc;
+    if (row.kind == Kind::none) row.kind = conc.th[cm.thread].kind;
+    row.result = tr.result;
+    row.loss = tr.loss;
+    row.word_after = conc.word;
+    row.ghost_after = conc.ghost;
+    const bool last = k + 1 == steps.size();
+    if (last && f.has_move) {
+      const Findings fs = judge_transition(c_, tr, conc) | judge_state(c_, shape_, conc);
+      (void)fs;
+      summary = finding_text(c_, shape_, f.finding, conc, &tr);
+      row.note = "<- " + f.clause;
+    }
+    rows.push_back(row);
+    (void)before;
+    if (!(last && f.has_move)) {
+      CoreState next = rep;
+      apply<Subject>(c_, next, rm);
+      codec_.encode(next, key, rho);
+      codec_.decode(key, rep);
+      std::array<uint8_t, kMaxThreads> npi{};
+      for (unsigned j = 0; j < c_.threads; ++j) npi[j] = pi[rho[j]];
+      pi = npi;
+    }
+  }
+  final_state = conc;
+  if (!f.has_move) {
+    summary = finding_text(c_, shape_, f.finding, conc, nullptr);
+    if (!rows.empty()) rows.back().note = "<- " + f.clause;
+  }
+  return summary;
+}
+
+template <class Subject>
+std::string Checker<Subject>::replay_lasso(const Lasso& l) {
+  // Symmetry is off for liveness: stored keys are the concrete states.
+  std::vector<uint32_t> path;
+  for (uint32_t i = l.entry; i != StateStore::kNone; i = store_.parent(i)) path.push_back(i);
+  std::vector<std::pair<uint8_t, std::string>> steps;
+  for (size_t k = path.size(); k-- > 1;) steps.push_back({store_.move(path[k - 1]), ""});
+  const size_t prefix = steps.size();
+  for (size_t k = 0; k < l.cycle.size(); ++k)
+    steps.push_back({uint8_t(l.cycle[k].first & 0x7f), k == 0 ? "cycle starts" : ""});
+  CoreState conc = initial_state(c_);
+  std::vector<TraceRow> rows;
+  for (const auto& [mb, note] : steps) {
+    const Move m = unpack_move(c_, mb);
+    TraceRow row;
+    row.move = m;
+    row.pc_before = conc.th[m.thread].pc;
+    row.kind = conc.th[m.thread].kind;
+    const Transition tr = apply<Subject>(c_, conc, m);
+    row.pc_after = conc.th[m.thread].pc;
+    if (row.kind == Kind::none) row.kind = conc.th[m.thread].kind;
+    row.result = tr.result;
+    row.loss = tr.loss;
+    row.word_after = conc.word;
+    row.ghost_after = conc.ghost;
+    row.note = note;
+    rows.push_back(row);
+  }
+  if (!rows.empty()) rows.back().note = "cycle ends (back to where it started)";
+  (void)prefix;
+  return render_timeline(
+      c_, rows, conc,
+      strprintf("IDLE-8 violated (%s, subject %s): t%u is woken and never returns to running on "
+                "a strongly fair cycle of %zu moves (fair SCC of %llu states)",
+                res_.config.c_str(), res_.subject.c_str(), l.thread, l.cycle.size(),
+                static_cast<unsigned long long>(l.scc_size)),
+      o_.max_trace_rows + static_cast<unsigned>(l.cycle.size()));
+}
+
+template <class Subject>
+void Checker<Subject>::random_walks() {
+  std::mt19937_64 rng(o_.seed);
+  std::vector<Move> moves;
+  std::array<uint8_t, kMaxThreads> perm{};
+  Key key;
+  bool inserted = false;
+  for (uint64_t w = 0; w < o_.random_walks && !stop_; ++w) {
+    CoreState s = initial_state(c_);
+    uint32_t cur = 0;
+    for (unsigned d = 0; d < o_.walk_length; ++d) {
+      enabled_moves(c_, s, moves);
+      if (moves.empty()) break;
+      const Move m = moves[rng() % moves.size()];
+      // The stored move is relative to the representative of cur: map back.
+      std::array<uint8_t, kMaxThreads> p{};
+      codec_.encode(s, key, p);  // p[new] = concrete thread
+      Move rm = m;
+      for (unsigned j = 0; j < c_.threads; ++j)
+        if (p[j] == m.thread) rm.thread = static_cast<uint8_t>(j);
+      CoreState n = s;
+      const Transition tr = apply<Subject>(c_, n, m);
+      ++res_.transitions;
+      const Findings fs = judge_transition(c_, tr, n) | judge_state(c_, shape_, n);
+      if (fs) {
+        record(fs, &tr, cur, true, pack_move(c_, rm));
+        break;
+      }
+      if (!codec_.encode(n, key, perm)) break;
+      cur = store_.insert(key, cur, pack_move(c_, rm), inserted);
+      s = n;
+      if (d + 1 > res_.walk_depth) res_.walk_depth = d + 1;
+    }
+    if ((w & 63) == 0) progress(false);
+  }
+}
+
+// Runs the checker on subject Subject.
+template <class Subject>
+CheckerResult check(const CheckerOptions& o) {
+  Checker<Subject> checker(o);
+  return checker.run();
+}
+
+}  // namespace idlespec::idle_core::mc

@@ -1,0 +1,289 @@
+// The idle_core model checker on the reference: every clause holds on the
+// configurations the registered checks run; symmetry reduction agrees with
+// the unreduced search; the unreduced count is a plain BFS's; the liveness
+// analysis finds fair cycles and only those; the timeline is readable.
+#include "modelcheck/idle_core_checker.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <deque>
+#include <set>
+#include <sstream>
+#include <string>
+#include <unordered_set>
+
+#include "tests/witnesses/idle_core_witnesses.h"
+#include "verify/registry.h"
+
+namespace idlespec::idle_core::mc {
+namespace {
+
+Config core(Platform p, unsigned threads, unsigned subcores = 1, bool workaround = true) {
+  Config c;
+  c.platform = p;
+  c.threads = threads;
+  c.subcores = subcores;
+  c.fastsleep_workaround = workaround;
+  return c;
+}
+
+template <class Subject = Reference>
+CheckerResult run(const Config& c, bool symmetry = true, bool liveness = false) {
+  CheckerOptions o;
+  o.config = c;
+  o.symmetry = symmetry;
+  o.liveness = liveness;
+  return check<Subject>(o);
+}
+
+std::set<std::string> clauses(const CheckerResult& r) {
+  std::set<std::string> s;
+  for (const auto& v : r.violations) s.insert(v.clause);
+  return s;
+}
+
+std::string violations_text(const CheckerResult& r) {
+  std::string s;
+  for (const auto& v : r.violations) s += v.trace + "\n";
+  return s;
+}
+
+const Platform P8 = Platform::power8, P9 = Platform::power9;
+
+TEST(IdleCoreChecker, ReferenceHoldsEveryClauseOnTheRegisteredConfigurations) {
+  for (const Config& c :
+       {core(P8, 1), core(P8, 2), core(P8, 4), core(P8, 4, 2), core(P8, 4, 1, false),
+        core(P8, 2, 2), core(P9, 1), core(P9, 2), core(P9, 4)}) {
+    const CheckerResult r = run(c);
+    EXPECT_TRUE(r.complete) << c.describe() << " " << r.incomplete_reason << r.error;
+    EXPECT_TRUE(r.violations.empty()) << violations_text(r);
+    EXPECT_GT(r.states, 10u);
+    RecordProperty(c.describe(), std::to_string(r.states));
+  }
+}
+
+TEST(IdleCoreChecker, ReferenceHoldsLiveness) {
+  for (const Config& c : {core(P8, 2), core(P8, 4), core(P9, 2), core(P8, 2, 2)}) {
+    const CheckerResult r = run(c, true, true);
+    EXPECT_FALSE(r.symmetry) << "liveness explores the unreduced graph";
+    EXPECT_TRUE(r.complete) << c.describe();
+    EXPECT_TRUE(r.liveness) << c.describe();
+    EXPECT_TRUE(r.violations.empty()) << violations_text(r);
+  }
+  // Strong fairness on every move, not only on the threads' steps: weaker
+  // claim, must hold too.
+  CheckerOptions o;
+  o.config = core(P8, 2);
+  o.liveness = true;
+  o.fair_environment = true;
+  const CheckerResult r = check<Reference>(o);
+  EXPECT_TRUE(r.liveness);
+  EXPECT_TRUE(r.violations.empty()) << violations_text(r);
+}
+
+TEST(IdleCoreChecker, SymmetryOnAndOffAgree) {
+  const auto agree = [](auto tag, const Config& c) {
+    using Subject = decltype(tag);
+    const CheckerResult on = run<Subject>(c, true);
+    const CheckerResult off = run<Subject>(c, false);
+    EXPECT_EQ(clauses(on), clauses(off)) << Subject::name << " " << c.describe();
+    EXPECT_LE(on.states, off.states) << c.describe();
+    EXPECT_TRUE(on.symmetry || c.threads == 1);
+    EXPECT_FALSE(off.symmetry);
+    // The shortest counterexample has the same length either way.
+    for (const auto& v : on.violations)
+      for (const auto& w : off.violations)
+        if (v.clause == w.clause) {
+          EXPECT_EQ(v.length, w.length) << v.clause << "\n" << v.trace;
+        }
+    return std::make_pair(on.states, off.states);
+  };
+  for (const Config& c :
+       {core(P8, 2), core(P8, 4), core(P8, 4, 2), core(P8, 4, 4), core(P9, 2), core(P9, 4)}) {
+    const auto [reduced, unreduced] = agree(Reference{}, c);
+    if (c.threads == 4 && c.subcores == 1) {
+      EXPECT_LT(reduced * 10, unreduced) << c.describe();
+    }
+  }
+  agree(witness::FirstSkipsResync{}, core(P8, 4, 2));
+  agree(witness::ClearOutsideLock{}, core(P8, 2));
+  agree(witness::NoWinkleDecOnNoLoss{}, core(P8, 2));
+  agree(witness::UnlockBeforeResync{}, core(P9, 2));
+  agree(witness::EveryThreadResyncs{}, core(P8, 4));
+}
+
+// A plain BFS over impl/idle_core_model.h: every field of CoreState in the
+// key, no reduction.
+std::string plain_key(const CoreState& s) {
+  std::ostringstream k;
+  k << s.word << ':';
+  for (const ThreadState& th : s.th) {
+    k << int(th.pc) << ',' << int(th.kind) << ',' << int(th.lost) << ',' << th.sprs_saved
+      << th.full_winkle << th.first << th.sibling_awake << ',' << th.seen << ';';
+  }
+  const Ghost& g = s.ghost;
+  k << g.tb_valid << g.wa_applied << g.core_regs_valid << ',' << int(g.subcore_regs_valid) << ','
+    << int(g.thread_regs_valid);
+  return k.str();
+}
+
+size_t plain_bfs(const Config& c) {
+  std::unordered_set<std::string> seen;
+  std::deque<CoreState> queue{initial_state(c)};
+  seen.insert(plain_key(queue.front()));
+  std::vector<Move> moves;
+  while (!queue.empty()) {
+    const CoreState s = queue.front();
+    queue.pop_front();
+    enabled_moves(c, s, moves);
+    for (const Move& m : moves) {
+      CoreState n = s;
+      apply(c, n, m);
+      if (seen.insert(plain_key(n)).second) queue.push_back(n);
+    }
+  }
+  return seen.size();
+}
+
+TEST(IdleCoreChecker, UnreducedCountIsAPlainBfs) {
+  for (const Config& c : {core(P8, 1), core(P8, 2), core(P8, 2, 2), core(P8, 4, 2), core(P9, 1),
+                          core(P9, 2), core(P9, 4), core(P8, 2, 1, false)}) {
+    const CheckerResult r = run(c, false);
+    ASSERT_TRUE(r.complete);
+    EXPECT_EQ(r.states, plain_bfs(c)) << c.describe();
+  }
+}
+
+TEST(IdleCoreChecker, ReducedCountsAreStable) {
+  // Figures for the record (and for the SPIN model's unreduced count).
+  const CheckerResult a = run(core(P8, 4), false);
+  EXPECT_EQ(a.states, 3148464u);
+  const CheckerResult b = run(core(P8, 4), true);
+  EXPECT_EQ(b.states, 149116u);
+}
+
+TEST(IdleCoreChecker, TimelineIsReadable) {
+  const CheckerResult r = run<witness::FirstSkipsResync>(core(P8, 2));
+  ASSERT_TRUE(r.violated("IDLE-3")) << violations_text(r);
+  const Violation* v = nullptr;
+  for (const auto& x : r.violations)
+    if (x.clause == "IDLE-3") v = &x;
+  ASSERT_NE(v, nullptr);
+  const std::string& t = v->trace;
+  EXPECT_NE(t.find("IDLE-3 violated (power8 SMT2, subject witness-first-skips-resync)"),
+            std::string::npos)
+      << t;
+  EXPECT_NE(t.find("returned to running with the core's timebase invalid"), std::string::npos);
+  EXPECT_NE(t.find("| t0"), std::string::npos) << t;
+  EXPECT_NE(t.find("| t1"), std::string::npos) << t;
+  EXPECT_NE(t.find("CORE LOSES STATE"), std::string::npos) << t;
+  EXPECT_NE(t.find("TIMEBASE LOST"), std::string::npos) << t;
+  EXPECT_NE(t.find("=> running"), std::string::npos) << t;
+  EXPECT_NE(t.find("<- IDLE-3"), std::string::npos) << t;
+  EXPECT_NE(t.find("state at the end:"), std::string::npos) << t;
+  // One row per move, every row with a column per thread plus the word.
+  std::istringstream in(t);
+  std::string line;
+  unsigned rows = 0;
+  while (std::getline(in, line)) {
+    const size_t first = line.find_first_not_of(' ');
+    const size_t bar = line.find(" | ");
+    if (first != std::string::npos && bar != std::string::npos && first < bar &&
+        line.find_first_not_of("0123456789", first) == bar) {
+      ++rows;
+      EXPECT_GE(std::count(line.begin(), line.end(), '|'), 2) << line;
+    }
+  }
+  EXPECT_EQ(rows, v->length) << t;
+  // The shortest: both threads enter sleep (2 begins + lock, load, store,
+  // [apply_wa], unlock, idle_insn each), the loss, one wake and its path.
+  EXPECT_LE(v->length, 24u) << t;
+}
+
+// The fair-cycle analysis on hand-made graphs. Labels: pack_move of a step of
+// t0 / t1; 0x80 = the step spun.
+TEST(IdleCoreChecker, LivenessAnalysisFindsFairCyclesOnly) {
+  Config c = core(P8, 2);
+  const uint8_t t0 = pack_move(c, Move{MoveKind::step, 0, Kind::none});
+  const uint8_t t1 = pack_move(c, Move{MoveKind::step, 1, Kind::none});
+  const auto build = [](std::vector<std::vector<std::pair<uint8_t, uint32_t>>> adj,
+                        std::vector<uint8_t> waking) {
+    Graph g;
+    g.offsets = {0};
+    for (const auto& out : adj) {
+      for (const auto& [lab, to] : out) {
+        g.labels.push_back(lab);
+        g.targets.push_back(to);
+      }
+      g.offsets.push_back(g.targets.size());
+    }
+    g.waking = std::move(waking);
+    return g;
+  };
+  Lasso l;
+  // 0 -> 1; at 1 t0 spins (lock held by t1) or t1 releases (-> 2); at 2 t0
+  // could take the lock (-> 3: returns) but t1 re-takes it (-> 1). Strong
+  // fairness: t0's successful step is enabled infinitely often at 2, so the
+  // cycle 1 <-> 2 is not fair.
+  Graph g =
+      build({{{t1, 1}}, {{uint8_t(t0 | 0x80), 1}, {t1, 2}}, {{t0, 3}, {t1, 1}}, {{t0, 0}, {t1, 3}}},
+            {0, 1, 1, 0});
+  EXPECT_FALSE(analyse_liveness(c, g, false, l, nullptr));
+  // The same, but t0 never finds the lock free: it spins forever while t1
+  // goes round: fair, a violation for t0.
+  Graph h =
+      build({{{t1, 1}}, {{uint8_t(t0 | 0x80), 1}, {t1, 2}}, {{uint8_t(t0 | 0x80), 2}, {t1, 1}}},
+            {0, 1, 1});
+  ASSERT_TRUE(analyse_liveness(c, h, false, l, nullptr));
+  EXPECT_EQ(l.thread, 0u);
+  EXPECT_EQ(l.entry, 1u);
+  EXPECT_EQ(l.scc_size, 2u);
+  ASSERT_FALSE(l.cycle.empty());
+  EXPECT_EQ(l.cycle.back().second, 1u);  // back where it started
+}
+
+TEST(IdleCoreChecker, CliFiguresSmt8IsBoundedWhenAsked) {
+  CheckerOptions o;
+  o.config = core(P8, 8, 2);
+  o.max_depth = 12;
+  o.random_walks = 200;
+  o.walk_length = 300;
+  const CheckerResult r = check<Reference>(o);
+  EXPECT_FALSE(r.complete);
+  EXPECT_EQ(r.incomplete_reason, "max depth");
+  EXPECT_EQ(r.depth, 12u);
+  EXPECT_GT(r.walk_depth, 12u);
+  EXPECT_TRUE(r.violations.empty()) << violations_text(r);
+}
+
+TEST(IdleCoreChecker, RegisteredChecksPassOnTheReference) {
+  const verify::Registry& reg = verify::builtin_registry();
+  const struct {
+    const char* name;
+    std::vector<std::string> clauses;
+  } expected[] = {
+      {"idle_core_power8", {"IDLE-1", "IDLE-2", "IDLE-3", "IDLE-4", "IDLE-5", "IDLE-6", "IDLE-9"}},
+      {"idle_core_power9", {"IDLE-7"}},
+      {"idle_core_liveness", {"IDLE-8"}},
+  };
+  for (const auto& e : expected) {
+    const verify::Check* c = reg.find(verify::CheckKind::model_check, e.name);
+    ASSERT_NE(c, nullptr) << e.name;
+    EXPECT_EQ(c->component, "idle_core");
+    EXPECT_EQ(c->clauses, e.clauses);
+    EXPECT_EQ(c->subjects, std::vector<std::string>{"reference"});
+    verify::RunOptions opts;
+    const verify::CheckResult r = c->run("reference", opts);
+    EXPECT_EQ(r.outcome, verify::Outcome::pass) << e.name << ": " << r.detail << r.counterexample;
+  }
+  // Cut by the budget: unknown, not pass.
+  verify::RunOptions tiny;
+  tiny.budget_seconds = 1e-6;
+  const verify::CheckResult r =
+      reg.find(verify::CheckKind::model_check, "idle_core_power8")->run("reference", tiny);
+  EXPECT_EQ(r.outcome, verify::Outcome::unknown) << r.detail;
+}
+
+}  // namespace
+}  // namespace idlespec::idle_core::mc
