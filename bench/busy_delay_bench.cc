@@ -4,11 +4,18 @@
 // from 0 (so the block holding 9900..9905 is judged status by status, as in
 // the full scan); the full 2^32 scan is 256 such ranges per pass.
 //
-//   BM_BusyDelayScan/<form>    the scan of one pass (items/s = statuses/s)
+//   BM_BusyDelayScan/<form>    the scan of one pass (items/s = statuses/s),
+//                              as the check runs it (props::scan_isa())
+//   BM_BusyDelayScanIsa/<isa>  the reference's first pass with the quiet
+//                              check compiled for one instruction set
+//                              (baseline: the build's target; those the CPU
+//                              lacks are skipped)
 //   BM_OpaqueStatusLoop        the loop, its body kept by DoNotOptimize
 //   BM_BusyDelayScanVsLoop     both in each iteration, one after the other,
 //                              timed apart: scan_ns, loop_ns (per status)
 //                              and their ratio from the same run
+//                              (/baseline: the scan with the scalar quiet
+//                              check, as before it was vectorised)
 #include <benchmark/benchmark.h>
 
 #include <chrono>
@@ -32,10 +39,12 @@ constexpr unsigned kReferenceMask = bd_model::kAllStatusClauses;
 constexpr unsigned kLegacyMask =
     bd_model::kBusy1 | bd_model::kBusy2 | bd_model::kBusy3 | bd_model::kBusy4;
 
+using idlespec::props::ScanIsa;
+
 template <class Policy, unsigned Mask>
-uint64_t scan_once(bool need_resched) {
+uint64_t scan_once(bool need_resched, ScanIsa isa = idlespec::props::scan_isa()) {
   ScanTally t;
-  idlespec::props::scan_range<Policy, Mask>(0, kRange, need_resched, 0, t);
+  idlespec::props::scan_range_on<Policy, Mask>(isa, 0, kRange, need_resched, 0, t);
   uint64_t violations = 0;
   for (uint64_t v : t.violations) violations += v;
   benchmark::DoNotOptimize(violations);
@@ -62,7 +71,8 @@ void BM_BusyDelayScan(benchmark::State& state) {
       benchmark::Counter(double(state.iterations()) * double(kRange),
                          benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
   state.SetLabel(std::string(Policy::form) + (need_resched ? ", need_resched" : "") + ", " +
-                 std::to_string(violations) + " violations");
+                 std::to_string(violations) + " violations, " +
+                 std::string(idlespec::props::scan_isa_name(idlespec::props::scan_isa())));
 }
 BENCHMARK(BM_BusyDelayScan<ReferencePolicy, kReferenceMask>)
     ->Name("BM_BusyDelayScan/reference")
@@ -87,6 +97,30 @@ BENCHMARK(BM_BusyDelayScan<EarlyPolicy, bd_model::kBusy4>)
     ->Arg(0)
     ->Unit(benchmark::kMillisecond);
 
+void BM_BusyDelayScanIsa(benchmark::State& state) {
+  const auto isa = static_cast<ScanIsa>(state.range(0));
+  if (!idlespec::props::scan_isa_supported(isa)) {
+    state.SkipWithError("this CPU lacks the instruction set");
+    for (auto _ : state) {
+    }
+    return;
+  }
+  uint64_t violations = 0;
+  for (auto _ : state) violations += scan_once<ReferencePolicy, kReferenceMask>(false, isa);
+  state.SetItemsProcessed(int64_t(state.iterations()) * int64_t(kRange));
+  state.counters["ns_per_status"] =
+      benchmark::Counter(double(state.iterations()) * double(kRange),
+                         benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+  state.SetLabel("usleep_range/msleep, " + std::to_string(violations) + " violations, " +
+                 std::string(idlespec::props::scan_isa_name(isa)));
+}
+BENCHMARK(BM_BusyDelayScanIsa)
+    ->Name("BM_BusyDelayScanIsa/reference")
+    ->Arg(int(ScanIsa::baseline))
+    ->Arg(int(ScanIsa::avx2))
+    ->Arg(int(ScanIsa::avx512))
+    ->Unit(benchmark::kMillisecond);
+
 void BM_OpaqueStatusLoop(benchmark::State& state) {
   for (auto _ : state) opaque_loop();
   state.SetItemsProcessed(int64_t(state.iterations()) * int64_t(kRange));
@@ -98,14 +132,18 @@ BENCHMARK(BM_OpaqueStatusLoop)->Unit(benchmark::kMillisecond);
 
 // The reference policy's first pass (every clause, BUSY-4 included: the
 // dearer of its two passes) and the loop, alternating within each iteration
-// so that both see the same machine load.
+// so that both see the same machine load. The scan as the check runs it
+// (props::scan_isa()); /baseline: with the scalar quiet check of the
+// baseline instruction set, the scan as it was before the vectorised one.
+template <bool kBaseline>
 void BM_BusyDelayScanVsLoop(benchmark::State& state) {
   using Clock = std::chrono::steady_clock;
+  const ScanIsa isa = kBaseline ? ScanIsa::baseline : idlespec::props::scan_isa();
   double scan_s = 0;
   double loop_s = 0;
   for (auto _ : state) {
     const auto t0 = Clock::now();
-    scan_once<ReferencePolicy, kReferenceMask>(false);
+    scan_once<ReferencePolicy, kReferenceMask>(false, isa);
     const auto t1 = Clock::now();
     opaque_loop();
     const auto t2 = Clock::now();
@@ -117,8 +155,16 @@ void BM_BusyDelayScanVsLoop(benchmark::State& state) {
   state.counters["scan_ns"] = scan_s * 1e9 / n;
   state.counters["loop_ns"] = loop_s * 1e9 / n;
   state.counters["ratio"] = loop_s > 0 ? scan_s / loop_s : 0;
-  state.SetLabel("reference scan / opaque loop, per status (goal: ratio <= 3)");
+  state.SetLabel("reference scan (" + std::string(idlespec::props::scan_isa_name(isa)) +
+                 ") / opaque loop, per status (goal: ratio <= 3)");
 }
-BENCHMARK(BM_BusyDelayScanVsLoop)->Unit(benchmark::kMillisecond)->MinTime(2.0);
+BENCHMARK(BM_BusyDelayScanVsLoop<false>)
+    ->Name("BM_BusyDelayScanVsLoop")
+    ->Unit(benchmark::kMillisecond)
+    ->MinTime(2.0);
+BENCHMARK(BM_BusyDelayScanVsLoop<true>)
+    ->Name("BM_BusyDelayScanVsLoop/baseline")
+    ->Unit(benchmark::kMillisecond)
+    ->MinTime(2.0);
 
 }  // namespace

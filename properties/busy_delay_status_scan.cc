@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <random>
 #include <set>
 #include <thread>
@@ -35,6 +36,53 @@ std::string show_pass_clauses(const ScanPass& p) {
 }
 
 }  // namespace
+
+std::string_view scan_isa_name(ScanIsa isa) {
+  switch (isa) {
+    case ScanIsa::baseline:
+      return "baseline";
+    case ScanIsa::avx2:
+      return "avx2";
+    case ScanIsa::avx512:
+      return "avx512";
+  }
+  return "?";
+}
+
+bool scan_isa_supported(ScanIsa isa) {
+  switch (isa) {
+    case ScanIsa::baseline:
+      return true;
+#if IDLESPEC_SCAN_MULTIVERSIONED
+    case ScanIsa::avx2:
+      return __builtin_cpu_supports("avx2");
+    case ScanIsa::avx512:
+      return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("avx512f") &&
+             __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512dq") &&
+             __builtin_cpu_supports("avx512vl");
+#else
+    default:
+      return false;
+#endif
+  }
+  return false;
+}
+
+ScanIsa scan_isa() {
+  static const ScanIsa chosen = [] {
+    constexpr ScanIsa kBestFirst[] = {ScanIsa::avx512, ScanIsa::avx2, ScanIsa::baseline};
+    if (const char* want = std::getenv("IDLESPEC_SCAN_ISA")) {
+      for (ScanIsa isa : kBestFirst) {
+        if (want == scan_isa_name(isa) && scan_isa_supported(isa)) return isa;
+      }
+    }
+    for (ScanIsa isa : kBestFirst) {
+      if (scan_isa_supported(isa)) return isa;
+    }
+    return ScanIsa::baseline;
+  }();
+  return chosen;
+}
 
 void ScanTally::merge(const ScanTally& other) {
   statuses += other.statuses;

@@ -28,6 +28,15 @@
 // quiet_answer_holds() (the whole answer the spec fixes for them) block by
 // block, and a block that holds a busy or extended status, or whose quiet
 // check fails, is judged status by status with every predicate.
+//
+// Where the CPU has AVX2 or AVX-512, the quiet check runs the policy in
+// LaneConcrete (impl/lanes_domain.h: Concrete with ite a masked select), so
+// that the loop over a block has no branch and gcc vectorises it. That loop
+// is compiled once per instruction set (ScanIsa) and the scan runs the best
+// the CPU has. Every copy runs the policy's own step (impl/busy_delay.h) and
+// the model's quiet answer on every status of the block, and a flagged block
+// is judged status by status in Concrete as before: verdicts,
+// counterexamples and counts do not depend on the copy.
 #pragma once
 
 #include <cstdint>
@@ -37,6 +46,7 @@
 #include <vector>
 
 #include "impl/busy_delay.h"
+#include "impl/lanes_domain.h"
 #include "properties/busy_delay_model.h"
 #include "verify/registry.h"
 
@@ -45,16 +55,29 @@ namespace idlespec::props {
 inline constexpr size_t kStatusScanSample = 4'000'000;
 inline constexpr uint64_t kStatusScanBlock = 4096;
 
-// A subject's delay time (rtas_busy_delay_time()): the policy's own when it
-// brings one (a static member template delay_time<D>(U<32>)), otherwise the
-// shared busy_delay::delay_time_ms every subject of the spec uses.
-template <class Policy>
+// A subject's delay time (rtas_busy_delay_time()) in the domain D (Concrete
+// or LaneConcrete): the policy's own when it brings one (a static member
+// template delay_time<D>(U<32>)), otherwise the shared
+// busy_delay::delay_time_ms every subject of the spec uses.
+template <class Policy, class D = Concrete>
 inline uint32_t subject_delay_time_ms(uint32_t status) {
-  if constexpr (requires { Policy::template delay_time<Concrete>(Word<32>(status)); }) {
-    return Policy::template delay_time<Concrete>(Word<32>(status)).v;
+  const auto s = D::template lit<32>(status);
+  if constexpr (requires { Policy::template delay_time<D>(s); }) {
+    return Policy::template delay_time<D>(s).v;
   } else {
-    return busy_delay::delay_time_ms<Concrete>(Word<32>(status)).v;
+    return busy_delay::delay_time_ms<D>(s).v;
   }
+}
+
+// The policy's request for `status` in the domain D (Concrete or
+// LaneConcrete), from a fresh context (need_resched() as given, no earlier
+// extended delays): busy_delay::concrete_step's for Concrete.
+template <class Policy, class D>
+inline busy_delay::Request request_in(uint32_t status, bool need_resched) {
+  busy_delay::Context<D> ctx{D::truth(need_resched), D::template lit<32>(0)};
+  const busy_delay::Step<D> s = Policy::template step<D>(D::template lit<32>(status), ctx);
+  return {s.retry, s.cond_resched, static_cast<busy_delay::Primitive>(s.primitive.v), s.min_us.v,
+          s.max_us.v};
 }
 
 // The first violation of one clause: in pass order, then in scan order.
@@ -113,11 +136,71 @@ template <class Policy, unsigned Mask>
   }
 }
 
+// bd_model::quiet_deviation() or-accumulated over the requests of a block,
+// each field at its own width (a vectorised loop need not widen the flags and
+// the delay time to 64 bits): value() is zero exactly when quiet_deviation()
+// is zero for every request added (the same fields under the same clauses).
+struct QuietDeviation {
+  uint8_t flags = 0;      // retry; cond_resched and primitive (BUSY-5)
+  uint32_t delay_ms = 0;  // the delay time (BUSY-4)
+  uint64_t sleep_us = 0;  // min_us | max_us (BUSY-5)
+
+  [[gnu::always_inline]] void add(const busy_delay::Request& r, uint32_t delay_time_ms,
+                                  unsigned mask) {
+    using namespace bd_model;
+    if (mask & (kBusy1 | kBusy5)) flags |= uint8_t(r.retry);
+    if (mask & kBusy5) {
+      flags |= uint8_t(uint8_t(r.cond_resched) | uint8_t(r.primitive));
+      sleep_us |= r.min_us | r.max_us;
+    }
+    if (mask & kBusy4) delay_ms |= delay_time_ms;
+  }
+  uint64_t value() const { return flags | delay_ms | sleep_us; }
+};
+
+// The vectorisable quiet check of [first, first + count): block_deviation's
+// verdict (zero or not), with the policy in LaneConcrete (no branch in the
+// loop) and the deviation accumulated by QuietDeviation. The body of the
+// copies per instruction set below.
+template <class Policy, unsigned Mask>
+inline uint64_t block_deviation_lanes(uint32_t first, uint32_t count, bool need_resched) {
+  QuietDeviation acc;
+  for (uint32_t i = 0; i < count; ++i) {
+    const uint32_t status = first + i;
+    busy_delay::Request r;
+    uint32_t delay = 0;
+    if constexpr ((Mask & bd_model::kStepClauses) != 0) {
+      r = request_in<Policy, LaneConcrete>(status, need_resched);
+    }
+    if constexpr ((Mask & bd_model::kBusy4) != 0) {
+      delay = subject_delay_time_ms<Policy, LaneConcrete>(status);
+    }
+    acc.add(r, delay, Mask);
+  }
+  return acc.value();
+}
+
+// The instruction sets the quiet check is compiled for.
+enum class ScanIsa : uint8_t {
+  baseline,  // the build's target (x86-64: SSE2)
+  avx2,      // x86-64 with AVX2
+  avx512,    // x86-64 with AVX-512 F, BW, DQ and VL
+};
+// "baseline", "avx2", "avx512"
+std::string_view scan_isa_name(ScanIsa isa);
+// Whether this CPU (and build) runs `isa`.
+bool scan_isa_supported(ScanIsa isa);
+// The instruction set scan_range uses, chosen once: the best this CPU runs,
+// unless the environment variable IDLESPEC_SCAN_ISA names another supported
+// one (for comparisons: the verdicts are the same whichever runs).
+ScanIsa scan_isa();
+
 // Zero when every status of [first, first + count) gets the quiet answer,
-// assuming none is busy or extended: an or-reduction the compiler may
-// vectorise. Flattened: the policy's step is inlined into the loop whatever
-// the compiler's inlining budget says (gcc keeps reference_step<Concrete>
-// out of line otherwise, a call per status).
+// assuming none is busy or extended: an or-reduction, the policy in Concrete
+// as judge_status runs it. Flattened: the policy's step is inlined into the
+// loop whatever the compiler's inlining budget says (gcc keeps
+// reference_step<Concrete> out of line otherwise, a call per status). The
+// scan's quiet check where the CPU has neither AVX2 nor AVX-512.
 template <class Policy, unsigned Mask>
 [[gnu::flatten, gnu::noinline]] uint64_t block_deviation(uint32_t first, uint32_t count,
                                                          bool need_resched) {
@@ -136,6 +219,40 @@ template <class Policy, unsigned Mask>
   return acc;
 }
 
+#if defined(__x86_64__) && defined(__GNUC__)
+#define IDLESPEC_SCAN_MULTIVERSIONED 1
+// block_deviation_lanes, vectorised for AVX2 and for AVX-512 (called only
+// where scan_isa_supported() says the CPU has them). Only scalar types cross
+// these functions' boundaries, so a callee the compiler keeps out of line is
+// called with the same ABI as from baseline code.
+template <class Policy, unsigned Mask>
+[[gnu::flatten, gnu::noinline, gnu::target("avx2")]] uint64_t block_deviation_avx2(
+    uint32_t first, uint32_t count, bool need_resched) {
+  return block_deviation_lanes<Policy, Mask>(first, count, need_resched);
+}
+template <class Policy, unsigned Mask>
+[[gnu::flatten, gnu::noinline, gnu::target("avx2,avx512f,avx512bw,avx512dq,avx512vl")]] uint64_t
+block_deviation_avx512(uint32_t first, uint32_t count, bool need_resched) {
+  return block_deviation_lanes<Policy, Mask>(first, count, need_resched);
+}
+#else
+#define IDLESPEC_SCAN_MULTIVERSIONED 0
+#endif
+
+// The quiet check for `isa`, which must be supported: block_deviation for
+// the baseline, block_deviation_lanes otherwise.
+template <class Policy, unsigned Mask>
+uint64_t block_deviation_on(ScanIsa isa, uint32_t first, uint32_t count, bool need_resched) {
+#if IDLESPEC_SCAN_MULTIVERSIONED
+  if (isa == ScanIsa::avx512)
+    return block_deviation_avx512<Policy, Mask>(first, count, need_resched);
+  if (isa == ScanIsa::avx2) return block_deviation_avx2<Policy, Mask>(first, count, need_resched);
+#else
+  (void)isa;
+#endif
+  return block_deviation<Policy, Mask>(first, count, need_resched);
+}
+
 // Does [begin, end) hold a status that is busy or extended?
 inline bool block_has_special(uint64_t begin, uint64_t end) {
   const auto in = [&](uint64_t s) { return s >= begin && s < end; };
@@ -143,18 +260,25 @@ inline bool block_has_special(uint64_t begin, uint64_t end) {
          (bd_model::kSpecExtendedFirst < end && bd_model::kSpecExtendedLast >= begin);
 }
 
-// The pass over [begin, end) (end <= 2^32): the full scan's share of a thread.
+// The pass over [begin, end) (end <= 2^32), the quiet check compiled for `isa`.
 template <class Policy, unsigned Mask>
-void scan_range(uint64_t begin, uint64_t end, bool need_resched, uint32_t pass, ScanTally& t) {
+void scan_range_on(ScanIsa isa, uint64_t begin, uint64_t end, bool need_resched, uint32_t pass,
+                   ScanTally& t) {
   for (uint64_t b = begin; b < end; b += kStatusScanBlock) {
     const uint64_t e = b + kStatusScanBlock < end ? b + kStatusScanBlock : end;
     if (block_has_special(b, e) ||
-        block_deviation<Policy, Mask>(static_cast<uint32_t>(b), static_cast<uint32_t>(e - b),
-                                      need_resched) != 0) {
+        block_deviation_on<Policy, Mask>(isa, static_cast<uint32_t>(b),
+                                         static_cast<uint32_t>(e - b), need_resched) != 0) {
       judge_each<Policy, Mask>(b, e, need_resched, pass, t);
     }
   }
   t.statuses += end - begin;
+}
+
+// The pass over [begin, end) (end <= 2^32): the full scan's share of a thread.
+template <class Policy, unsigned Mask>
+void scan_range(uint64_t begin, uint64_t end, bool need_resched, uint32_t pass, ScanTally& t) {
+  scan_range_on<Policy, Mask>(scan_isa(), begin, end, need_resched, pass, t);
 }
 
 // The pass over a list of statuses (the sampled scan).
