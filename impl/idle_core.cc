@@ -191,7 +191,8 @@ std::string describe_state(const Config& c, const CoreState& s) {
       out += ' ';
       out += kind_name(th.kind);
     }
-    out += kLoss[static_cast<unsigned>(th.lost)];
+    const auto lost = static_cast<unsigned>(th.lost);
+    out += lost < 3 ? std::string(kLoss[lost]) : strprintf(" lost=%u(invalid)", lost);
     if (th.full_winkle) out += " full_winkle";
     if (th.first) out += " first";
     out += "\n";
