@@ -402,11 +402,18 @@ uint8_t pack_move(const Config& c, const Move& m) {
 }
 
 Move unpack_move(const Config& c, uint8_t b) {
+  // The shifts are hoisted out of the conditional on purpose: gcc 12 with
+  // -fsanitize=shift miscompiles a shift inside one arm of ?: here (it warns
+  // that its temporary "may be used uninitialized" and the asan build then
+  // decoded every begin_idle as nap).
+  const unsigned kind = b & 3u;
+  const unsigned thread = (b >> 2) & 7u;
+  const unsigned k = (b >> 5) & 3u;
   Move m;
-  m.kind = static_cast<MoveKind>(b & 3);
-  m.thread = static_cast<uint8_t>((b >> 2) & 7);
-  m.idle = m.kind == MoveKind::begin_idle ? (c.power9() ? kP9Kinds : kP8Kinds)[(b >> 5) & 3]
-                                          : Kind::none;
+  m.kind = static_cast<MoveKind>(kind);
+  m.thread = static_cast<uint8_t>(thread);
+  m.idle = Kind::none;
+  if (m.kind == MoveKind::begin_idle && k < 3) m.idle = (c.power9() ? kP9Kinds : kP8Kinds)[k];
   return m;
 }
 
