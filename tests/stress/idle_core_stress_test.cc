@@ -103,8 +103,10 @@ void expect_caught(Options o, std::initializer_list<std::string_view> clauses) {
 // it is caught within milliseconds; whichever check sees the damage first
 // fires.
 TEST(IdleCoreStressWitness, ClearOutsideLockIsCaught) {
-  expect_caught<witness::ClearOutsideLock>(options(Platform::power8, 4),
-                                           {"BUG", "IDLE-1", "IDLE-2", "IDLE-3", "IDLE-4"});
+  // The stale store of a lost update can roll back the winkle count as well
+  // as a thread bit: IDLE-5 is one of its faces (seen under ASan timing).
+  expect_caught<witness::ClearOutsideLock>(
+      options(Platform::power8, 4), {"BUG", "IDLE-1", "IDLE-2", "IDLE-3", "IDLE-4", "IDLE-5"});
 }
 
 TEST(IdleCoreStressWitness, FirstSkipsResyncIsCaught) {
