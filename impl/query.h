@@ -19,9 +19,6 @@
 namespace idlespec::xcede {
 
 inline constexpr int32_t kRtasSuccess = 0;
-inline constexpr int32_t kRtasBusy = -2;
-inline constexpr int32_t kRtasExtendedDelayMin = 9900;
-inline constexpr int32_t kRtasExtendedDelayMax = 9905;
 
 // The busy-delay policy the query retries through (spec/busy_delay.md).
 using RetryPolicy = busy_delay::StepFn;
@@ -34,7 +31,7 @@ inline constexpr RetryPolicy kReferenceRetryPolicy =
 busy_delay::Request single_call_policy(uint32_t status, busy_delay::ConcreteContext& ctx);
 
 struct QueryResult {
-  std::vector<int32_t> statuses;  // every status the firmware answered, in order
+  std::vector<int32_t> statuses;    // every status the firmware answered, in order
   uint64_t requested_sleep_us = 0;  // sum of the sleep requests' upper ends
   uint32_t yields = 0;              // cond_resched() calls
   int32_t final_status = kRtasSuccess;

@@ -136,12 +136,13 @@ inline void showValue(const QueryScript& q, std::ostream& os) {
 namespace gen {
 
 inline rc::Gen<int32_t> retry_status() {
-  return rc::gen::element<int32_t>(int32_t{xcede::kRtasBusy}, 9900, 9901, 9902, 9903, 9904, 9905);
+  return rc::gen::element<int32_t>(int32_t{busy_delay::kRtasBusy}, 9900, 9901, 9902, 9903, 9904,
+                                   9905);
 }
 
 inline bool is_retry_status(int32_t s) {
-  return s == xcede::kRtasBusy ||
-         (s >= xcede::kRtasExtendedDelayMin && s <= xcede::kRtasExtendedDelayMax);
+  return s == busy_delay::kRtasBusy ||
+         (s >= busy_delay::kExtendedDelayMin && s <= busy_delay::kExtendedDelayMax);
 }
 
 // A final status: non-zero, neither busy nor extended delay.
