@@ -19,5 +19,8 @@ void register_idle_core_spin(Registry& r);          // modelcheck/idle_core_spin
 void register_idle_core_proofs(Registry& r);        // proofs/idle_core_*.cc
 void register_idle_core_properties(Registry& r);    // properties/idle_core_*.cc
 void register_idle_core_fuzz(Registry& r);          // fuzz/idle_core_corpus_check.cc
+void register_governor_proofs(Registry& r);         // proofs/governor_register.cc
+void register_governor_properties(Registry& r);     // properties/governor_register.cc
+void register_governor_fuzz(Registry& r);           // fuzz/governor_corpus_check.cc
 
 }  // namespace idlespec::verify

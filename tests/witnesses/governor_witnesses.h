@@ -1,0 +1,34 @@
+// Deliberately broken menu governors: each is a subject of impl/governor.h
+// with one change, so the proofs, properties and the fuzz target run the same
+// broken code (spec/governor.md names the checks that must catch each).
+#pragma once
+
+#include <string_view>
+
+#include "impl/governor.h"
+
+namespace idlespec::governor::witness {
+
+// Ignores dev->states_usage[i].disable: a disabled state can be chosen
+// (GOV-1).
+struct IgnoresDisabled : Reference {
+  static constexpr std::string_view name = "witness-ignores-disabled";
+  static constexpr bool honours_disabled = false;
+};
+
+// The reference without 779b1a1cb13a's reordering: the latency check after
+// the residency block. With the tick stopped and a prediction of at least a
+// tick, the tick-stopped promotion returns a state over the limit (GOV-2).
+struct LimitCheckAfterResidency : Reference {
+  static constexpr std::string_view name = "witness-limit-check-after-residency";
+  static constexpr bool limit_check_first = false;
+};
+
+// The time to the next timer multiplied by the correction factor in 32 bits:
+// wraps for sleep lengths beyond ~524 us at unity factor (GOV-5).
+struct Prediction32Bit : Reference {
+  static constexpr std::string_view name = "witness-prediction-32-bit";
+  static constexpr unsigned timer_product_bits = 32;
+};
+
+}  // namespace idlespec::governor::witness
