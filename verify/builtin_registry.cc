@@ -19,6 +19,9 @@ Registry& builtin_registry() {
     register_idle_core_proofs(r);
     register_idle_core_properties(r);
     register_idle_core_fuzz(r);
+    register_governor_proofs(r);
+    register_governor_properties(r);
+    register_governor_fuzz(r);
     return r;
   }();
   return registry;
