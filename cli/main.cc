@@ -18,11 +18,12 @@ commands:
   check     run one check: idlespec check KIND NAME [--subject S] [--seed N]
   clauses   list the spec's clauses with their subjects and checks
   decode    decode a firmware buffer: idlespec decode xcede [FILE|-] [options]
-  simulate  run a policy against a model: idlespec simulate busy_delay [options]
+  simulate  run a policy against a model: idlespec simulate busy_delay|governor
+            [options]
   model-check  explore every interleaving: idlespec model-check idle_core --threads N
   help      this text; 'idlespec COMMAND --help' for a command's options
 
-components: xcede, states (busy_delay, idle_core, governor to come)
+components: xcede, states, busy_delay, idle_core, governor
 )";
 
 }  // namespace

@@ -1,14 +1,22 @@
 // idlespec simulate: run a component's policy against a model and report what
 // its requests cost. Targets: busy_delay (spec/busy_delay.md, "The
-// simulator"); the model is described in impl/busy_delay_sim.h.
+// simulator"; the model is described in impl/busy_delay_sim.h) and governor
+// (the wake-up sweep of spec/governor.md; impl/governor_sim.h).
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <iostream>
 #include <iterator>
+#include <span>
 #include <sstream>
 
 #include "cli/args.h"
 #include "cli/commands.h"
 #include "impl/busy_delay_sim.h"
+#include "impl/governor_sim.h"
 #include "impl/json.h"
 #include "impl/text.h"
 
@@ -23,6 +31,9 @@ targets:
   busy_delay  run the RTAS busy/extended-delay policies in the caller's retry
               loop against a firmware model (DLPAR workloads or a trace) and
               report wall time, CPU time and RTAS calls per subject
+  governor    wake a CPU at fixed intervals and count what the menu governor
+              selects (usage, above %, below %, time polling) per subject,
+              as the cpuidle sysfs counters would
 
 'idlespec simulate TARGET --help' for a target's options.
 )";
@@ -193,11 +204,312 @@ int simulate_busy_delay(const std::vector<std::string>& argv) {
   return 0;
 }
 
+// --- simulate governor ---------------------------------------------------------
+
+namespace gsim = governor::sim;
+
+constexpr const char* kGovernorNotes = R"(
+The model (impl/governor_sim.h): one wakee CPU, woken `interval` after it goes
+idle, by an IPI (its next timer is 10 ms away) or by its own timer (the next
+timer is the wake-up). The tick runs at HZ with a random phase per period
+(--seed) until a selection stops it. Per selection: the subject's menu_select,
+then the state: a polling state polls until the wake-up or its timeout (the
+first non-polling state's target residency, as cpuidle-pseries' snooze); any
+other state until the wake-up, a tick or a timer, plus its exit latency. The
+core selects again while the wake-up has not come. above/below count as
+cpuidle_enter_state does, in % of selections. Each (subject, interval) starts
+from a fresh history; 300 warm-up wake-ups are not counted. No latency QoS.
+--table takes the JSON of 'idlespec decode xcede --json' (a file, or - for
+stdin); pseries-p10 is snooze 0/0 us (POLLING) + CEDE 12/120 us.
+)";
+
+std::string read_table_text(const std::string& path) {
+  if (path == "-") {
+    std::string data((std::istreambuf_iterator<char>(std::cin)), std::istreambuf_iterator<char>());
+    if (std::cin.bad()) throw UsageError("--table -: cannot read stdin");
+    return data;
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw UsageError("--table: cannot open '" + path + "'");
+  std::string data;
+  try {
+    data.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  } catch (const std::exception&) {  // libstdc++ throws on reading a directory
+    throw UsageError("--table: cannot read '" + path + "'");
+  }
+  if (in.bad()) throw UsageError("--table: cannot read '" + path + "'");
+  return data;
+}
+
+void write_output_file(const std::string& option, const std::string& path,
+                       const std::string& text) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  if (!out) throw UsageError("--" + option + ": cannot create '" + path + "'");
+  out << text;
+  out.close();
+  if (!out) throw UsageError("--" + option + ": cannot write '" + path + "'");
+}
+
+bool ends_with(const std::string& s, const std::string& suffix) {
+  return s.size() >= suffix.size() &&
+         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+// The first executable `name` on PATH, or "".
+std::string find_on_path(const std::string& name) {
+  const char* path = std::getenv("PATH");
+  if (!path) return "";
+  std::istringstream dirs{std::string(path)};
+  std::string dir;
+  while (std::getline(dirs, dir, ':')) {
+    std::string candidate = dir.empty() ? std::string(".") : dir;
+    candidate += '/';
+    candidate += name;
+    if (access(candidate.c_str(), X_OK) == 0) return candidate;
+  }
+  return "";
+}
+
+// Runs gnuplot on a script that writes `png`; a UsageError on failure.
+void render_png(const std::string& script, const std::string& png) {
+  const std::string gnuplot = find_on_path("gnuplot");
+  if (gnuplot.empty()) {
+    throw UsageError("--plot " + png +
+                     ": a PNG needs gnuplot on PATH (Debian package gnuplot-nox); install it or "
+                     "write an SVG instead (--plot FILE.svg)");
+  }
+  char name[] = "/tmp/idlespec-governor-XXXXXX";
+  const int fd = mkstemp(name);
+  if (fd < 0) throw UsageError("--plot " + png + ": cannot create a temporary file for gnuplot");
+  const bool written =
+      write(fd, script.data(), script.size()) == static_cast<ssize_t>(script.size());
+  close(fd);
+  int rc = -1;
+  if (written) {
+    const std::string command = "'" + gnuplot + "' '" + name + "'";
+    rc = std::system(command.c_str());
+  }
+  unlink(name);
+  if (!written || rc != 0)
+    throw UsageError("--plot " + png + ": gnuplot failed (exit status " + std::to_string(rc) + ")");
+}
+
+void print_governor_text(const std::string& header, std::span<const governor::TableEntry> table,
+                         std::span<const governor::SubjectOps* const> subjects,
+                         std::span<const gsim::Row> rows) {
+  std::cout << header << "\n";
+  for (const governor::SubjectOps* s : subjects) {
+    std::cout << "\n" << s->name << ": " << s->summary << "\n";
+    std::cout << strprintf("%11s", "interval us");
+    std::vector<int> widths;
+    for (const governor::TableEntry& e : table) {
+      widths.push_back(std::max(10, static_cast<int>(e.name.size()) + 1));
+      std::cout << strprintf(" %*s", widths.back(), e.name.c_str());
+    }
+    std::cout << strprintf(" %8s %8s %16s\n", "above %", "below %", "poll us/wake-up");
+    for (const gsim::Row& r : rows) {
+      if (r.subject != s->name) continue;
+      std::cout << strprintf("%11llu", static_cast<unsigned long long>(r.interval_us));
+      for (size_t i = 0; i < r.usage.size(); ++i)
+        std::cout << strprintf(" %*llu", widths[i], static_cast<unsigned long long>(r.usage[i]));
+      const double poll_per_wake =
+          r.wakeups ? static_cast<double>(r.poll_time_ns) / 1000.0 / static_cast<double>(r.wakeups)
+                    : 0.0;
+      std::cout << strprintf(" %8.2f %8.2f %16.2f", r.above_pct(), r.below_pct(), poll_per_wake);
+      if (r.truncated)
+        std::cout << strprintf("  (%llu periods cut short)",
+                               static_cast<unsigned long long>(r.truncated));
+      std::cout << "\n";
+    }
+  }
+}
+
+void json_us(JsonWriter& w, uint64_t ns) {
+  if (ns % 1000 == 0)
+    w.value(ns / 1000);
+  else
+    w.value(static_cast<double>(ns) / 1000.0);
+}
+
+void print_governor_json(const std::string& table_source,
+                         std::span<const governor::TableEntry> table, const gsim::Config& config,
+                         std::span<const gsim::Row> rows) {
+  JsonWriter w;
+  w.begin_object();
+  w.key("target").value("governor");
+  w.key("table").begin_object();
+  w.key("source").value(table_source);
+  w.key("states").begin_array();
+  for (const governor::TableEntry& e : table) {
+    w.begin_object();
+    w.key("name").value(e.name);
+    w.key("exit_latency_us");
+    json_us(w, e.exit_latency_ns);
+    w.key("target_residency_us");
+    json_us(w, e.target_residency_ns);
+    w.key("flags").begin_array();
+    if (e.polling) w.value("POLLING");
+    if (e.timer_stop) w.value("TIMER_STOP");
+    w.end_array();
+    w.key("disabled").value(e.disabled);
+    w.end_object();
+  }
+  w.end_array();
+  w.end_object();
+  w.key("wake").value(gsim::wake_name(config.wake));
+  w.key("hz").value(config.hz);
+  w.key("wakeups").value(config.wakeups);
+  w.key("warmup").value(config.warmup);
+  w.key("seed").value(config.seed);
+  w.key("results").begin_array();
+  for (const gsim::Row& r : rows) {
+    w.begin_object();
+    w.key("subject").value(r.subject);
+    w.key("interval_us").value(r.interval_us);
+    w.key("wakeups").value(r.wakeups);
+    w.key("selections").value(r.selections);
+    w.key("above").value(r.above);
+    w.key("below").value(r.below);
+    w.key("above_pct").value(r.above_pct());
+    w.key("below_pct").value(r.below_pct());
+    w.key("usage").begin_array();
+    for (size_t i = 0; i < r.usage.size(); ++i) {
+      w.begin_object();
+      w.key("state").value(table[i].name);
+      w.key("count").value(r.usage[i]);
+      w.end_object();
+    }
+    w.end_array();
+    w.key("poll_time_us").value(static_cast<double>(r.poll_time_ns) / 1000.0);
+    w.key("idle_time_us").value(static_cast<double>(r.idle_time_ns) / 1000.0);
+    w.key("tick_wakeups").value(r.tick_wakeups);
+    w.key("truncated").value(r.truncated);
+    w.end_object();
+  }
+  w.end_array();
+  w.end_object();
+  std::cout << w.str() << "\n";
+}
+
+int simulate_governor(const std::vector<std::string>& argv) {
+  Args args("simulate governor", "[options]");
+  args.option("table", "T",
+              "pseries-p10 (default), or a FILE (- for stdin) holding the JSON of "
+              "'idlespec decode xcede --json'")
+      .option("subject", "S", "v6.14, seed-v2, seed-threshold, reference, v6.19 or all (default)")
+      .option("intervals", "LIST",
+              "sleep intervals in us, e.g. 2,22,52 (default: seed 004's 27, 2..1002)")
+      .option("wakeups", "N", "counted wake-ups per subject and interval (default 100000)")
+      .option("wake", "W", "ipi (default: the waker's IPI) or timer (the wakee's own timer)")
+      .option("hz", "HZ", "kernel tick rate: 100 (default), 250 or 1000")
+      .option("seed", "N", "seed of the tick phases (default 1)")
+      .option("csv", "FILE", "also write the rows as CSV to FILE")
+      .option("plot", "FILE", "also plot above % and below % to FILE.svg (or FILE.png: gnuplot)")
+      .flag("json", "machine-readable output");
+  args.parse(argv);
+  if (args.wants_help()) {
+    std::cout << args.help() << kGovernorNotes;
+    return 0;
+  }
+  if (!args.positional().empty())
+    throw UsageError("unexpected argument '" + args.positional()[0] + "'");
+
+  const std::string subject = args.get("subject").value_or("all");
+  std::vector<const governor::SubjectOps*> subjects;
+  if (subject == "all") {
+    for (const governor::SubjectOps& s : governor::subjects()) subjects.push_back(&s);
+  } else if (const governor::SubjectOps* s = governor::find_subject(subject)) {
+    subjects.push_back(s);
+  } else {
+    std::string known;
+    for (const governor::SubjectOps& k : governor::subjects()) known += std::string(k.name) + ", ";
+    throw UsageError("unknown subject '" + subject + "' (known: " + known + "all)");
+  }
+
+  gsim::Config config;
+  const std::string hz_text = args.get("hz").value_or("100");
+  config.hz = hz_text == "100" ? 100 : hz_text == "250" ? 250 : hz_text == "1000" ? 1000 : 0;
+  if (!gsim::valid_hz(config.hz))
+    throw UsageError("--hz wants 100, 250 or 1000, not '" + hz_text + "'");
+  const std::string wake_text = args.get("wake").value_or("ipi");
+  const auto wake = gsim::parse_wake(wake_text);
+  if (!wake) throw UsageError("--wake wants ipi or timer, not '" + wake_text + "'");
+  config.wake = *wake;
+  config.wakeups = args.get_u64("wakeups", config.wakeups, 1, 10000000);
+  config.seed = args.get_u64("seed", config.seed);
+
+  std::vector<uint64_t> intervals = gsim::default_intervals_us();
+  if (const auto list = args.get("intervals")) {
+    std::string error;
+    const auto parsed = gsim::parse_intervals(*list, error);
+    if (!parsed) throw UsageError("--intervals: " + error);
+    intervals = *parsed;
+  }
+
+  const std::optional<std::string> plot = args.get("plot");
+  if (plot && !ends_with(*plot, ".svg") && !ends_with(*plot, ".png"))
+    throw UsageError("--plot wants a FILE ending in .svg or .png, not '" + *plot + "'");
+  if (plot && ends_with(*plot, ".png") && find_on_path("gnuplot").empty()) {
+    throw UsageError("--plot " + *plot +
+                     ": a PNG needs gnuplot on PATH (Debian package gnuplot-nox); install it or "
+                     "write an SVG instead (--plot FILE.svg)");
+  }
+
+  const std::string table_arg = args.get("table").value_or("pseries-p10");
+  std::vector<governor::TableEntry> table;
+  if (table_arg == "pseries-p10") {
+    table = governor::pseries_p10_table();
+  } else {
+    std::string error;
+    const auto parsed = gsim::parse_table_json(read_table_text(table_arg), error);
+    if (!parsed) {
+      std::cerr << "idlespec simulate governor: --table "
+                << (table_arg == "-" ? std::string("(stdin)") : table_arg) << ": " << error << "\n";
+      return 2;
+    }
+    table = *parsed;
+  }
+
+  const std::vector<gsim::Row> rows = gsim::sweep(subjects, table, intervals, config);
+
+  const std::string title =
+      strprintf("menu governor, table %s: wake %s, HZ=%u, %llu wake-ups per interval (seed %llu)",
+                table_arg == "-" ? "(stdin)" : table_arg.c_str(),
+                std::string(gsim::wake_name(config.wake)).c_str(), config.hz,
+                static_cast<unsigned long long>(config.wakeups),
+                static_cast<unsigned long long>(config.seed));
+  if (const auto csv = args.get("csv")) write_output_file("csv", *csv, gsim::to_csv(rows, table));
+  if (plot) {
+    std::vector<std::string> names;
+    for (const governor::SubjectOps* s : subjects) names.emplace_back(s->name);
+    if (ends_with(*plot, ".svg"))
+      write_output_file("plot", *plot, gsim::plot_svg(rows, names, title));
+    else
+      render_png(gsim::gnuplot_script(rows, names, title, *plot), *plot);
+  }
+
+  if (args.has("json")) {
+    print_governor_json(table_arg, table, config, rows);
+  } else {
+    const std::string header = strprintf(
+        "governor: table %s (%s), wake %s, HZ=%u, %llu wake-ups per interval after %llu "
+        "warm-up, seed %llu",
+        table_arg == "-" ? "(stdin)" : table_arg.c_str(), gsim::describe_table(table).c_str(),
+        std::string(gsim::wake_name(config.wake)).c_str(), config.hz,
+        static_cast<unsigned long long>(config.wakeups),
+        static_cast<unsigned long long>(config.warmup),
+        static_cast<unsigned long long>(config.seed));
+    print_governor_text(header, table, subjects, rows);
+  }
+  return 0;
+}
+
 struct Target {
   const char* name;
   int (*run)(const std::vector<std::string>&);
 };
-constexpr Target kTargets[] = {{"busy_delay", &simulate_busy_delay}};
+constexpr Target kTargets[] = {{"busy_delay", &simulate_busy_delay},
+                               {"governor", &simulate_governor}};
 
 }  // namespace
 

@@ -86,7 +86,7 @@ expect dir-trace 2 "cannot read" -- "$bin" simulate busy_delay --trace "$tmp"
 expect bad-trace-line 2 "line 4: .*'99o1'" -- "$bin" simulate busy_delay --trace "$tmp/bad.trace"
 expect empty-trace 2 'no statuses' -- "$bin" simulate busy_delay --trace "$tmp/empty.trace"
 expect unknown-option 2 'unknown option --frobnicate' -- "$bin" simulate busy_delay --frobnicate
-expect unknown-target 2 "unknown simulate target 'idle_core' \(known: busy_delay\)" -- "$bin" simulate idle_core
+expect unknown-target 2 "unknown simulate target 'idle_core' \(known: busy_delay, governor\)" -- "$bin" simulate idle_core
 expect no-target 2 'usage: idlespec simulate TARGET' -- "$bin" simulate
 expect help 0 'busy_delay' -- "$bin" simulate --help
 expect target-help 0 'usage: idlespec simulate busy_delay' -- "$bin" simulate busy_delay --help
