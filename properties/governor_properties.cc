@@ -1,0 +1,275 @@
+#include "properties/governor_properties.h"
+
+#include <algorithm>
+#include <sstream>
+
+namespace idlespec::props::gov {
+namespace {
+
+using gov_exact::u128;
+using gov_exact::u128s;
+
+std::string join(const std::vector<std::string>& parts, const char* sep) {
+  std::string out;
+  for (size_t i = 0; i < parts.size(); ++i) out += (i ? sep : "") + parts[i];
+  return out;
+}
+
+std::string u64s(uint64_t v) { return std::to_string(v); }
+
+constexpr u128 kUintMax = governor::kUintMax;
+
+}  // namespace
+
+verify::CheckResult run_parts(std::string_view check, std::string_view subject,
+                              const std::vector<Part>& parts, const verify::RunOptions& options) {
+  verify::RunOptions each = options;
+  each.budget_seconds =
+      options.budget_seconds / static_cast<double>(std::max<size_t>(1, parts.size()));
+  std::vector<std::string> passed;
+  std::vector<std::string> failed;
+  std::vector<std::string> unknown;
+  std::vector<std::string> examples;
+  verify::CheckResult merged;
+  for (const Part& part : parts) {
+    const verify::CheckResult r = run_property(check, subject, part.clauses, each, part.body);
+    switch (r.outcome) {
+      case verify::Outcome::pass:
+        passed.push_back(part.name);
+        break;
+      case verify::Outcome::fail:
+        if (r.violated.empty()) {
+          merged.violated.insert(part.clauses.begin(), part.clauses.end());
+        } else {
+          merged.violated.insert(r.violated.begin(), r.violated.end());
+        }
+        failed.push_back(part.name + ": " + r.detail);
+        examples.push_back(part.name + ": " + r.counterexample);
+        merged.replay = r.replay;
+        break;
+      case verify::Outcome::unknown:
+        unknown.push_back(part.name + ": " + r.detail);
+        break;
+    }
+  }
+  std::vector<std::string> text;
+  if (!failed.empty()) text.push_back(join(failed, " || "));
+  if (!unknown.empty()) text.push_back("not decided: " + join(unknown, "; "));
+  if (!passed.empty()) {
+    text.push_back(strprintf("%s: %d random cases each passed (seed %llu)",
+                             join(passed, ", ").c_str(), options.property_cases,
+                             static_cast<unsigned long long>(options.seed)));
+  }
+  merged.detail = join(text, "; ");
+  merged.counterexample = join(examples, " | ");
+  merged.outcome = !unknown.empty()  ? verify::Outcome::unknown
+                   : !failed.empty() ? verify::Outcome::fail
+                                     : verify::Outcome::pass;
+  if (merged.outcome == verify::Outcome::unknown) merged.violated.clear();
+  return merged;
+}
+
+std::string show_choice(const ConcreteChoice& c) {
+  return "state " + u64s(c.idx.v) + ", path " + std::string(governor::path_name(c.path.v)) +
+         (c.stop_tick ? ", stop tick" : ", keep tick") + ", predicted " + u64s(c.predicted_ns.v) +
+         " ns";
+}
+
+std::string clause_failure(const governor::Judgement& j, const std::string& clause,
+                           const Table& states) {
+  std::vector<std::string> clauses = {clause};
+  if (clause == "GOV-7" && !governor::table_is_ordered(states)) {
+    clauses.push_back("GOV-1");
+    clauses.push_back("GOV-4");
+  }
+  std::vector<std::string> lines;
+  std::istringstream in(j.detail);
+  for (std::string line; std::getline(in, line);) {
+    for (const std::string& c : clauses) {
+      if (j.violated.count(c) && line.rfind(c + ":", 0) == 0) {
+        lines.push_back(c == clause ? line.substr(c.size() + 2) : "unordered table, " + line);
+      }
+    }
+  }
+  return join(lines, "; ");
+}
+
+const std::vector<std::string>& selection_clauses() {
+  static const std::vector<std::string> c = {"GOV-1", "GOV-2", "GOV-3", "GOV-4", "GOV-7"};
+  return c;
+}
+
+const std::vector<std::string>& sequence_clauses() {
+  static const std::vector<std::string> c = {"GOV-1", "GOV-2", "GOV-3", "GOV-4", "GOV-5", "GOV-8"};
+  return c;
+}
+
+const std::vector<std::string>& exact_parts() {
+  static const std::vector<std::string> p = {"timer_us", "sum_of_squares", "other"};
+  return p;
+}
+
+std::vector<Discrepancy> update_discrepancies(std::span<const ConcreteState> states,
+                                              const ConcreteHistory& h, const ConcreteInputs& in,
+                                              const ConcreteHistory& updated) {
+  std::vector<Discrepancy> out;
+  const gov_exact::Update e = gov_exact::menu_update(states, h, in);
+  const unsigned b = h.bucket.v;
+  const unsigned ptr = h.interval_ptr.v;
+  const std::string what = "menu_update() of state " + u64s(in.last_state_idx.v) +
+                           " (exit latency " + u64s(states[in.last_state_idx.v].exit_latency_ns.v) +
+                           " ns), residency " + u64s(in.last_residency_ns.v) + " ns, next_timer " +
+                           u64s(h.next_timer_ns.v) + " ns, bucket " + u64s(b) + " factor " +
+                           u64s(h.correction_factor[b].v) + ": exact measured " +
+                           u128s(e.measured_ns) + " ns";
+  if (updated.correction_factor[b].v != e.factor) {
+    out.push_back({"GOV-5", "other",
+                   what + ", new factor " + u64s(updated.correction_factor[b].v) + ", exact " +
+                       u128s(e.factor)});
+  }
+  if (updated.intervals[ptr].v != e.interval_us) {
+    out.push_back({"GOV-8", e.interval_us > kUintMax ? "interval_us" : "other",
+                   what + ", interval recorded " + u64s(updated.intervals[ptr].v) + " us, exact " +
+                       u128s(e.interval_us) + " us" +
+                       (e.interval_us > kUintMax ? " (beyond an unsigned int)" : "")});
+  }
+  const unsigned next_ptr = (ptr + 1) % governor::kIntervals;
+  if (updated.interval_ptr.v != next_ptr) {
+    out.push_back({"GOV-5", "other",
+                   what + ", ring pointer " + u64s(updated.interval_ptr.v) +
+                       " after the update, exact " + u64s(next_ptr)});
+  }
+  if (e.divides_by_zero) out.push_back({"GOV-5", "other", what + ": divides by zero"});
+  return out;
+}
+
+std::vector<Discrepancy> predict_discrepancies(governor::Predictor predictor, bool mark_rejected,
+                                               const ConcreteHistory& ring_source,
+                                               const ConcreteInputs& in,
+                                               const ConcretePrediction& p,
+                                               const ConcreteHistory& after) {
+  std::vector<Discrepancy> out;
+  const gov_exact::Predict e = gov_exact::predict(predictor, mark_rejected, ring_source, in);
+  std::string part = "other";
+  if (e.consult_timer && e.timer_us > kUintMax) {
+    part = "timer_us";
+  } else if (e.typical.accumulator_beyond_64) {
+    part = "sum_of_squares";
+  }
+  std::string what = "predict(): sleep length " + u64s(in.sleep_length_ns.v) + " ns";
+  if (e.consult_timer) {
+    what += ", bucket " + u64s(e.bucket) + " factor " +
+            u64s(ring_source.correction_factor[e.bucket].v) + ", exact timer_us " +
+            u128s(e.timer_us) + (e.timer_us > kUintMax ? " (beyond an unsigned int)" : "");
+  }
+  what += ", exact typical interval " +
+          (e.typical.us == kUintMax ? std::string("none") : u128s(e.typical.us) + " us") +
+          (e.typical.accumulator_beyond_64 ? " (a sum of squares reached 2^64)" : "") +
+          (mark_rejected ? " after marking the rejected period" : "");
+  std::vector<std::string> diffs;
+  if (p.predicted_ns.v != e.predicted_ns) {
+    diffs.push_back("predicted_ns " + u64s(p.predicted_ns.v) + ", exact " + u128s(e.predicted_ns));
+  }
+  if (after.next_timer_ns.v != e.next_timer_ns || p.next_timer_ns.v != e.next_timer_ns) {
+    diffs.push_back("next_timer_ns " + u64s(after.next_timer_ns.v) + ", exact " +
+                    u128s(e.next_timer_ns));
+  }
+  if (after.bucket.v != e.bucket) {
+    diffs.push_back("bucket " + u64s(after.bucket.v) + ", exact " + u64s(e.bucket));
+  }
+  if (p.delta_tick_ns.v != e.delta_tick_ns) {
+    diffs.push_back("delta_tick " + u64s(p.delta_tick_ns.v) + ", exact " + u128s(e.delta_tick_ns));
+  }
+  if (e.typical.divides_by_zero) diffs.push_back("the typical interval did not settle");
+  bool in_range = true;
+  for (const auto& v : ring_source.intervals) {
+    in_range = in_range && (v.v <= kKernelRingMaxUs || v.v == governor::kUintMax);
+  }
+  if (!diffs.empty()) out.push_back({"GOV-5", part, what + ": " + join(diffs, ", "), in_range});
+  return out;
+}
+
+verify::CheckResult merge_exact(verify::CheckResult in_range, const verify::CheckResult& beyond) {
+  std::string note;
+  switch (beyond.outcome) {
+    case verify::Outcome::pass:
+      note = "beyond the GOV-5 ranges (2^42 ns, any ring entry) nothing differs either";
+      break;
+    case verify::Outcome::fail:
+      note = "beyond the GOV-5 ranges (2^42 ns, any ring entry; recorded, not a violation): " +
+             beyond.detail + " [" + beyond.counterexample + "]";
+      break;
+    case verify::Outcome::unknown:
+      note = "beyond the GOV-5 ranges not decided: " + beyond.detail;
+      break;
+  }
+  in_range.detail = "in the GOV-5 ranges: " + in_range.detail + " || " + note;
+  return in_range;
+}
+
+std::string history_invariant_failure(const ConcreteHistory& h) {
+  std::vector<std::string> bad;
+  for (unsigned b = 0; b < governor::kBuckets; ++b) {
+    const uint32_t f = h.correction_factor[b].v;
+    if (f < 1 || f > kMaxFactor) {
+      bad.push_back("correction factor " + u64s(f) + " of bucket " + u64s(b) + " outside 1..8192");
+    }
+  }
+  if (h.interval_ptr.v >= governor::kIntervals) {
+    bad.push_back("ring pointer " + u64s(h.interval_ptr.v) + " >= 8");
+  }
+  return join(bad, "; ");
+}
+
+std::vector<uint64_t> monotonic_points(const MonotonicCase& c) {
+  std::vector<uint64_t> points = {c.low, c.high, 0};
+  const auto add = [&](uint64_t v) {
+    points.push_back(v);
+    if (v > 0) points.push_back(v - 1);
+  };
+  for (const ConcreteState& s : c.states) {
+    add(c.kind == MonotonicCase::kLimit ? s.exit_latency_ns.v : s.target_residency_ns.v);
+  }
+  if (c.kind == MonotonicCase::kPrediction) {
+    add(c.inputs.tick_ns.v);
+    add(c.prediction.next_timer_ns.v);
+  }
+  std::vector<uint64_t> out;
+  for (uint64_t v : points) {
+    if (v < c.top) out.push_back(v);
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+const std::vector<std::string>& governor_property_names() {
+  static const std::vector<std::string> n = {"governor_selection", "governor_wakeup_sequence",
+                                             "governor_predictor_exact", "governor_monotonic"};
+  return n;
+}
+
+verify::CheckResult run_governor_property(std::string_view name, std::string_view subject,
+                                          const verify::RunOptions& options) {
+  if (name == "governor_selection") {
+    return with_subject(subject,
+                        [&](auto s) { return run_selection<decltype(s)>(subject, options); });
+  }
+  if (name == "governor_wakeup_sequence") {
+    return with_subject(subject,
+                        [&](auto s) { return run_wakeup_sequence<decltype(s)>(subject, options); });
+  }
+  if (name == "governor_predictor_exact") {
+    return with_subject(subject,
+                        [&](auto s) { return run_predictor_exact<decltype(s)>(subject, options); });
+  }
+  if (name == "governor_monotonic") {
+    return with_subject(subject,
+                        [&](auto s) { return run_monotonic<decltype(s)>(subject, options); });
+  }
+  verify::CheckResult none;
+  none.detail = "the governor properties have no check named '" + std::string(name) + "'";
+  return none;
+}
+
+}  // namespace idlespec::props::gov
