@@ -3,8 +3,9 @@
 # optional fuzz/<target>.dict and fuzz/<target>.options beside it.
 #  - always: <target>_replay, the target linked with fuzz/replay_main.cc, and a
 #    ctest (label fuzz-replay) that runs the whole corpus fuzz/corpus/<target>;
-#    xcede_fuzz_seeds, busy_delay_fuzz_seeds and idle_core_fuzz_seeds, which
-#    write the hand-made seeds of the xcede, busy_delay and idle_core corpora;
+#    xcede_fuzz_seeds, busy_delay_fuzz_seeds, idle_core_fuzz_seeds and
+#    governor_fuzz_seeds, which write the hand-made seeds of the xcede,
+#    busy_delay, idle_core and governor corpora;
 #  - with IDLESPEC_LIBFUZZER (clang, the 'fuzz' preset): the libFuzzer binary
 #    of every target, the noop_fuzz baseline (scripts/bench.sh) and the fuzz
 #    witnesses with their fresh-campaign ctests (label fuzz-replay).
@@ -30,6 +31,8 @@ add_executable(busy_delay_fuzz_seeds fuzz/busy_delay_seeds.cc)
 target_link_libraries(busy_delay_fuzz_seeds PRIVATE idlespec_fuzzcheck)
 add_executable(idle_core_fuzz_seeds fuzz/idle_core_seeds.cc)
 target_link_libraries(idle_core_fuzz_seeds PRIVATE idlespec_fuzzcheck)
+add_executable(governor_fuzz_seeds fuzz/governor_seeds.cc)
+target_link_libraries(governor_fuzz_seeds PRIVATE idlespec_fuzzcheck)
 
 if(IDLESPEC_LIBFUZZER)
   # The baseline libFuzzer binary: same flags, does nothing (scripts/bench.sh).
@@ -78,4 +81,13 @@ if(IDLESPEC_LIBFUZZER)
   idlespec_fuzz_witness(idle_core_fuzz_witness_every_thread_resyncs
                         tests/witnesses/fuzz_idle_core_every_thread_resyncs.cc ${idle_core_options}
                         IDLE-9 200000 50)
+
+  # governor_fuzz's driver and checker over tests/witnesses/governor_witnesses.h.
+  set(governor_options ${CMAKE_SOURCE_DIR}/fuzz/governor_fuzz.options)
+  idlespec_fuzz_witness(governor_fuzz_witness_ignores_disabled
+                        tests/witnesses/fuzz_governor_ignores_disabled.cc ${governor_options}
+                        GOV-1 200000 50)
+  idlespec_fuzz_witness(governor_fuzz_witness_prediction_32_bit
+                        tests/witnesses/fuzz_governor_prediction_32_bit.cc ${governor_options}
+                        GOV-5 200000 50)
 endif()

@@ -1,0 +1,784 @@
+// The governor_fuzz decoder, driver and GOV-5 oracle. The oracle recomputes
+// menu_update() and the predictor of spec/governor.md in exact arithmetic
+// (unsigned __int128) from the kernel's algorithm as the spec describes it;
+// it never calls the selection code of impl/governor.h, only the subject
+// under test.
+#include "fuzz/governor_loop_check.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <stdexcept>
+
+#include "fuzz/governor_check.h"
+#include "impl/text.h"
+
+namespace idlespec::governor_fuzz {
+namespace {
+
+using u128 = unsigned __int128;
+using governor::Choice;
+using governor::History;
+using governor::Inputs;
+using governor::Prediction;
+
+constexpr uint64_t kKtimeMax = 0x7fffffffffffffffULL;
+constexpr std::array<uint64_t, 7> kPowers = {1, 100, 1000, 10000, 100000, 1000000, 10000000};
+constexpr uint64_t kTenMinutesNs = 600ULL * 1000000000ULL;
+
+std::string dec(u128 v) {
+  std::string s;
+  do {
+    s.insert(s.begin(), static_cast<char>('0' + static_cast<int>(v % 10)));
+    v /= 10;
+  } while (v != 0);
+  return s;
+}
+
+std::string ns(uint64_t v) { return dec(v) + " ns"; }
+
+// --- the exact recomputation (GOV-5) ---------------------------------------
+
+// The history as the kernel's struct menu_device holds it, widened.
+struct Exact {
+  bool needs_update = false;
+  bool tick_wakeup = false;
+  u128 next_timer_ns = 0;
+  uint32_t bucket = 0;
+  std::array<u128, governor::kBuckets> factor{};
+  std::array<u128, governor::kIntervals> intervals{};
+  uint32_t ptr = 0;
+};
+
+Exact widen(const History<Concrete>& h) {
+  Exact e;
+  e.needs_update = h.needs_update;
+  e.tick_wakeup = h.tick_wakeup;
+  e.next_timer_ns = h.next_timer_ns.v;
+  e.bucket = h.bucket.v;
+  for (size_t i = 0; i < e.factor.size(); ++i) e.factor[i] = h.correction_factor[i].v;
+  for (size_t i = 0; i < e.intervals.size(); ++i) e.intervals[i] = h.intervals[i].v;
+  e.ptr = h.interval_ptr.v;
+  return e;
+}
+
+// What menu_update() stores in the ring (GOV-8 when it does not fit).
+constexpr const char* kStoredInterval = "the interval in us (measured_ns / 1000, an unsigned int)";
+
+// A value the kernel keeps in a word too narrow for it.
+struct Overflow {
+  const char* what;
+  u128 exact;
+  unsigned bits;
+};
+
+class Exactly {
+ public:
+  // Records `v` not fitting `bits` bits; returns v.
+  u128 fits(u128 v, unsigned bits, const char* what) {
+    if (bits < 128 && v >= (u128{1} << bits)) overflows_.push_back({what, v, bits});
+    return v;
+  }
+  const std::vector<Overflow>& overflows() const { return overflows_; }
+
+ private:
+  std::vector<Overflow> overflows_;
+};
+
+uint32_t which_bucket_exact(u128 duration_ns) {
+  // < 10 us, < 100 us, < 1 ms, < 10 ms, < 100 ms, longer.
+  u128 limit = 10000;
+  for (uint32_t b = 0; b < governor::kBuckets - 1; ++b, limit *= 10) {
+    if (duration_ns < limit) return b;
+  }
+  return governor::kBuckets - 1;
+}
+
+void push_interval(Exact& e, u128 v) {
+  e.intervals[e.ptr] = v;
+  e.ptr = (e.ptr + 1) % governor::kIntervals;
+}
+
+// menu_update(): the measured duration of the last period, the bucket's
+// correction factor, the interval ring.
+void update_exact(std::span<const State> states, Exact& e, const Inputs<Concrete>& in,
+                  uint64_t tick_ns, Exactly& x) {
+  const size_t last = in.last_state_idx.v;
+  const u128 exit = states[last].exit_latency_ns.v;
+  const u128 residency = in.last_residency_ns.v;
+  const u128 twice = x.fits(exit * 2, 64, "2 x exit latency of the last state");
+  const u128 deducted = residency > twice ? residency - exit : residency / 2;
+  u128 measured;
+  if (e.tick_wakeup && e.next_timer_ns > tick_ns) {
+    measured = 9 * governor::kMaxInterestingNs / 10;
+  } else if (states[last].polling && in.poll_time_limit) {
+    measured = e.next_timer_ns;
+  } else {
+    measured = deducted;
+  }
+  measured = std::min(measured, e.next_timer_ns);
+  u128 f = e.factor[e.bucket];
+  f -= f / governor::kDecay;
+  if (e.next_timer_ns > 0 && measured < governor::kMaxInterestingNs) {
+    const u128 scaled = x.fits(governor::kResolution * measured, 64, "RESOLUTION x measured_ns");
+    f += x.fits(scaled / e.next_timer_ns, 32, "the correction added (an unsigned int)");
+  } else {
+    f += governor::kResolution;
+  }
+  e.factor[e.bucket] = x.fits(f, 32, "the correction factor (an unsigned int)");
+  push_interval(e, x.fits(measured / governor::kNsecPerUsec, 32, kStoredInterval));
+}
+
+bool accept(u128 avg_sq, u128 variance, u128 divisor) {
+  if (variance > ~uint64_t{0} / 36) return false;
+  return (avg_sq > variance * 36 && divisor * 4 >= governor::kIntervals * 3) || variance <= 400;
+}
+
+// get_typical_interval() up to v6.14: outliers above only.
+u128 typical_two_pass(const Exact& e, Exactly& x) {
+  u128 thresh = governor::kIntMax;
+  for (int pass = 0; pass < 8; ++pass) {
+    u128 sum = 0;
+    u128 divisor = 0;
+    u128 max = 0;
+    for (u128 v : e.intervals) {
+      if (v > thresh) continue;
+      sum += v;
+      ++divisor;
+      max = std::max(max, v);
+    }
+    x.fits(sum, 64, "the sum of the intervals");
+    if (max == 0) return governor::kUintMax;
+    const u128 avg = x.fits(sum / divisor, 32, "the average interval (an unsigned int)");
+    u128 variance = 0;
+    for (u128 v : e.intervals) {
+      if (v > thresh) continue;
+      const u128 diff = v >= avg ? v - avg : avg - v;
+      variance += diff * diff;
+    }
+    x.fits(variance, 64, "the sum of squared differences");
+    variance /= divisor;
+    if (accept(x.fits(avg * avg, 64, "avg x avg"), variance, divisor)) return avg;
+    if (divisor * 4 <= governor::kIntervals * 3) return governor::kUintMax;
+    thresh = max - 1;
+  }
+  return governor::kUintMax;
+}
+
+// get_typical_interval() since v6.15: one loop, outliers at either end;
+// UINT_MAX (a rejected period) never counts.
+u128 typical_both_ends(const Exact& e, Exactly& x) {
+  bool has_min = false;
+  u128 min_thresh = 0;
+  u128 max_thresh = governor::kUintMax;
+  for (int pass = 0; pass < 8; ++pass) {
+    u128 sum = 0;
+    u128 squares = 0;
+    u128 divisor = 0;
+    u128 max = 0;
+    u128 min = governor::kUintMax;
+    for (u128 v : e.intervals) {
+      if ((has_min && v <= min_thresh) || v >= max_thresh) continue;
+      sum += v;
+      squares += v * v;
+      ++divisor;
+      max = std::max(max, v);
+      min = std::min(min, v);
+    }
+    x.fits(sum, 64, "the sum of the intervals");
+    x.fits(squares, 64, "the sum of the squared intervals");
+    if (max == 0) return governor::kUintMax;
+    const u128 avg = sum / divisor;
+    const u128 avg_sq = x.fits(avg * avg, 64, "avg x avg");
+    const u128 variance = squares / divisor - avg_sq;  // never negative
+    if (accept(avg_sq, variance, divisor)) return x.fits(avg, 32, "the typical interval");
+    if (divisor * 4 <= governor::kIntervals * 3) return governor::kUintMax;
+    if (avg - min > max - avg) {
+      min_thresh = min;
+      has_min = true;
+    } else {
+      max_thresh = max;
+    }
+  }
+  return governor::kUintMax;
+}
+
+struct ExactPrediction {
+  u128 predicted_ns = 0;
+  u128 next_timer_ns = 0;
+  u128 delta_tick_ns = 0;
+};
+
+// The first half of menu_select(), exactly.
+ExactPrediction predict_exact(const Subject& s, std::span<const State> states, Exact& e,
+                              const Inputs<Concrete>& in, Exactly& x) {
+  const uint64_t tick = in.tick_ns.v;
+  if (e.needs_update) update_exact(states, e, in, tick, x);
+  if (s.rejected_period_invalidates && !e.needs_update && in.last_residency_ns.v == 0) {
+    push_interval(e, governor::kUintMax);
+  }
+  e.needs_update = false;
+  const u128 typical = s.predictor == governor::Predictor::kTwoPass ? typical_two_pass(e, x)
+                                                                    : typical_both_ends(e, x);
+  ExactPrediction p;
+  p.predicted_ns = typical * governor::kNsecPerUsec;
+  if (p.predicted_ns > governor::kResidencyThresholdNs) {
+    const bool negative = in.sleep_length_ns.v > kKtimeMax;
+    const u128 delta = negative ? 0 : in.sleep_length_ns.v;
+    p.delta_tick_ns = negative ? 0 : in.delta_tick_ns.v;
+    e.bucket = which_bucket_exact(delta);
+    const u128 product = x.fits(delta * e.factor[e.bucket], 64, "sleep length x correction factor");
+    const u128 half = governor::kResolution * governor::kDecay * governor::kNsecPerUsec / 2;
+    const u128 sum = x.fits(half + product, 64, "the rounded product");
+    const u128 timer_us = x.fits(sum / (2 * half), 32, "timer_us (an unsigned int)");
+    p.predicted_ns = std::min(timer_us * governor::kNsecPerUsec, p.predicted_ns);
+    e.next_timer_ns = delta;
+  } else {
+    e.next_timer_ns = kKtimeMax;
+    e.bucket = governor::kBuckets - 1;
+    p.delta_tick_ns = tick / 2;
+  }
+  p.next_timer_ns = e.next_timer_ns;
+  return p;
+}
+
+// --- the driver
+// ---------------------------------------------------------------
+
+class Collector {
+ public:
+  template <class MakeMessage>
+  void add(const char* clause, MakeMessage&& make) {
+    for (Violation& v : out_) {
+      if (v.clause == clause) {
+        ++v.occurrences;
+        return;
+      }
+    }
+    out_.push_back({clause, make(), 1});
+  }
+  Violations take() { return std::move(out_); }
+
+ private:
+  Violations out_;
+};
+
+bool time_in_range(uint64_t v) { return v < kRangeNs; }
+// A signed time: negative (clamped to 0 by the kernel) or below 2^40.
+bool signed_time_in_range(uint64_t v) { return v < kRangeNs || v > kKtimeMax; }
+
+std::string describe_event(const Event& ev) {
+  switch (ev.kind) {
+    case Event::kSelect:
+      return strprintf("select (latency limit %s, sleep length %s, delta_tick %s, tick %s)",
+                       ns(ev.latency_req_ns).c_str(), ns(ev.sleep_length_ns).c_str(),
+                       ns(ev.delta_tick_ns).c_str(), ev.tick_stopped ? "stopped" : "running");
+    case Event::kWake:
+      return strprintf("wake-up after %s%s%s", ns(ev.residency_ns).c_str(),
+                       ev.got_tick ? ", by the tick" : "",
+                       ev.poll_time_limit ? ", poll_time_limit" : "");
+    case Event::kReject:
+      return "rejected entry";
+  }
+  return "?";
+}
+
+std::string where(const Subject& s, size_t selection, const Inputs<Concrete>& in) {
+  return strprintf(
+      "[%s] selection %zu (latency limit %s, sleep length %s, delta_tick %s, "
+      "tick %s; "
+      "last state %u, last residency %s%s)",
+      std::string(s.name).c_str(), selection, ns(in.latency_req_ns.v).c_str(),
+      ns(in.sleep_length_ns.v).c_str(), ns(in.delta_tick_ns.v).c_str(),
+      in.tick_stopped ? "stopped" : "running", in.last_state_idx.v,
+      ns(in.last_residency_ns.v).c_str(), in.poll_time_limit ? ", poll_time_limit" : "");
+}
+
+std::string intervals_text(const History<Concrete>& h) {
+  std::string s = "[";
+  for (size_t i = 0; i < h.intervals.size(); ++i) {
+    s += i ? " " : "";
+    s += dec(h.intervals[i].v);
+  }
+  return s + "] us, next slot " + std::to_string(h.interval_ptr.v);
+}
+
+// GOV-5 for one selection whose inputs lie in range: `before` is the history
+// the selection started from, `after` and `p` what predict() left.
+void judge_gov5(const Subject& s, std::span<const State> states, const History<Concrete>& before,
+                const History<Concrete>& after, const Inputs<Concrete>& in,
+                const Prediction<Concrete>& p, size_t selection, Collector& out) {
+  Exact e = widen(before);
+  Exactly x;
+  const ExactPrediction want = predict_exact(s, states, e, in, x);
+  // The interval menu_update() stores is GOV-8's business (an unsigned int
+  // holding a duration that does not fit it); everything else is GOV-5's.
+  std::string why;
+  std::string why8;
+  auto note = [](std::string& to, const std::string& what) {
+    to += to.empty() ? "" : "; ";
+    to += what;
+  };
+  for (const Overflow& o : x.overflows()) {
+    std::string& to = o.what == kStoredInterval ? why8 : why;
+    note(to, std::string(o.what) + " is " + dec(o.exact) + ", beyond " + std::to_string(o.bits) +
+                 " bits");
+  }
+  auto differ = [&](const char* what, u128 exact, u128 got) {
+    if (exact == got) return;
+    note(why, std::string(what) + " is " + dec(got) + ", exact arithmetic gives " + dec(exact));
+  };
+  differ("the prediction (ns)", want.predicted_ns, p.predicted_ns.v);
+  differ("next_timer_ns", want.next_timer_ns, p.next_timer_ns.v);
+  differ("delta_tick (ns)", want.delta_tick_ns, p.delta_tick_ns.v);
+  differ("the bucket", e.bucket, after.bucket.v);
+  for (size_t b = 0; b < e.factor.size(); ++b) {
+    differ(b == e.bucket ? "the correction factor of the bucket" : "a correction factor",
+           e.factor[b], after.correction_factor[b].v);
+  }
+  for (size_t i = 0; i < e.intervals.size(); ++i) {
+    // A stored interval beyond 32 bits is already GOV-8's overflow above.
+    if (e.intervals[i] > governor::kUintMax) continue;
+    differ("an interval of the ring (us)", e.intervals[i], after.intervals[i].v);
+  }
+  differ("the ring pointer", e.ptr, after.interval_ptr.v);
+  if (!why8.empty()) {
+    out.add("GOV-8", [&] {
+      return where(s, selection, in) + ": " + why8 + " (ring before: " + intervals_text(before) +
+             ")";
+    });
+  }
+  if (why.empty()) return;
+  out.add("GOV-5", [&] {
+    return where(s, selection, in) + ": " + why + " (ring before: " + intervals_text(before) + ")";
+  });
+}
+
+const char* subject_override() {
+  static const char* const value = [] {
+    const char* v = std::getenv("IDLESPEC_GOVERNOR_SUBJECT");
+    return v != nullptr && *v != '\0' ? v : nullptr;
+  }();
+  return value;
+}
+
+// --- the time encoding ------------------------------------------------------
+
+class Reader {
+ public:
+  explicit Reader(std::span<const uint8_t> d) : d_(d) {}
+  bool done() const { return i_ >= d_.size(); }
+  // A byte; 0 past the end (and the reader is then exhausted).
+  uint8_t byte() {
+    if (i_ >= d_.size()) {
+      short_ = true;
+      return 0;
+    }
+    return d_[i_++];
+  }
+  bool ran_short() const { return short_; }
+  uint64_t time(unsigned hz) {
+    const uint8_t t = byte();
+    if (t < 0xe0) return (t & 31u) * kPowers[t >> 5];
+    if (t < 0xf0) return named_time(t & 15u, hz);
+    if (t < 0xf8) {
+      uint64_t v = 0;
+      for (int k = 0; k < t - 0xef; ++k) v = v << 8 | byte();
+      return v;
+    }
+    return uint64_t(t - 0xf7) * kTenMinutesNs;
+  }
+
+ private:
+  std::span<const uint8_t> d_;
+  size_t i_ = 0;
+  bool short_ = false;
+};
+
+void put_time(std::vector<uint8_t>& out, uint64_t v, unsigned hz) {
+  for (size_t i = 0; i < kNamedTimeCount; ++i) {
+    if (named_time(i, hz) == v) {
+      out.push_back(static_cast<uint8_t>(0xe0 | i));
+      return;
+    }
+  }
+  for (size_t e = 0; e < kPowers.size(); ++e) {
+    if (v % kPowers[e] == 0 && v / kPowers[e] < 32) {
+      out.push_back(static_cast<uint8_t>(e << 5 | v / kPowers[e]));
+      return;
+    }
+  }
+  if (v % kTenMinutesNs == 0 && v / kTenMinutesNs >= 1 && v / kTenMinutesNs <= 8) {
+    out.push_back(static_cast<uint8_t>(0xf7 + v / kTenMinutesNs));
+    return;
+  }
+  int bytes = 1;
+  while (bytes < 8 && (v >> (8 * bytes)) != 0) ++bytes;
+  out.push_back(static_cast<uint8_t>(0xef + bytes));
+  for (int k = bytes - 1; k >= 0; --k) out.push_back(static_cast<uint8_t>(v >> (8 * k)));
+}
+
+}  // namespace
+
+uint64_t named_time(size_t i, unsigned hz) {
+  const uint64_t tick = governor::tick_nsec(hz);
+  switch (i & 15) {
+    case 0:
+      return 0;
+    case 1:
+      return 1;
+    case 2:
+      return governor::kResidencyThresholdNs;
+    case 3:
+      return governor::kResidencyThresholdNs - 1;
+    case 4:
+      return tick;
+    case 5:
+      return tick - 1;
+    case 6:
+      return tick + 1;
+    case 7:
+      return governor::kMaxInterestingNs;
+    case 8:
+      return uint64_t{0xffffffff} * 1000;
+    case 9:
+      return uint64_t{0x100000000} * 1000;
+    case 10:
+      return kRangeNs - 1;
+    case 11:
+      return kRangeNs;
+    case 12:
+      return kMaxLatencyReqNs;
+    case 13:
+      return kKtimeMax;
+    case 14:
+      return 0x8000000000000000ULL;
+    default:
+      return ~uint64_t{0};
+  }
+}
+
+std::string_view form_subject(Form f) {
+  switch (f) {
+    case Form::reference:
+      return governor::Reference::name;
+    case Form::v619:
+      return governor::V619::name;
+    case Form::v614:
+      return governor::V614::name;
+    case Form::seed_v2:
+      return governor::SeedV2::name;
+    case Form::seed_threshold:
+      return governor::SeedThreshold::name;
+  }
+  return governor::Reference::name;
+}
+
+Input parse_input(std::span<const uint8_t> data) {
+  Input in;
+  Reader r(data);
+  const uint8_t b0 = r.byte();
+  const unsigned form = b0 & 7u;
+  in.config.form = form <= 4 ? static_cast<Form>(form) : Form::reference;
+  in.config.hz = kHz[(b0 >> 3) & 3u];
+  in.config.ordered = (b0 >> 5) & 1u;
+  const unsigned hz = in.config.hz;
+  const size_t n = r.byte() % governor::kMaxStates + 1;
+  for (size_t i = 0; i < n; ++i) {
+    governor::TableEntry e;
+    const uint8_t flags = r.byte();
+    e.polling = flags & 1u;
+    e.disabled = (flags >> 1) & 1u;
+    e.timer_stop = (flags >> 2) & 1u;
+    e.exit_latency_ns = r.time(hz);
+    e.target_residency_ns = r.time(hz);
+    if (in.config.ordered) {
+      if (i > 0) {
+        e.exit_latency_ns = std::max(e.exit_latency_ns, in.table[i - 1].exit_latency_ns);
+        e.target_residency_ns =
+            std::max(e.target_residency_ns, in.table[i - 1].target_residency_ns);
+      }
+      e.target_residency_ns = std::max(e.target_residency_ns, e.exit_latency_ns);
+    }
+    in.table.push_back(e);
+  }
+  size_t selections = 0;
+  const Event* last_select = nullptr;
+  const Event* last_wake = nullptr;
+  Event select_copy;
+  Event wake_copy;
+  auto push = [&](const Event& ev) {
+    if (ev.kind == Event::kSelect) {
+      if (selections == kMaxSelections) {
+        ++in.dropped;
+        return;
+      }
+      ++selections;
+    } else if (selections == kMaxSelections) {
+      ++in.dropped;
+      return;
+    }
+    in.events.push_back(ev);
+  };
+  while (!r.done()) {
+    const uint8_t op = r.byte();
+    Event ev;
+    switch (op & 3u) {
+      case 0:
+        ev.kind = Event::kSelect;
+        ev.tick_stopped = (op >> 2) & 1u;
+        ev.latency_req_ns = (op >> 4) & 1u ? kMaxLatencyReqNs : r.time(hz);
+        ev.sleep_length_ns = r.time(hz);
+        ev.delta_tick_ns = (op >> 3) & 1u ? ev.sleep_length_ns : r.time(hz);
+        if (r.ran_short()) return in;
+        push(ev);
+        select_copy = ev;
+        last_select = &select_copy;
+        break;
+      case 1:
+        ev.kind = Event::kWake;
+        ev.got_tick = (op >> 2) & 1u;
+        ev.poll_time_limit = (op >> 3) & 1u;
+        ev.residency_ns = r.time(hz);
+        if (r.ran_short()) return in;
+        push(ev);
+        wake_copy = ev;
+        last_wake = &wake_copy;
+        break;
+      case 2:
+        ev.kind = Event::kReject;
+        push(ev);
+        break;
+      default:
+        if (last_select == nullptr) break;
+        for (unsigned k = 0; k < ((op >> 2) & 15u) + 1; ++k) {
+          push(*last_select);
+          if (last_wake != nullptr) push(*last_wake);
+        }
+        break;
+    }
+  }
+  return in;
+}
+
+std::vector<uint8_t> encode(const Input& input) {
+  const Config& c = input.config;
+  const auto hz = std::find(kHz.begin(), kHz.end(), c.hz);
+  if (hz == kHz.end()) throw std::invalid_argument("HZ " + std::to_string(c.hz));
+  if (input.table.empty() || input.table.size() > governor::kMaxStates) {
+    throw std::invalid_argument("a table of " + std::to_string(input.table.size()) + " states");
+  }
+  std::vector<uint8_t> out;
+  out.push_back(static_cast<uint8_t>(static_cast<unsigned>(c.form) |
+                                     static_cast<unsigned>(hz - kHz.begin()) << 3 |
+                                     unsigned(c.ordered) << 5));
+  out.push_back(static_cast<uint8_t>(input.table.size() - 1));
+  for (const governor::TableEntry& e : input.table) {
+    out.push_back(static_cast<uint8_t>(unsigned(e.polling) | unsigned(e.disabled) << 1 |
+                                       unsigned(e.timer_stop) << 2));
+    put_time(out, e.exit_latency_ns, c.hz);
+    put_time(out, e.target_residency_ns, c.hz);
+  }
+  for (const Event& ev : input.events) {
+    switch (ev.kind) {
+      case Event::kSelect: {
+        const bool no_limit = ev.latency_req_ns == kMaxLatencyReqNs;
+        const bool same = ev.delta_tick_ns == ev.sleep_length_ns;
+        out.push_back(static_cast<uint8_t>(unsigned(ev.tick_stopped) << 2 | unsigned(same) << 3 |
+                                           unsigned(no_limit) << 4));
+        if (!no_limit) put_time(out, ev.latency_req_ns, c.hz);
+        put_time(out, ev.sleep_length_ns, c.hz);
+        if (!same) put_time(out, ev.delta_tick_ns, c.hz);
+        break;
+      }
+      case Event::kWake:
+        out.push_back(static_cast<uint8_t>(1 | unsigned(ev.got_tick) << 2 |
+                                           unsigned(ev.poll_time_limit) << 3));
+        put_time(out, ev.residency_ns, c.hz);
+        break;
+      case Event::kReject:
+        out.push_back(2);
+        break;
+    }
+  }
+  return out;
+}
+
+std::span<const Subject> all_subjects() {
+  static const Subject all[] = {subject_of<governor::V614>(), subject_of<governor::SeedV2>(),
+                                subject_of<governor::SeedThreshold>(),
+                                subject_of<governor::Reference>(), subject_of<governor::V619>()};
+  return all;
+}
+
+const Subject* find_subject(std::string_view name) {
+  for (const Subject& s : all_subjects()) {
+    if (s.name == name) return &s;
+  }
+  return nullptr;
+}
+
+const Subject& fuzz_subject(const Config& config) {
+  static const Subject* const overridden = [] {
+    const char* name = subject_override();
+    if (name == nullptr) return static_cast<const Subject*>(nullptr);
+    const Subject* s = find_subject(name);
+    if (s == nullptr) {
+      std::fprintf(stderr,
+                   "governor_fuzz: IDLESPEC_GOVERNOR_SUBJECT=%s: want v6.14, seed-v2, "
+                   "seed-threshold, reference or v6.19\n",
+                   name);
+      std::abort();
+    }
+    return s;
+  }();
+  if (overridden != nullptr) return *overridden;
+  static const Subject* const reference = find_subject(governor::Reference::name);
+  static const Subject* const v619 = find_subject(governor::V619::name);
+  return config.form == Form::v619 ? *v619 : *reference;
+}
+
+Outcome run(const Subject& s, const Input& input) {
+  Outcome o;
+  Collector out;
+  const std::vector<State> states = governor::to_states(input.table);
+  const std::span<const State> table(states);
+  const uint64_t tick_ns = governor::tick_nsec(input.config.hz);
+  bool states_in_range = true;
+  for (const governor::TableEntry& e : input.table) {
+    states_in_range =
+        states_in_range && time_in_range(e.exit_latency_ns) && time_in_range(e.target_residency_ns);
+  }
+  History<Concrete> h = governor::fresh_history<Concrete>();
+  uint32_t last_idx = 0;
+  const Event* pending = nullptr;  // the wake-up since the last selection, if any
+  for (const Event& ev : input.events) {
+    if (ev.kind != Event::kSelect) {
+      pending = ev.kind == Event::kWake ? &ev : nullptr;
+      continue;
+    }
+    ++o.selections;
+    const size_t sel = o.selections;
+    if (pending != nullptr) governor::reflect<Concrete>(h, pending->got_tick);
+    Inputs<Concrete> in;
+    in.latency_req_ns = Concrete::lit<64>(ev.latency_req_ns);
+    in.sleep_length_ns = Concrete::lit<64>(ev.sleep_length_ns);
+    in.delta_tick_ns = Concrete::lit<64>(ev.delta_tick_ns);
+    in.tick_stopped = ev.tick_stopped;
+    in.tick_ns = Concrete::lit<64>(tick_ns);
+    in.last_state_idx = Concrete::lit<32>(last_idx);
+    in.last_residency_ns = Concrete::lit<64>(pending != nullptr ? pending->residency_ns : 0);
+    in.poll_time_limit = pending != nullptr && pending->poll_time_limit;
+    pending = nullptr;
+
+    bool factors_ok = true;
+    for (const auto& f : h.correction_factor)
+      factors_ok = factors_ok && f.v >= 1 && f.v <= kMaxFactor;
+    bool ring_ok = true;
+    for (const auto& v : h.intervals)
+      ring_ok = ring_ok && (v.v == governor::kUintMax || v.v < kRangeNs / governor::kNsecPerUsec);
+    const bool in_range =
+        states_in_range && factors_ok && ring_ok && last_idx < states.size() &&
+        in.latency_req_ns.v <= kMaxLatencyReqNs && signed_time_in_range(in.sleep_length_ns.v) &&
+        signed_time_in_range(in.delta_tick_ns.v) && time_in_range(in.last_residency_ns.v);
+    const History<Concrete> before = h;
+    const Prediction<Concrete> p = s.predict(table, h, in);
+    const Choice<Concrete> c = s.walk(table, p, in);
+    last_idx = c.idx.v;
+
+    const governor::Judgement j = governor::judge_selection(table, in, c);
+    if (!j.violated.empty()) {
+      for (const std::string& clause : j.violated) {
+        out.add(clause.c_str(), [&] {
+          return where(s, sel, in) + ": chose " + governor::describe(c, input.table) + "; " +
+                 j.detail;
+        });
+      }
+    }
+    if (in_range) {
+      ++o.gov5_judged;
+      bool invariants = h.interval_ptr.v < governor::kIntervals;
+      for (const auto& f : h.correction_factor)
+        invariants = invariants && f.v >= 1 && f.v <= kMaxFactor;
+      if (!invariants) {
+        out.add("GOV-5", [&] {
+          std::string fs;
+          for (const auto& f : h.correction_factor) {
+            fs += fs.empty() ? "" : " ";
+            fs += dec(f.v);
+          }
+          return where(s, sel, in) + ": the history leaves its invariants: correction factors [" +
+                 fs + "] (each within 1..8192), ring pointer " + std::to_string(h.interval_ptr.v);
+        });
+      }
+      judge_gov5(s, table, before, h, in, p, sel, out);
+    }
+  }
+  o.violations = out.take();
+  return o;
+}
+
+Violations beyond(const Violations& witness, const Violations& baseline) {
+  Violations out;
+  for (const Violation& v : witness) {
+    const bool shared = std::any_of(baseline.begin(), baseline.end(),
+                                    [&](const Violation& b) { return b.clause == v.clause; });
+    if (!shared) out.push_back(v);
+  }
+  return out;
+}
+
+Violations check_fuzz_input(std::span<const uint8_t> data) {
+  const Input in = parse_input(data);
+  return run(fuzz_subject(in.config), in).violations;
+}
+
+std::string describe(const Input& input) {
+  const Config& c = input.config;
+  std::string s =
+      strprintf("form %s, HZ %u, %s; %zu states:", std::string(form_subject(c.form)).c_str(), c.hz,
+                c.ordered ? "ordered" : "as written", input.table.size());
+  for (size_t i = 0; i < input.table.size(); ++i) {
+    const governor::TableEntry& e = input.table[i];
+    s += strprintf(" %zu%s%s%s %s/%s;", i, e.polling ? " polling" : "",
+                   e.disabled ? " disabled" : "", e.timer_stop ? " timer_stop" : "",
+                   ns(e.exit_latency_ns).c_str(), ns(e.target_residency_ns).c_str());
+  }
+  constexpr size_t kMaxShown = 24;
+  s += strprintf(" %zu events:", input.events.size());
+  for (size_t i = 0; i < input.events.size() && i < kMaxShown; ++i) {
+    s += i ? "; " : " ";
+    s += describe_event(input.events[i]);
+  }
+  if (input.events.size() > kMaxShown)
+    s += strprintf("; ... (%zu more)", input.events.size() - kMaxShown);
+  if (input.dropped != 0) s += strprintf(" (%zu dropped)", input.dropped);
+  return s;
+}
+
+std::string hex(std::span<const uint8_t> bytes) {
+  static constexpr char kDigits[] = "0123456789abcdef";
+  std::string s;
+  s.reserve(bytes.size() * 2);
+  for (uint8_t b : bytes) {
+    s.push_back(kDigits[b >> 4]);
+    s.push_back(kDigits[b & 15]);
+  }
+  return s;
+}
+
+void report_and_abort(const char* target, std::string_view subject, std::span<const uint8_t> data,
+                      const Violations& violations) {
+  for (const Violation& v : violations) {
+    std::fprintf(
+        stderr, "==%s== %s violated: %s%s\n", target, v.clause.c_str(), v.message.c_str(),
+        v.occurrences > 1 ? strprintf(" (and %zu more times)", v.occurrences - 1).c_str() : "");
+  }
+  std::fprintf(stderr, "==%s== subject: %s\n", target, std::string(subject).c_str());
+  std::fprintf(stderr, "==%s== input: %s\n", target, describe(parse_input(data)).c_str());
+  std::fprintf(stderr, "==%s== bytes (%zu): %s\n", target, data.size(), hex(data).c_str());
+  std::fflush(stderr);
+  std::abort();
+}
+
+}  // namespace idlespec::governor_fuzz
