@@ -319,13 +319,19 @@ void judge_gov5(const Subject& s, std::span<const State> states, const History<C
     to += to.empty() ? "" : "; ";
     to += what;
   };
+  // A GOV-8 truncation puts a value beyond GOV-5's ring range into the ring
+  // in this very selection: the rest of the prediction is then outside
+  // GOV-5's ranges, as it is on the next selections (`in_range`).
+  bool stored_out_of_range = false;
+  for (const Overflow& o : x.overflows()) stored_out_of_range |= o.what == kStoredInterval;
   for (const Overflow& o : x.overflows()) {
+    if (stored_out_of_range && o.what != kStoredInterval) continue;
     std::string& to = o.what == kStoredInterval ? why8 : why;
     note(to, std::string(o.what) + " is " + dec(o.exact) + ", beyond " + std::to_string(o.bits) +
                  " bits");
   }
   auto differ = [&](const char* what, u128 exact, u128 got) {
-    if (exact == got) return;
+    if (exact == got || stored_out_of_range) return;
     note(why, std::string(what) + " is " + dec(got) + ", exact arithmetic gives " + dec(exact));
   };
   differ("the prediction (ns)", want.predicted_ns, p.predicted_ns.v);
@@ -677,8 +683,12 @@ Outcome run(const Subject& s, const Input& input) {
     bool ring_ok = true;
     for (const auto& v : h.intervals)
       ring_ok = ring_ok && (v.v == governor::kUintMax || v.v < kRangeNs / governor::kNsecPerUsec);
+    // The history's time to the next timer (from the previous selection,
+    // which may have been out of range) is what menu_update() learns from.
+    const bool history_ok =
+        h.next_timer_ns.v < kRangeNs || h.next_timer_ns.v == governor::kKtimeMax;
     const bool in_range =
-        states_in_range && factors_ok && ring_ok && last_idx < states.size() &&
+        states_in_range && factors_ok && ring_ok && history_ok && last_idx < states.size() &&
         in.latency_req_ns.v <= kMaxLatencyReqNs && signed_time_in_range(in.sleep_length_ns.v) &&
         signed_time_in_range(in.delta_tick_ns.v) && time_in_range(in.last_residency_ns.v);
     const History<Concrete> before = h;
