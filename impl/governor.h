@@ -237,6 +237,28 @@ void update_intervals(History<D>& h, typename D::template U<32> interval_us) {
   h.interval_ptr = D::ite(next >= D::template lit<32>(kIntervals), D::template lit<32>(0), next);
 }
 
+// What the GOV-5 proofs observe of one pass of the typical-interval loop:
+// whether it runs, which samples it counts and the 64-bit words it forms.
+// Recording (a non-null trace) changes nothing the function computes.
+template <class D>
+struct IntervalPass {
+  typename D::Bool runs;     // no earlier pass returned
+  typename D::Bool divides;  // ... and this one counted a non-zero sample
+  std::array<typename D::Bool, kIntervals> counted;
+  typename D::template U<64> sum;  // the counted samples' sum
+  // Two-pass: the sum of the squared differences; both-ends: of the squares.
+  typename D::template U<64> square_sum;
+  typename D::template U<64> avg;          // the average after the division
+  typename D::template U<64> mean_square;  // both-ends: square_sum after the division
+  typename D::template U<64> avg_sq;       // avg * avg
+  typename D::template U<64> variance;     // as compared with U64_MAX / 36
+  typename D::Bool small_var;              // variance <= U64_MAX / 36
+};
+template <class D>
+struct IntervalTrace {
+  std::array<IntervalPass<D>, 3> pass;
+};
+
 // get_typical_interval() up to v6.14. Samples above `thresh` (INT_MAX at
 // first) are left out; average, then variance from a second loop over the
 // differences; accept the average if the spread is small, else drop the
@@ -245,7 +267,8 @@ void update_intervals(History<D>& h, typename D::template U<32> interval_us) {
 // once at most 6 remain.
 template <class D>
 typename D::template U<32> typical_interval_two_pass(
-    const std::array<typename D::template U<32>, kIntervals>& iv) {
+    const std::array<typename D::template U<32>, kIntervals>& iv,
+    IntervalTrace<D>* trace = nullptr) {
   using U32 = typename D::template U<32>;
   using U64 = typename D::template U<64>;
   using B = typename D::Bool;
@@ -256,8 +279,10 @@ typename D::template U<32> typical_interval_two_pass(
     U64 sum = D::template lit<64>(0);
     U32 divisor = D::template lit<32>(0);
     U32 max = D::template lit<32>(0);
+    if (trace) trace->pass[pass].runs = !done;
     for (unsigned i = 0; i < kIntervals; ++i) {
       const B in = iv[i] <= thresh;
+      if (trace) trace->pass[pass].counted[i] = in;
       sum = D::ite(in, sum + D::template zext<64>(iv[i]), sum);
       divisor = D::ite(in, divisor + D::template lit<32>(1), divisor);
       max = D::ite(in && iv[i] > max, iv[i], max);
@@ -277,9 +302,22 @@ typename D::template U<32> typical_interval_two_pass(
       const U64 diff = D::ite(v >= avg64, v - avg64, avg64 - v);
       variance = D::ite(iv[i] <= thresh, variance + diff * diff, variance);
     }
+    if (trace) {
+      IntervalPass<D>& t = trace->pass[pass];
+      t.divides = !done;
+      t.sum = sum;
+      t.square_sum = variance;
+      t.avg = avg64;
+      t.mean_square = D::template lit<64>(0);
+      t.avg_sq = avg64 * avg64;
+    }
     variance = D::ite(all, variance >> kIntervalShift, div_by_count<D>(variance, divisor));
     const U64 divisor64 = D::template zext<64>(divisor);
     const B small_var = variance <= D::template lit<64>(~0ULL / 36);
+    if (trace) {
+      trace->pass[pass].variance = variance;
+      trace->pass[pass].small_var = small_var;
+    }
     const B accept =
         small_var && ((avg64 * avg64 > variance * D::template lit<64>(36) &&
                        divisor64 * D::template lit<64>(4) >= D::template lit<64>(kIntervals * 3)) ||
@@ -300,7 +338,8 @@ typename D::template U<32> typical_interval_two_pass(
 // three-pass bound holds.
 template <class D>
 typename D::template U<32> typical_interval_both_ends(
-    const std::array<typename D::template U<32>, kIntervals>& iv) {
+    const std::array<typename D::template U<32>, kIntervals>& iv,
+    IntervalTrace<D>* trace = nullptr) {
   using U32 = typename D::template U<32>;
   using U64 = typename D::template U<64>;
   using B = typename D::Bool;
@@ -316,8 +355,10 @@ typename D::template U<32> typical_interval_both_ends(
     U32 divisor = D::template lit<32>(0);
     U32 max = D::template lit<32>(0);
     U32 min = D::template lit<32>(kUintMax);
+    if (trace) trace->pass[pass].runs = !done;
     for (unsigned i = 0; i < kIntervals; ++i) {
       const B in = !(has_min && iv[i] <= min_thresh) && iv[i] < max_thresh;
+      if (trace) trace->pass[pass].counted[i] = in;
       const U64 v = D::template zext<64>(iv[i]);
       avg = D::ite(in, avg + v, avg);
       variance = D::ite(in, variance + v * v, variance);
@@ -329,12 +370,26 @@ typename D::template U<32> typical_interval_both_ends(
     result = D::ite(!done && none, D::template lit<32>(kUintMax), result);
     done = done || none;
     const B all = divisor == D::template lit<32>(kIntervals);
+    if (trace) {
+      trace->pass[pass].divides = !done;
+      trace->pass[pass].sum = avg;
+      trace->pass[pass].square_sum = variance;
+    }
     avg = D::ite(all, avg >> kIntervalShift, div_by_count<D>(avg, divisor));
     variance = D::ite(all, variance >> kIntervalShift, div_by_count<D>(variance, divisor));
     const U64 avg_sq = avg * avg;
+    if (trace) {
+      trace->pass[pass].avg = avg;
+      trace->pass[pass].mean_square = variance;
+      trace->pass[pass].avg_sq = avg_sq;
+    }
     variance = variance - avg_sq;
     const U64 divisor64 = D::template zext<64>(divisor);
     const B small_var = variance <= D::template lit<64>(~0ULL / 36);
+    if (trace) {
+      trace->pass[pass].variance = variance;
+      trace->pass[pass].small_var = small_var;
+    }
     const B accept =
         small_var && ((avg_sq > variance * D::template lit<64>(36) &&
                        divisor64 * D::template lit<64>(4) >= D::template lit<64>(kIntervals * 3)) ||
@@ -355,19 +410,37 @@ typename D::template U<32> typical_interval_both_ends(
 }
 
 template <class S, class D>
-typename D::template U<32> typical_interval(const History<D>& h) {
+typename D::template U<32> typical_interval(const History<D>& h,
+                                            IntervalTrace<D>* trace = nullptr) {
   if constexpr (S::predictor == Predictor::kTwoPass) {
-    return typical_interval_two_pass<D>(h.intervals);
+    return typical_interval_two_pass<D>(h.intervals, trace);
   } else {
-    return typical_interval_both_ends<D>(h.intervals);
+    return typical_interval_both_ends<D>(h.intervals, trace);
   }
 }
+
+// What the GOV-5 proofs observe of menu_update(): the words it forms.
+// Recording (a non-null trace) changes nothing the function computes.
+template <class D>
+struct UpdateTrace {
+  typename D::template U<64> last_exit_ns;   // the last state's exit latency
+  typename D::template U<64> twice_exit_ns;  // 2 * last_exit_ns
+  typename D::Bool deducts;                  // residency > 2 * exit: the exit latency is deducted
+  typename D::template U<64> measured_ns;    // after the clamp to next_timer_ns
+  typename D::Bool learn;                    // next_timer_ns > 0 && measured < MAX_INTERESTING
+  typename D::template U<64> scaled;         // RESOLUTION * measured_ns
+  typename D::template U<64> ratio;          // scaled / next_timer_ns
+  typename D::template U<32> kept;           // the old factor less its decay
+  typename D::template U<32> factor;         // the new factor
+  typename D::template U<64> interval_us;    // measured_ns in us, before the unsigned int
+};
 
 // menu_update(): what the last idle period teaches. Learns a measured
 // duration (the tick-wakeup and polling-timeout guesses as the kernel makes
 // them), folds it into the bucket's correction factor and the interval ring.
 template <class S, class D>
-void menu_update(std::span<const State<D>> states, History<D>& h, const Inputs<D>& in) {
+void menu_update(std::span<const State<D>> states, History<D>& h, const Inputs<D>& in,
+                 UpdateTrace<D>* trace = nullptr) {
   using U64 = typename D::template U<64>;
   using U32 = typename D::template U<32>;
   const size_t n = states.size();
@@ -388,15 +461,60 @@ void menu_update(std::span<const State<D>> states, History<D>& h, const Inputs<D
   const auto learn =
       h.next_timer_ns > D::template lit<64>(0) && measured < D::template lit<64>(kMaxInterestingNs);
   // div64_u64(RESOLUTION * measured_ns, next_timer_ns), added to an unsigned int.
-  const U64 ratio = D::udiv(D::template lit<64>(kResolution) * measured, h.next_timer_ns);
+  const U64 scaled = D::template lit<64>(kResolution) * measured;
+  const U64 ratio = D::udiv(scaled, h.next_timer_ns);
+  if (trace) {
+    trace->last_exit_ns = last_exit;
+    trace->twice_exit_ns = last_exit * D::template lit<64>(2);
+    trace->deducts = residency > last_exit * D::template lit<64>(2);
+    trace->measured_ns = measured;
+    trace->learn = learn;
+    trace->scaled = scaled;
+    trace->ratio = ratio;
+    trace->kept = factor;
+  }
   factor = factor + D::ite(learn, D::template trunc<32>(ratio), D::template lit<32>(kResolution));
   for (unsigned b = 0; b < kBuckets; ++b) {
     h.correction_factor[b] =
         D::ite(h.bucket == D::template lit<32>(b), factor, h.correction_factor[b]);
   }
   // ktime_to_us(measured_ns) passed as an unsigned int.
-  update_intervals<D>(h,
-                      D::template trunc<32>(D::udiv(measured, D::template lit<64>(kNsecPerUsec))));
+  const U64 interval_us = D::udiv(measured, D::template lit<64>(kNsecPerUsec));
+  if (trace) {
+    trace->factor = factor;
+    trace->interval_us = interval_us;
+  }
+  update_intervals<D>(h, D::template trunc<32>(interval_us));
+}
+
+// The time to the next timer scaled by the bucket's correction factor and
+// rounded to microseconds (menu_select()'s timer_us), with the words it
+// forms on the way (GOV-5).
+template <class D>
+struct TimerEstimate {
+  typename D::template U<64> product;   // delta * factor (as the subject forms it)
+  typename D::template U<64> rounded;   // half + product
+  typename D::template U<64> quotient;  // rounded / scale, before the unsigned int
+  typename D::template U<32> timer_us;
+};
+
+template <class S, class D>
+TimerEstimate<D> timer_estimate(typename D::template U<64> delta,
+                                typename D::template U<32> factor) {
+  const auto half = D::template lit<64>(kResolution * kDecay * kNsecPerUsec / 2);
+  const auto scale = D::template lit<64>(kResolution * kDecay * kNsecPerUsec);
+  TimerEstimate<D> t;
+  if constexpr (S::timer_product_bits == 64) {
+    t.product = delta * D::template zext<64>(factor);
+  } else {
+    static_assert(S::timer_product_bits == 32);
+    t.product = D::template zext<64>(D::template trunc<32>(delta) * factor);
+  }
+  t.rounded = half + t.product;
+  t.quotient = D::udiv(t.rounded, scale);
+  // timer_us is an unsigned int.
+  t.timer_us = D::template trunc<32>(t.quotient);
+  return t;
 }
 
 // The first half of menu_select(): learn from the last period, predict.
@@ -437,17 +555,7 @@ Prediction<D> predict(std::span<const State<D>> states, History<D>& h, const Inp
   const U64 delta_tick_t = D::ite(negative, D::template lit<64>(0), in.delta_tick_ns);
   const U32 bucket_t = which_bucket<D>(delta);
   const U32 factor = pick<D>(bucket_t, kBuckets, [&](size_t i) { return h.correction_factor[i]; });
-  const U64 half = D::template lit<64>(kResolution * kDecay * kNsecPerUsec / 2);
-  const U64 scale = D::template lit<64>(kResolution * kDecay * kNsecPerUsec);
-  U64 product;
-  if constexpr (S::timer_product_bits == 64) {
-    product = delta * D::template zext<64>(factor);
-  } else {
-    static_assert(S::timer_product_bits == 32);
-    product = D::template zext<64>(D::template trunc<32>(delta) * factor);
-  }
-  // timer_us is an unsigned int.
-  const U32 timer_us = D::template trunc<32>(D::udiv(half + product, scale));
+  const U32 timer_us = timer_estimate<S, D>(delta, factor).timer_us;
   const U64 timer_pred =
       umin<D, 64>(D::template zext<64>(timer_us) * D::template lit<64>(kNsecPerUsec), predicted);
 
