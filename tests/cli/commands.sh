@@ -32,7 +32,8 @@ expect verify-bad-subject 2 "names subject 'nobody'" -- "$bin" verify --subject 
 expect verify-bad-budget 2 '--budget wants a positive number' -- "$bin" verify --budget -1
 expect clauses-component-alias 0 'BUSY-7 \(safety\) spec/busy_delay.md' -- "$bin" clauses --component busy-delay
 expect clauses-legacy-accepted 0 'legacy \(accepted violation\)' -- "$bin" clauses --component busy_delay
-expect verify-component-empty 2 "nothing to verify" -- "$bin" verify --component governor
+expect clauses-governor 0 'GOV-5 \(safety\) spec/governor.md' -- "$bin" clauses --component governor
+expect verify-governor-bad-subject 2 "names subject 'v5.0'" -- "$bin" verify --component governor --subject v5.0
 expect check-bad-kind 2 "unknown check kind 'lemma'" -- "$bin" check lemma x
 expect check-missing 2 "no proof check named 'nope'" -- "$bin" check proof nope
 echo "$((n - fails)) passed, $fails failed"
