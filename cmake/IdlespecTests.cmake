@@ -49,3 +49,8 @@ foreach(script ${cli_scripts})
 endforeach()
 
 include(cmake/IdlespecStress.cmake)  # the stress test (label stress; the tsan preset)
+
+# idlespec-validate against the kernel-style C files of tests/validate/.
+add_test(NAME unit/validate_busy_delay
+         COMMAND sh ${CMAKE_SOURCE_DIR}/tests/validate/run.sh $<TARGET_FILE:idlespec-validate> 120)
+set_tests_properties(unit/validate_busy_delay PROPERTIES LABELS unit TIMEOUT 300)

@@ -1,0 +1,145 @@
+#!/bin/sh
+# tests/validate/run.sh IDLESPEC_VALIDATE [BUDGET_SECONDS] [full|sampled]
+#
+# The end-to-end test of `idlespec validate` on busy_delay (issue 6): runs the
+# given idlespec-validate binary (it builds nothing) on the kernel-style files
+# beside this script and asserts the verdict of every clause, the exit codes,
+# that each counterexample names its status in hex and decimal, and that
+# crashes, hangs and BUG_ON are reported without ending the run.
+#
+# The faithful file always gets the full 2^32-status scans (~10-25 s on two
+# cores); the buggy files get the third argument's scan, `sampled` by default
+# (every status in -65536..65535 plus 2^24 spread over the rest: each bug
+# lies in the first part), `full` to scan them exhaustively as well.
+set -u
+BIN=${1:?usage: run.sh PATH/TO/idlespec-validate [BUDGET_SECONDS] [full|sampled]}
+BUDGET=${2:-120}
+SCAN=${3:-sampled}
+HERE=$(cd "$(dirname "$0")" && pwd)
+SCRATCH=$(mktemp -d /tmp/idlespec-validate-test-XXXXXX)
+trap 'rm -rf "$SCRATCH"' EXIT
+FAILS=0
+
+fail() { echo "FAIL: $*"; FAILS=$((FAILS + 1)); }
+
+# run NAME ARGS...: output in $SCRATCH/NAME.out/.err, exit code in $RC, seconds in $SECS
+run() {
+  name=$1; shift
+  t0=$(date +%s.%N)
+  "$BIN" "$@" >"$SCRATCH/$name.out" 2>"$SCRATCH/$name.err"
+  RC=$?
+  SECS=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
+  echo "$name: exit $RC, ${SECS}s"
+}
+
+# expect_clause NAME CLAUSE STATUS: the report of NAME has CLAUSE with STATUS
+expect_clause() {
+  grep -q "^$2 \[[a-z_]*\] $3\b" "$SCRATCH/$1.out" ||
+    fail "$1: expected $2 $3, got: $(grep "^$2 " "$SCRATCH/$1.out" || echo nothing)"
+}
+
+# expect_only_failed NAME CLAUSE...: exactly these clauses failed, all others held
+expect_only_failed() {
+  name=$1; shift
+  for c in BUSY-1 BUSY-2 BUSY-3 BUSY-4 BUSY-5 BUSY-7; do
+    case " $* " in
+      *" $c "*) expect_clause "$name" "$c" failed ;;
+      *) expect_clause "$name" "$c" held ;;
+    esac
+  done
+}
+
+# expect_text NAME TEXT: the report mentions TEXT (fixed string)
+expect_text() { grep -qF -- "$2" "$SCRATCH/$1.out" || fail "$1: report lacks '$2'"; }
+
+expect_rc() { [ "$RC" = "$2" ] || fail "$1: exit $RC, expected $2"; }
+
+# A driver crash shows as a signal exit (>= 128) or a missing summary line.
+expect_no_driver_crash() {
+  [ "$RC" -lt 128 ] || fail "$1: the driver died (exit $RC)"
+  grep -q "held, .* failed" "$SCRATCH/$1.out" || fail "$1: no summary line"
+}
+
+src() { echo "$HERE/busy_delay_$1.c"; }
+
+# --- the faithful file: every clause held ----------------------------------------
+run faithful --source "$(src faithful)" --budget "$BUDGET"
+expect_rc faithful 0
+expect_only_failed faithful
+expect_no_driver_crash faithful
+
+# --- one injected bug each: exactly the expected clauses fail, with the status ----
+run no_reset --source "$(src no_reset)" --budget "$BUDGET" --scan "$SCAN"
+expect_rc no_reset 1
+expect_only_failed no_reset BUSY-7
+expect_text no_reset "status 0x000026ac (9900), early boot: loop after giving up"
+
+run accepts_9906 --source "$(src accepts_9906)" --budget "$BUDGET" --scan "$SCAN"
+expect_rc accepts_9906 1
+expect_only_failed accepts_9906 BUSY-1 BUSY-5   # 9906 retries (BUSY-1) and sleeps (BUSY-5)
+expect_text accepts_9906 "status 0x000026b2 (9906), need_resched=0: rtas_busy_delay returned true (retry)"
+
+run sleeps_on_busy --source "$(src sleeps_on_busy)" --budget "$BUDGET" --scan "$SCAN"
+expect_rc sleeps_on_busy 1
+expect_only_failed sleeps_on_busy BUSY-2
+expect_text sleeps_on_busy "status 0xfffffffe (-2), need_resched=1: requested 1 sleep(s), last msleep"
+
+# --- crashes, hangs, BUG_ON: failed with the input, the run goes on --------------
+run segfault --source "$(src segfault)" --budget "$BUDGET" --scan "$SCAN"
+expect_rc segfault 1
+expect_only_failed segfault BUSY-5
+expect_text segfault "status 0xfffffffd (-3), need_resched=0: crashed with signal 11 (SIGSEGV)"
+expect_no_driver_crash segfault
+
+run hang --source "$(src hang)" --budget "$BUDGET" --scan "$SCAN"
+expect_rc hang 1
+expect_only_failed hang BUSY-4
+expect_text hang "status 0x000026b2 (9906), need_resched=0: did not return within 2 s (hang)"
+expect_no_driver_crash hang
+
+run bug_on --source "$(src bug_on)" --budget "$BUDGET" --scan "$SCAN"
+expect_rc bug_on 1
+expect_only_failed bug_on BUSY-3
+expect_text bug_on "status 0x000026b1 (9905), need_resched=0: BUG_ON(ms > 10000) fired at"
+expect_no_driver_crash bug_on
+
+# --- a function absent from the file ----------------------------------------------
+# The file with only rtas_busy_delay_time (everything before the early helper).
+sed '/^static bool __init rtas_busy_delay_early/,$d' "$(src faithful)" >"$SCRATCH/time_only.c"
+run absent --source "$SCRATCH/time_only.c" --budget "$BUDGET"
+expect_rc absent 1
+expect_clause absent BUSY-4 held
+for c in BUSY-1 BUSY-2 BUSY-3 BUSY-5 BUSY-7; do expect_clause absent "$c" absent; done
+expect_text absent "rtas_busy_delay  not in the file"
+
+# --json on the same: parseable, one entry per clause
+run absent_json --source "$SCRATCH/time_only.c" --function rtas_busy_delay --json
+expect_rc absent_json 1
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert [c["status"] for c in d["clauses"]]==["absent"]*5, d' \
+  "$SCRATCH/absent_json.out" || fail "absent_json: unexpected JSON"
+
+# --- usage and build errors: exit 2, one message -----------------------------------
+run missing_file --source "$SCRATCH/no_such_file.c"
+expect_rc missing_file 2
+[ "$(wc -l <"$SCRATCH/missing_file.err")" -eq 1 ] || fail "missing_file: expected one line on stderr"
+grep -q "cannot read" "$SCRATCH/missing_file.err" || fail "missing_file: no 'cannot read' message"
+
+run bad_flag --source "$(src faithful)" --frobnicate
+expect_rc bad_flag 2
+[ "$(wc -l <"$SCRATCH/bad_flag.err")" -eq 1 ] || fail "bad_flag: expected one line on stderr"
+grep -q "unknown argument '--frobnicate'" "$SCRATCH/bad_flag.err" || fail "bad_flag: no message"
+
+run no_source --json
+expect_rc no_source 2
+
+sed 's/return ms;/return ms/' "$(src faithful)" >"$SCRATCH/syntax_error.c"
+run build_error --source "$SCRATCH/syntax_error.c"
+expect_rc build_error 2
+grep -q "syntax_error.c:[0-9]*" "$SCRATCH/build_error.err" || fail "build_error: no compiler message naming the file"
+
+if [ "$FAILS" -ne 0 ]; then
+  echo "tests/validate/run.sh: $FAILS failure(s); reports kept in $SCRATCH"
+  trap - EXIT
+  exit 1
+fi
+echo "tests/validate/run.sh: all passed"

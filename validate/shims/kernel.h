@@ -1,0 +1,195 @@
+/*
+ * The kernel as the validated code sees it (idlespec validate, issue 6).
+ *
+ * The driver compiles one translation unit: this header, the functions it
+ * extracted from the file under test (with their #define and file-scope
+ * dependencies, #includes dropped), then the harness. Everything here is
+ * static: one harness process observes one copy of the code.
+ *
+ * Nothing the code asks of the kernel happens: sleeps, delays and yields
+ * are recorded as requests (what the spec's clauses judge) and advance a
+ * simulated clock; printk goes to a buffer; WARN_ON/BUG_ON become findings
+ * the harness reports against the clause under check, and execution goes
+ * on (a BUG() that returns is the harness's choice, not the kernel's).
+ */
+#ifndef IDLESPEC_VALIDATE_SHIM_KERNEL_H
+#define IDLESPEC_VALIDATE_SHIM_KERNEL_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+/* --- types ---------------------------------------------------------------- */
+typedef uint8_t u8;
+typedef uint16_t u16;
+typedef uint32_t u32;
+typedef uint64_t u64;
+typedef int8_t s8;
+typedef int16_t s16;
+typedef int32_t s32;
+typedef int64_t s64;
+typedef uint32_t __be32;
+typedef uint64_t __be64;
+
+/* --- annotations that mean nothing here ----------------------------------- */
+#define __init
+#define __initdata
+#define __initconst
+#define __ref
+#define __refdata
+#define __exit
+#define noinstr
+#define notrace
+#define __cold
+#define __weak __attribute__((weak))
+#undef __always_inline
+#define __always_inline inline __attribute__((always_inline))
+#define noinline __attribute__((noinline))
+#define __maybe_unused __attribute__((unused))
+#define __must_check
+#define __user
+#define __iomem
+#define __rcu
+#define EXPORT_SYMBOL(sym)
+#define EXPORT_SYMBOL_GPL(sym)
+#define likely(x) __builtin_expect(!!(x), 1)
+#define unlikely(x) __builtin_expect(!!(x), 0)
+#define barrier() __asm__ __volatile__("" ::: "memory")
+#define cpu_relax() barrier()
+#define READ_ONCE(x) (*(const volatile __typeof__(x) *)&(x))
+#define WRITE_ONCE(x, v) (*(volatile __typeof__(x) *)&(x) = (v))
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* --- min/max/clamp (GNU C statement expressions, single evaluation) ------- */
+#define min(x, y) ({ __typeof__(x) _mn_x = (x); __typeof__(y) _mn_y = (y); _mn_x < _mn_y ? _mn_x : _mn_y; })
+#define max(x, y) ({ __typeof__(x) _mx_x = (x); __typeof__(y) _mx_y = (y); _mx_x > _mx_y ? _mx_x : _mx_y; })
+#define min_t(t, x, y) min((t)(x), (t)(y))
+#define max_t(t, x, y) max((t)(x), (t)(y))
+#define clamp(val, lo, hi) min((__typeof__(val))max(val, lo), hi)
+#define clamp_t(t, val, lo, hi) clamp((t)(val), (t)(lo), (t)(hi))
+#define clamp_val(val, lo, hi) clamp_t(__typeof__(val), val, lo, hi)
+
+/* --- the RTAS names (arch/powerpc/include/asm/rtas.h) --------------------- */
+#define RTAS_HARDWARE_ERROR (-1)
+#define RTAS_BUSY (-2)
+#define RTAS_INVALID_PARAMETER (-3)
+#define RTAS_EXTENDED_DELAY_MIN 9900
+#define RTAS_EXTENDED_DELAY_MAX 9905
+#define RTAS_UNKNOWN_SERVICE (-1)
+
+/* --- system_state (include/linux/kernel.h) -------------------------------- */
+enum system_states {
+  SYSTEM_BOOTING,
+  SYSTEM_SCHEDULING,
+  SYSTEM_FREEING_INITMEM,
+  SYSTEM_RUNNING,
+  SYSTEM_HALT,
+  SYSTEM_POWER_OFF,
+  SYSTEM_RESTART,
+  SYSTEM_SUSPEND,
+};
+static enum system_states system_state = SYSTEM_RUNNING;
+
+/* --- what the code requested: the harness reads and resets this ----------- */
+enum shim_primitive {
+  SHIM_NONE = 0, SHIM_USLEEP_RANGE, SHIM_MSLEEP, SHIM_FSLEEP, SHIM_MDELAY, SHIM_UDELAY,
+  SHIM_SSLEEP, SHIM_NDELAY,
+};
+static const char *const shim_primitive_name[] = {
+    "none", "usleep_range", "msleep", "fsleep", "mdelay", "udelay", "ssleep", "ndelay"};
+
+struct shim_requests {
+  unsigned events;         /* sleeps + delays + cond_resched calls */
+  unsigned sleeps;         /* sleeps and delays of any kind */
+  unsigned cond_resched;
+  enum shim_primitive primitive; /* the last sleep or delay */
+  unsigned long long min_us, max_us; /* its requested range (min = max but usleep_range) */
+  unsigned might_sleep;    /* counted, judged by no clause (spec/busy_delay.md) */
+};
+static struct shim_requests shim_req;
+static unsigned long long shim_clock_us; /* simulated: advanced by each request's lower end */
+static bool shim_need_resched;           /* what need_resched() answers */
+
+static inline void shim_reset_requests(void) { memset(&shim_req, 0, sizeof(shim_req)); }
+
+static inline void shim_sleep(enum shim_primitive p, unsigned long long min_us,
+                              unsigned long long max_us) {
+  shim_req.events++;
+  shim_req.sleeps++;
+  shim_req.primitive = p;
+  shim_req.min_us = min_us;
+  shim_req.max_us = max_us;
+  shim_clock_us += min_us;
+}
+
+static inline void usleep_range(unsigned long min, unsigned long max) { shim_sleep(SHIM_USLEEP_RANGE, min, max); }
+static inline void msleep(unsigned int msecs) { shim_sleep(SHIM_MSLEEP, (unsigned long long)msecs * 1000, (unsigned long long)msecs * 1000); }
+static inline void ssleep(unsigned int secs) { shim_sleep(SHIM_SSLEEP, (unsigned long long)secs * 1000000, (unsigned long long)secs * 1000000); }
+static inline void fsleep(unsigned long usecs) { shim_sleep(SHIM_FSLEEP, usecs, usecs); }
+static inline void mdelay(unsigned long msecs) { shim_sleep(SHIM_MDELAY, (unsigned long long)msecs * 1000, (unsigned long long)msecs * 1000); }
+static inline void udelay(unsigned long usecs) { shim_sleep(SHIM_UDELAY, usecs, usecs); }
+static inline void ndelay(unsigned long nsecs) { shim_sleep(SHIM_NDELAY, nsecs / 1000, nsecs / 1000); }
+static inline int shim_cond_resched(void) { shim_req.events++; shim_req.cond_resched++; return 0; }
+#define cond_resched() shim_cond_resched()
+#define might_sleep() ((void)shim_req.might_sleep++)
+#define might_sleep_if(c) do { if (c) might_sleep(); } while (0)
+static inline bool need_resched(void) { return shim_need_resched; }
+
+/* --- printk into a buffer --------------------------------------------------- */
+#define KERN_SOH "\001"
+#define KERN_EMERG KERN_SOH "0"
+#define KERN_ALERT KERN_SOH "1"
+#define KERN_CRIT KERN_SOH "2"
+#define KERN_ERR KERN_SOH "3"
+#define KERN_WARNING KERN_SOH "4"
+#define KERN_NOTICE KERN_SOH "5"
+#define KERN_INFO KERN_SOH "6"
+#define KERN_DEBUG KERN_SOH "7"
+#define KERN_CONT KERN_SOH "c"
+static char shim_log[4096];
+static size_t shim_log_len;
+static unsigned long shim_log_lines;
+__attribute__((format(printf, 1, 2))) static inline int printk(const char *fmt, ...) {
+  char line[256];
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(line, sizeof(line), fmt, ap);
+  va_end(ap);
+  const char *text = line[0] == '\001' && line[1] ? line + 2 : line;
+  size_t len = strlen(text);
+  if (shim_log_len + len >= sizeof(shim_log)) shim_log_len = 0; /* a ring, coarsely */
+  memcpy(shim_log + shim_log_len, text, len + 1);
+  shim_log_len += len;
+  shim_log_lines++;
+  return n;
+}
+#ifndef pr_fmt
+#define pr_fmt(fmt) fmt
+#endif
+#define pr_emerg(fmt, ...) printk(KERN_EMERG pr_fmt(fmt), ##__VA_ARGS__)
+#define pr_alert(fmt, ...) printk(KERN_ALERT pr_fmt(fmt), ##__VA_ARGS__)
+#define pr_crit(fmt, ...) printk(KERN_CRIT pr_fmt(fmt), ##__VA_ARGS__)
+#define pr_err(fmt, ...) printk(KERN_ERR pr_fmt(fmt), ##__VA_ARGS__)
+#define pr_warn(fmt, ...) printk(KERN_WARNING pr_fmt(fmt), ##__VA_ARGS__)
+#define pr_notice(fmt, ...) printk(KERN_NOTICE pr_fmt(fmt), ##__VA_ARGS__)
+#define pr_info(fmt, ...) printk(KERN_INFO pr_fmt(fmt), ##__VA_ARGS__)
+#define pr_debug(fmt, ...) ((void)0)
+#define pr_err_ratelimited pr_err
+#define pr_warn_ratelimited pr_warn
+#define pr_warn_once pr_warn
+static inline void dump_stack(void) {}
+
+/* --- WARN/BUG: findings, reported by the harness (defined there) ---------- */
+__attribute__((unused)) static void shim_kernel_finding(const char *what, const char *cond,
+                                                     const char *file, int line);
+#define WARN_ON(cond) ({ int _w = !!(cond); if (unlikely(_w)) shim_kernel_finding("WARN_ON", #cond, __FILE__, __LINE__); unlikely(_w); })
+#define WARN_ON_ONCE(cond) WARN_ON(cond)
+#define WARN(cond, ...) ({ int _w = !!(cond); if (unlikely(_w)) shim_kernel_finding("WARN", #cond, __FILE__, __LINE__); unlikely(_w); })
+#define WARN_ONCE(cond, ...) WARN(cond, __VA_ARGS__)
+#define BUG_ON(cond) do { if (unlikely(cond)) shim_kernel_finding("BUG_ON", #cond, __FILE__, __LINE__); } while (0)
+#define BUG() shim_kernel_finding("BUG", "", __FILE__, __LINE__)
+
+#endif /* IDLESPEC_VALIDATE_SHIM_KERNEL_H */
