@@ -37,8 +37,14 @@ class Scanner {
   // a /* comment */ spanning lines inside a directive is skipped).
   size_t line_end(size_t q) const {
     while (q < s_.size()) {
-      if (s_[q] == '\\' && q + 1 < s_.size() && s_[q + 1] == '\n') { q += 2; continue; }
-      if (s_[q] == '/' && q + 1 < s_.size() && s_[q + 1] == '*') { q = comment_end(q); continue; }
+      if (s_[q] == '\\' && q + 1 < s_.size() && s_[q + 1] == '\n') {
+        q += 2;
+        continue;
+      }
+      if (s_[q] == '/' && q + 1 < s_.size() && s_[q + 1] == '*') {
+        q = comment_end(q);
+        continue;
+      }
       if (s_[q] == '\n') return q;
       ++q;
     }
@@ -60,10 +66,22 @@ class Scanner {
   size_t skip_trivia(size_t q, bool directives) const {
     while (q < s_.size()) {
       const char c = s_[q];
-      if (std::isspace(static_cast<unsigned char>(c))) { ++q; continue; }
-      if (c == '/' && q + 1 < s_.size() && s_[q + 1] == '/') { q = line_end_plain(q); continue; }
-      if (c == '/' && q + 1 < s_.size() && s_[q + 1] == '*') { q = comment_end(q); continue; }
-      if (directives && c == '#' && at_line_start(q)) { q = skip_directive(q); continue; }
+      if (std::isspace(static_cast<unsigned char>(c))) {
+        ++q;
+        continue;
+      }
+      if (c == '/' && q + 1 < s_.size() && s_[q + 1] == '/') {
+        q = line_end_plain(q);
+        continue;
+      }
+      if (c == '/' && q + 1 < s_.size() && s_[q + 1] == '*') {
+        q = comment_end(q);
+        continue;
+      }
+      if (directives && c == '#' && at_line_start(q)) {
+        q = skip_directive(q);
+        continue;
+      }
       break;
     }
     return q;
@@ -94,11 +112,17 @@ class Scanner {
     while (q < s_.size()) {
       q = s_.find('#', q);
       if (q == std::string_view::npos) return s_.size();
-      if (!at_line_start(q)) { ++q; continue; }
+      if (!at_line_start(q)) {
+        ++q;
+        continue;
+      }
       const auto [v, unused] = directive_words(q);
-      if (v == "if" || v == "ifdef" || v == "ifndef") ++depth;
-      else if (v == "endif" && depth-- == 0) return line_end(q);
-      else if (if0 && depth == 0 && (v == "else" || v == "elif")) return line_end(q);
+      if (v == "if" || v == "ifdef" || v == "ifndef")
+        ++depth;
+      else if (v == "endif" && depth-- == 0)
+        return line_end(q);
+      else if (if0 && depth == 0 && (v == "else" || v == "elif"))
+        return line_end(q);
       q = line_end(q);
     }
     return q;
@@ -140,10 +164,11 @@ int line_of(std::string_view s, size_t offset) {
 
 bool is_keyword(std::string_view w) {
   static const std::set<std::string_view> k = {
-      "auto", "break", "case", "char", "const", "continue", "default", "do", "double", "else",
-      "enum", "extern", "float", "for", "goto", "if", "inline", "int", "long", "register",
-      "return", "short", "signed", "sizeof", "static", "struct", "switch", "typedef", "union",
-      "unsigned", "void", "volatile", "while", "bool", "_Bool"};
+      "auto",  "break",    "case",   "char",     "const",  "continue", "default",
+      "do",    "double",   "else",   "enum",     "extern", "float",    "for",
+      "goto",  "if",       "inline", "int",      "long",   "register", "return",
+      "short", "signed",   "sizeof", "static",   "struct", "switch",   "typedef",
+      "union", "unsigned", "void",   "volatile", "while",  "bool",     "_Bool"};
   return k.count(w) > 0;
 }
 
@@ -153,8 +178,8 @@ void add_unique(std::vector<std::string>& v, std::string_view w) {
 
 // The names a declaration or function definition introduces.
 void analyse(TopLevelItem& item, const std::vector<Token>& toks) {
-  int depth = 0;          // () [] {} together
-  bool in_init = false;   // after '=' in the current declarator
+  int depth = 0;         // () [] {} together
+  bool in_init = false;  // after '=' in the current declarator
   bool is_enum = false;
   for (size_t i = 0; i < toks.size(); ++i) {
     const Token& t = toks[i];
@@ -168,7 +193,8 @@ void analyse(TopLevelItem& item, const std::vector<Token>& toks) {
         add_unique(item.defines, nx->text);
       if (is_enum && depth == 1 && i > 0 && (toks[i - 1].text == "{" || toks[i - 1].text == ","))
         add_unique(item.defines, t.text);
-      if (depth == 0 && !in_init && !is_keyword(t.text) && t.text.substr(0, 13) != "__attribute__") {
+      if (depth == 0 && !in_init && !is_keyword(t.text) &&
+          t.text.substr(0, 13) != "__attribute__") {
         if (next == "(" && item.kind == TopLevelItem::kFunction && item.defines.empty()) {
           add_unique(item.defines, t.text);
         } else if (next == "(" && item.kind == TopLevelItem::kDeclaration && item.defines.empty()) {
@@ -223,7 +249,10 @@ std::vector<TopLevelItem> top_level_items(std::string_view s) {
       size_t q = p;
       while (true) {
         Token t = sc.next(q, true);
-        if (t.text.empty()) { item.end = s.size(); break; }
+        if (t.text.empty()) {
+          item.end = s.size();
+          break;
+        }
         toks.push_back(t);
         if (t.kind == Token::kPunct) {
           const char c = t.text[0];
@@ -242,7 +271,10 @@ std::vector<TopLevelItem> top_level_items(std::string_view s) {
           }
           if (c == '(' || c == '[' || c == '{') ++depth;
           if (c == ')' || c == ']' || c == '}') --depth;
-          if (c == ';' && depth <= 0) { item.end = q; break; }
+          if (c == ';' && depth <= 0) {
+            item.end = q;
+            break;
+          }
         }
         prev = t.text;
       }
@@ -307,7 +339,7 @@ Extraction extract(std::string_view source, std::span<const std::string> names,
     if (!target) {
       const char* kind = it.kind == TopLevelItem::kDirective  ? "define"
                          : it.kind == TopLevelItem::kFunction ? "function"
-                                                               : "declaration";
+                                                              : "declaration";
       out.prelude.push_back(std::string(kind) + " " +
                             (it.defines.empty() ? std::string("?") : it.defines[0]) + " (line " +
                             std::to_string(it.first_line) + ")");

@@ -41,9 +41,9 @@ struct FoundFunction {
 };
 
 struct Extraction {
-  std::string code;                     // prelude + functions, with #line markers
-  std::vector<FoundFunction> functions; // one per requested name, in request order
-  std::vector<std::string> prelude;     // what was pulled in: "define RTAS_BUSY (line 12)"
+  std::string code;                      // prelude + functions, with #line markers
+  std::vector<FoundFunction> functions;  // one per requested name, in request order
+  std::vector<std::string> prelude;      // what was pulled in: "define RTAS_BUSY (line 12)"
 };
 
 // Extract the requested functions (those found) and their dependencies.

@@ -60,13 +60,21 @@ pid_t start(const Job& job) {
 // Run the jobs, at most `parallel` at a time; poll waitpid, kill on timeout.
 std::vector<JobResult> run_jobs(const std::vector<Job>& jobs, unsigned parallel) {
   std::vector<JobResult> results(jobs.size());
-  struct Running { size_t index; pid_t pid; Clock::time_point t0; };
+  struct Running {
+    size_t index;
+    pid_t pid;
+    Clock::time_point t0;
+  };
   std::vector<Running> running;
   size_t next = 0;
   while (next < jobs.size() || !running.empty()) {
     while (next < jobs.size() && running.size() < std::max(1u, parallel)) {
       const pid_t pid = start(jobs[next]);
-      if (pid < 0) { results[next].exec_failed = true; ++next; continue; }
+      if (pid < 0) {
+        results[next].exec_failed = true;
+        ++next;
+        continue;
+      }
       running.push_back({next++, pid, Clock::now()});
     }
     for (auto it = running.begin(); it != running.end();) {
@@ -124,11 +132,12 @@ struct ClauseEvidence {
   std::vector<std::string> findings;  // formatted counterexamples
   unsigned long long findings_total = 0;
   unsigned long long calls = 0;
-  std::set<std::string> covered;      // "plain scan-policy 0", ...
-  std::vector<std::string> errors;    // runs that did not finish
+  std::set<std::string> covered;    // "plain scan-policy 0", ...
+  std::vector<std::string> errors;  // runs that did not finish
 };
 
-// "FINDING BUSY-3 0x000026ad 9901 nr=0 what" -> clause, "status 0x000026ad (9901), need_resched=0: what"
+// "FINDING BUSY-3 0x000026ad 9901 nr=0 what" -> clause, "status 0x000026ad (9901), need_resched=0:
+// what"
 bool parse_finding(const std::string& line, std::string& clause, std::string& text) {
   std::istringstream in(line);
   std::string tag, hex, dec, nr;
@@ -192,11 +201,16 @@ Report validate(const Options& opt) {
     if (opt.sampled) a.push_back("sampled");
     return a;
   };
-  if (have_time) runs.push_back({"plain", "scan-time" + scan, scan_args({"scan-time"}), {"BUSY-4"}});
+  if (have_time)
+    runs.push_back({"plain", "scan-time" + scan, scan_args({"scan-time"}), {"BUSY-4"}});
   if (have_delay) {
-    runs.push_back({"plain", "scan-policy 0" + scan, scan_args({"scan-policy", "0"}),
+    runs.push_back({"plain",
+                    "scan-policy 0" + scan,
+                    scan_args({"scan-policy", "0"}),
                     {"BUSY-1", "BUSY-2", "BUSY-3", "BUSY-5"}});
-    runs.push_back({"plain", "scan-policy 1" + scan, scan_args({"scan-policy", "1"}),
+    runs.push_back({"plain",
+                    "scan-policy 1" + scan,
+                    scan_args({"scan-policy", "1"}),
                     {"BUSY-1", "BUSY-2", "BUSY-3", "BUSY-5"}});
     runs.push_back({"plain", "early", {"early"}, {"BUSY-7"}});
   }
@@ -220,8 +234,13 @@ Report validate(const Options& opt) {
       Job j;
       // The kernel's own code-generation flags: a NULL dereference stays a
       // dereference (not a trap the optimiser made up), overflow wraps.
-      j.argv = {opt.cc, "-std=gnu11", "-w", "-fno-strict-aliasing", "-fno-strict-overflow",
-                "-fno-delete-null-pointer-checks", "-I" + opt.validate_dir + "/shims"};
+      j.argv = {opt.cc,
+                "-std=gnu11",
+                "-w",
+                "-fno-strict-aliasing",
+                "-fno-strict-overflow",
+                "-fno-delete-null-pointer-checks",
+                "-I" + opt.validate_dir + "/shims"};
       j.argv.insert(j.argv.end(), flags.begin(), flags.end());
       j.argv.insert(j.argv.end(), defs.begin(), defs.end());
       j.argv.insert(j.argv.end(), {tu, "-o", out});
@@ -233,13 +252,14 @@ Report validate(const Options& opt) {
     const std::string plain = rep.temp_dir + "/harness", san = rep.temp_dir + "/harness_san";
     std::vector<Job> builds = {compile(plain, {"-O3"})};
     if (opt.sanitizers)
-      builds.push_back(compile(san, {"-O1", "-g", "-fno-omit-frame-pointer", "-fsanitize=address,undefined"}));
+      builds.push_back(
+          compile(san, {"-O1", "-g", "-fno-omit-frame-pointer", "-fsanitize=address,undefined"}));
     const auto built = run_jobs(builds, 2);
     if (built[0].exit_code != 0) {
       rep.build_error = built[0].exec_failed ? "cannot run the C compiler '" + opt.cc + "'"
-                        : built[0].timed_out ? "the C compiler ran out of time"
-                                             : "the harness does not compile:\n" +
-                                                   tail(slurp(builds[0].err), 30);
+                        : built[0].timed_out
+                            ? "the C compiler ran out of time"
+                            : "the harness does not compile:\n" + tail(slurp(builds[0].err), 30);
       rep.exit_code = 2;
       rep.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
       std::error_code ec;
@@ -317,7 +337,8 @@ Report validate(const Options& opt) {
             std::string tag, c, hex, dec, nr;
             l >> tag >> at_clause >> hex >> dec >> nr;
             at_text = "status " + hex + " (" + dec + ")" +
-                      (at_clause == "BUSY-7" ? std::string(", early boot") : ", need_resched=" + nr.substr(3));
+                      (at_clause == "BUSY-7" ? std::string(", early boot")
+                                             : ", need_resched=" + nr.substr(3));
             continue;
           }
           const bool ubsan = line.find("runtime error:") != std::string::npos;
@@ -331,10 +352,15 @@ Report validate(const Options& opt) {
         }
       }
       RunRecord rec{run.build, run.mode, r.seconds, "finished"};
-      if (r.timed_out) rec.outcome = "timed out after " + std::to_string(static_cast<int>(opt.budget_seconds)) + " s";
-      else if (r.signal) rec.outcome = "died of signal " + std::to_string(r.signal);
-      else if (aborted) rec.outcome = "aborted (too many crashes/hangs)";
-      else if (!done) rec.outcome = "exited " + std::to_string(r.exit_code) + " without finishing";
+      if (r.timed_out)
+        rec.outcome =
+            "timed out after " + std::to_string(static_cast<int>(opt.budget_seconds)) + " s";
+      else if (r.signal)
+        rec.outcome = "died of signal " + std::to_string(r.signal);
+      else if (aborted)
+        rec.outcome = "aborted (too many crashes/hangs)";
+      else if (!done)
+        rec.outcome = "exited " + std::to_string(r.exit_code) + " without finishing";
       rep.runs.push_back(rec);
       for (const auto& c : run.clauses) {
         ev[c].covered.insert(label);
@@ -359,8 +385,9 @@ Report validate(const Options& opt) {
       v.status = "absent";
     } else if (e.findings_total > 0) {
       v.status = "failed";
-      v.counterexamples.assign(e.findings.begin(),
-                               e.findings.begin() + std::min(e.findings.size(), kMaxCounterexamples));
+      v.counterexamples.assign(
+          e.findings.begin(),
+          e.findings.begin() + std::min(e.findings.size(), kMaxCounterexamples));
       if (e.findings_total > v.counterexamples.size())
         v.coverage = std::to_string(e.findings_total) + " findings; ";
     } else if (!e.errors.empty()) {
@@ -382,8 +409,10 @@ std::string render_text(const Report& rep) {
   std::ostringstream o;
   o << "idlespec validate: " << rep.source << " (busy_delay)\n";
   for (const auto& f : rep.functions) {
-    if (f.found) o << "  " << f.name << "  lines " << f.first_line << "-" << f.last_line << "\n";
-    else o << "  " << f.name << "  not in the file\n";
+    if (f.found)
+      o << "  " << f.name << "  lines " << f.first_line << "-" << f.last_line << "\n";
+    else
+      o << "  " << f.name << "  not in the file\n";
   }
   if (!rep.prelude.empty()) {
     o << "  with:";
@@ -396,8 +425,8 @@ std::string render_text(const Report& rep) {
   }
   for (const auto& r : rep.runs) {
     char line[160];
-    std::snprintf(line, sizeof(line), "  run %-10s %-22s %7.2fs  %s\n", r.build.c_str(), r.mode.c_str(),
-                  r.seconds, r.outcome.c_str());
+    std::snprintf(line, sizeof(line), "  run %-10s %-22s %7.2fs  %s\n", r.build.c_str(),
+                  r.mode.c_str(), r.seconds, r.outcome.c_str());
     o << line;
   }
   for (const auto& v : rep.clauses) {
@@ -422,10 +451,17 @@ namespace {
 std::string js(const std::string& s) {
   std::string o = "\"";
   for (const unsigned char c : s) {
-    if (c == '"' || c == '\\') { o += '\\'; o += static_cast<char>(c); }
-    else if (c == '\n') o += "\\n";
-    else if (c < 0x20) { char b[8]; std::snprintf(b, sizeof(b), "\\u%04x", c); o += b; }
-    else o += static_cast<char>(c);
+    if (c == '"' || c == '\\') {
+      o += '\\';
+      o += static_cast<char>(c);
+    } else if (c == '\n')
+      o += "\\n";
+    else if (c < 0x20) {
+      char b[8];
+      std::snprintf(b, sizeof(b), "\\u%04x", c);
+      o += b;
+    } else
+      o += static_cast<char>(c);
   }
   return o + "\"";
 }
@@ -436,8 +472,9 @@ std::string render_json(const Report& rep) {
   o << "{\"source\":" << js(rep.source) << ",\"component\":\"busy_delay\",\"functions\":[";
   for (size_t i = 0; i < rep.functions.size(); ++i) {
     const auto& f = rep.functions[i];
-    o << (i ? "," : "") << "{\"name\":" << js(f.name) << ",\"found\":" << (f.found ? "true" : "false")
-      << ",\"first_line\":" << f.first_line << ",\"last_line\":" << f.last_line << "}";
+    o << (i ? "," : "") << "{\"name\":" << js(f.name)
+      << ",\"found\":" << (f.found ? "true" : "false") << ",\"first_line\":" << f.first_line
+      << ",\"last_line\":" << f.last_line << "}";
   }
   o << "],\"build_error\":" << js(rep.build_error) << ",\"runs\":[";
   for (size_t i = 0; i < rep.runs.size(); ++i) {

@@ -56,12 +56,12 @@ struct Options {
 };
 
 struct ClauseVerdict {
-  std::string id;        // "BUSY-4"
-  std::string function;  // the function it is checked on
-  std::string status;    // held | failed | error | absent
-  std::string coverage;  // what the runs covered
+  std::string id;                            // "BUSY-4"
+  std::string function;                      // the function it is checked on
+  std::string status;                        // held | failed | error | absent
+  std::string coverage;                      // what the runs covered
   std::vector<std::string> counterexamples;  // "status 0x000026b2 (9906), need_resched=0: ..."
-  std::string error;     // for error
+  std::string error;                         // for error
 };
 
 struct RunRecord {

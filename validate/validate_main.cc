@@ -21,7 +21,8 @@ namespace {
 int usage(const std::string& why) {
   std::cerr << "idlespec-validate: " << why
             << " (usage: idlespec-validate --source FILE.c [--function NAME...] [--json] "
-               "[--budget SECONDS] [--scan full|sampled] [--no-sanitizers] [--cc COMPILER] [--validate-dir DIR] "
+               "[--budget SECONDS] [--scan full|sampled] [--no-sanitizers] [--cc COMPILER] "
+               "[--validate-dir DIR] "
                "[--keep-temp])\n";
   return 2;
 }
@@ -50,13 +51,15 @@ int main(int argc, char** argv) {
       if (!value(v)) return usage("--budget needs a number of seconds");
       char* end = nullptr;
       opt.budget_seconds = std::strtod(v.c_str(), &end);
-      if (end == v.c_str() || *end || opt.budget_seconds <= 0) return usage("bad --budget '" + v + "'");
+      if (end == v.c_str() || *end || opt.budget_seconds <= 0)
+        return usage("bad --budget '" + v + "'");
     } else if (a == "--cc") {
       if (!value(opt.cc)) return usage("--cc needs a compiler");
     } else if (a == "--validate-dir") {
       if (!value(opt.validate_dir)) return usage("--validate-dir needs a directory");
     } else if (a == "--scan") {
-      if (!value(v) || (v != "full" && v != "sampled")) return usage("--scan takes full or sampled");
+      if (!value(v) || (v != "full" && v != "sampled"))
+        return usage("--scan takes full or sampled");
       opt.sampled = v == "sampled";
     } else if (a == "--json") {
       json = true;
@@ -75,7 +78,9 @@ int main(int argc, char** argv) {
     if (json) std::cout << idlespec::validate::render_json(report);
     return report.exit_code;
   }
-  if (json) std::cout << idlespec::validate::render_json(report);
-  else std::cout << idlespec::validate::render_text(report);
+  if (json)
+    std::cout << idlespec::validate::render_json(report);
+  else
+    std::cout << idlespec::validate::render_text(report);
   return report.exit_code;
 }
