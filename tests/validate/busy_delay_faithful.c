@@ -1,113 +1,74 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Test input for `idlespec validate` (tests/validate/run.sh): RTAS busy and
- * extended-delay handling as arch/powerpc/kernel/rtas.c implements it since
- * v5.17, with the early-boot helper, written for this suite. Not kernel
- * text: the same behaviour, in this project's own words.
+ * idlespec test input (tests/validate/run.sh): the RTAS busy and
+ * extended-delay policy of spec/busy_delay.md -- the runtime policy and the
+ * early-boot one -- written in kernel style for this suite, with the names
+ * and signatures the kernel uses. run.sh derives each broken variant from
+ * this file with sed, at the lines marked "variant:".
  */
-#define pr_fmt(fmt) "rtas: " fmt
-
 #include <linux/delay.h>
-#include <linux/export.h>
 #include <linux/kernel.h>
 #include <linux/sched.h>
 #include <asm/rtas.h>
 
-/* The most consecutive extended delays early boot waits out. */
-#define EARLY_EXT_DELAY_LIMIT 1000
+#define RTAS_EARLY_GIVE_UP	1000	/* extended delays in a row, early boot */
+#define RTAS_SHORT_WAIT_MS	20	/* usleep_range up to here, msleep above */
+#define RTAS_LONGEST_WAIT_MS	1000U	/* poll firmware at least once a second */
 
-/**
- * rtas_busy_delay_time() - Milliseconds a status suggests waiting.
- * @status: an RTAS return word.
- *
- * -2 (busy) gives 1, 990n gives 10^n, anything else 0. Busy suggesting
- * 1 ms is odd but callers with their own loops rely on it.
- */
+/* Busy: 1 ms (callers with loops of their own expect it); 990n: 10^n ms. */
 unsigned int rtas_busy_delay_time(int status)
 {
-	unsigned int ms = 0;
-	int order;
+	static const unsigned int hint_ms[] = { 1, 10, 100, 1000, 10000, 100000 };
 
-	if (status == RTAS_BUSY)
+	if (status == RTAS_BUSY)	/* variant: hang */
 		return 1;
-
-	if (status >= RTAS_EXTENDED_DELAY_MIN && status <= RTAS_EXTENDED_DELAY_MAX) {
-		ms = 1;
-		for (order = status - RTAS_EXTENDED_DELAY_MIN; order > 0; order--)
-			ms *= 10;
-	}
-	return ms;
+	if (status < RTAS_EXTENDED_DELAY_MIN || status > RTAS_EXTENDED_DELAY_MAX)
+		return 0;
+	return hint_ms[status - RTAS_EXTENDED_DELAY_MIN];
 }
 
-/*
- * Before the scheduler runs there is no timed sleep: spin a millisecond per
- * extended delay, and stop pretending after too many in a row so that boot
- * is not held hostage by firmware that never finishes.
- */
+/* No timer before the scheduler: a millisecond's spin per extended delay. */
 static bool __init rtas_busy_delay_early(int status)
 {
-	static size_t ext_delays_in_a_row __initdata;
-	bool again = false;
+	static unsigned int waited __initdata;
 
-	switch (status) {
-	case RTAS_EXTENDED_DELAY_MIN ... RTAS_EXTENDED_DELAY_MAX:
-		mdelay(1);
-		again = true;
-		if (++ext_delays_in_a_row > EARLY_EXT_DELAY_LIMIT) {
-			pr_err("giving up after %d extended delays\n", EARLY_EXT_DELAY_LIMIT);
-			dump_stack();
-			again = false;
-			ext_delays_in_a_row = 0;
-		}
-		break;
-	case RTAS_BUSY:
-		again = true;
-		ext_delays_in_a_row = 0;
-		break;
-	default:
-		ext_delays_in_a_row = 0;
-		break;
+	if (status == RTAS_BUSY) {
+		waited = 0;
+		return true;
 	}
-	return again;
+	if (status < RTAS_EXTENDED_DELAY_MIN || status > RTAS_EXTENDED_DELAY_MAX) {
+		waited = 0;
+		return false;
+	}
+	mdelay(1);
+	if (++waited <= RTAS_EARLY_GIVE_UP)
+		return true;
+	pr_warn("rtas: still told to wait after %u tries, giving up\n", RTAS_EARLY_GIVE_UP);
+	waited = 0;	/* variant: no_reset */
+	return false;
 }
 
-/**
- * rtas_busy_delay() - Wait as an RTAS status asks, and say whether to retry.
- * @status: an RTAS return word.
- *
- * Busy: yield if someone else wants the CPU, then retry at once. Extended
- * delay: sleep for the hint, clamped to a second, and retry. Anything else
- * is the caller's to handle: no retry.
- */
+/* Whether to call RTAS again, after waiting as the status asks. */
 bool __ref rtas_busy_delay(int status)
 {
+	bool wait = status >= RTAS_EXTENDED_DELAY_MIN &&
+		    status <= RTAS_EXTENDED_DELAY_MAX;	/* variant: accepts_9906 */
 	unsigned int ms;
 
 	if (system_state < SYSTEM_SCHEDULING)
 		return rtas_busy_delay_early(status);
-
-	switch (status) {
-	case RTAS_EXTENDED_DELAY_MIN ... RTAS_EXTENDED_DELAY_MAX:
-		/* A hint of up to 100 s is not worth honouring: poll at 1 Hz. */
-		ms = clamp(rtas_busy_delay_time(status), 1U, 1000U);
-		/*
-		 * The hint is an order of magnitude, not a minimum: short
-		 * waits use a range so the timer can be coalesced
-		 * (timers-howto: usleep_range up to about 20 ms).
-		 */
-		if (ms <= 20)
-			usleep_range(ms * 100, ms * 1000);
-		else
-			msleep(ms);
+	if (status == RTAS_BUSY) {
+		cond_resched();	/* variant: sleeps_on_busy */
 		return true;
-	case RTAS_BUSY:
-		/* Firmware made progress: call again as soon as we may. */
-		cond_resched();
-		return true;
-	default:
-		/* Catch callers in atomic context even on the quiet path. */
-		might_sleep();
+	}
+	if (!wait) {
+		might_sleep();	/* variant: segfault */
 		return false;
 	}
+	ms = clamp(rtas_busy_delay_time(status), 1U, RTAS_LONGEST_WAIT_MS);	/* variant: bug_on */
+	if (ms > RTAS_SHORT_WAIT_MS)
+		msleep(ms);
+	else
+		usleep_range(ms * 100, ms * 1000);
+	return true;
 }
-EXPORT_SYMBOL_GPL(rtas_busy_delay);

@@ -3,7 +3,8 @@
 #
 # The end-to-end test of `idlespec validate` on busy_delay (issue 6): runs the
 # given idlespec-validate binary (it builds nothing) on the kernel-style files
-# beside this script and asserts the verdict of every clause, the exit codes,
+# beside this script (the faithful one, and one broken variant per injected
+# bug that the script derives from it with sed) and asserts the verdict of every clause, the exit codes,
 # that each counterexample names its status in hex and decimal, and that
 # crashes, hangs and BUG_ON are reported without ending the run.
 #
@@ -62,6 +63,28 @@ expect_no_driver_crash() {
 
 src() { echo "$HERE/busy_delay_$1.c"; }
 
+# variant NAME SED-SCRIPT: the faithful file with one injected bug, at the
+# line marked "variant: NAME", written to $SCRATCH; src_variant prints it.
+variant() {
+  sed "$2" "$(src faithful)" >"$SCRATCH/busy_delay_$1.c"
+  cmp -s "$(src faithful)" "$SCRATCH/busy_delay_$1.c" && fail "$1: the variant changed nothing"
+}
+src_variant() { echo "$SCRATCH/busy_delay_$1.c"; }
+# Early boot forgets to reset its count on giving up (BUSY-7).
+variant no_reset '/variant: no_reset/d'
+# The extended-delay range ends at 9906 (BUSY-1, BUSY-5).
+variant accepts_9906 '/variant: accepts_9906/s/RTAS_EXTENDED_DELAY_MAX;/RTAS_EXTENDED_DELAY_MAX + 1;/'
+# Busy sleeps the delay time's 1 ms when a reschedule is pending (BUSY-2).
+variant sleeps_on_busy '/variant: sleeps_on_busy/s/cond_resched();/if (need_resched()) msleep(rtas_busy_delay_time(status));/'
+# -3 counts into statistics that were never allocated: a NULL dereference.
+variant segfault '/^#define RTAS_EARLY_GIVE_UP/i static unsigned long *rtas_invalid_parameter_count;
+/variant: segfault/i if (status == RTAS_INVALID_PARAMETER) (*rtas_invalid_parameter_count)++;'
+# 9906 waits for a flag nobody sets (BUSY-4: rtas_busy_delay_time hangs).
+variant hang '/^#define RTAS_EARLY_GIVE_UP/i static int rtas_settled;
+/variant: hang/i while (status == RTAS_EXTENDED_DELAY_MAX + 1 \&\& !READ_ONCE(rtas_settled)) cpu_relax();'
+# A BUG_ON on hints above 10 s: 9905 (100 s) hits it (BUSY-3).
+variant bug_on '/variant: bug_on/s/ms = clamp(rtas_busy_delay_time(status),/ms = rtas_busy_delay_time(status); BUG_ON(ms > 10000); ms = clamp(ms,/'
+
 # --- the faithful file: every clause held ----------------------------------------
 run faithful --source "$(src faithful)" --budget "$BUDGET"
 expect_rc faithful 0
@@ -69,35 +92,35 @@ expect_only_failed faithful
 expect_no_driver_crash faithful
 
 # --- one injected bug each: exactly the expected clauses fail, with the status ----
-run no_reset --source "$(src no_reset)" --budget "$BUDGET" --scan "$SCAN"
+run no_reset --source "$(src_variant no_reset)" --budget "$BUDGET" --scan "$SCAN"
 expect_rc no_reset 1
 expect_only_failed no_reset BUSY-7
 expect_text no_reset "status 0x000026ac (9900), early boot: loop after giving up"
 
-run accepts_9906 --source "$(src accepts_9906)" --budget "$BUDGET" --scan "$SCAN"
+run accepts_9906 --source "$(src_variant accepts_9906)" --budget "$BUDGET" --scan "$SCAN"
 expect_rc accepts_9906 1
 expect_only_failed accepts_9906 BUSY-1 BUSY-5   # 9906 retries (BUSY-1) and sleeps (BUSY-5)
 expect_text accepts_9906 "status 0x000026b2 (9906), need_resched=0: rtas_busy_delay returned true (retry)"
 
-run sleeps_on_busy --source "$(src sleeps_on_busy)" --budget "$BUDGET" --scan "$SCAN"
+run sleeps_on_busy --source "$(src_variant sleeps_on_busy)" --budget "$BUDGET" --scan "$SCAN"
 expect_rc sleeps_on_busy 1
 expect_only_failed sleeps_on_busy BUSY-2
 expect_text sleeps_on_busy "status 0xfffffffe (-2), need_resched=1: requested 1 sleep(s), last msleep"
 
 # --- crashes, hangs, BUG_ON: failed with the input, the run goes on --------------
-run segfault --source "$(src segfault)" --budget "$BUDGET" --scan "$SCAN"
+run segfault --source "$(src_variant segfault)" --budget "$BUDGET" --scan "$SCAN"
 expect_rc segfault 1
 expect_only_failed segfault BUSY-5
 expect_text segfault "status 0xfffffffd (-3), need_resched=0: crashed with signal 11 (SIGSEGV)"
 expect_no_driver_crash segfault
 
-run hang --source "$(src hang)" --budget "$BUDGET" --scan "$SCAN"
+run hang --source "$(src_variant hang)" --budget "$BUDGET" --scan "$SCAN"
 expect_rc hang 1
 expect_only_failed hang BUSY-4
 expect_text hang "status 0x000026b2 (9906), need_resched=0: did not return within 2 s (hang)"
 expect_no_driver_crash hang
 
-run bug_on --source "$(src bug_on)" --budget "$BUDGET" --scan "$SCAN"
+run bug_on --source "$(src_variant bug_on)" --budget "$BUDGET" --scan "$SCAN"
 expect_rc bug_on 1
 expect_only_failed bug_on BUSY-3
 expect_text bug_on "status 0x000026b1 (9905), need_resched=0: BUG_ON(ms > 10000) fired at"
@@ -132,7 +155,7 @@ grep -q "unknown argument '--frobnicate'" "$SCRATCH/bad_flag.err" || fail "bad_f
 run no_source --json
 expect_rc no_source 2
 
-sed 's/return ms;/return ms/' "$(src faithful)" >"$SCRATCH/syntax_error.c"
+sed 's/return 1;/return 1/' "$(src faithful)" >"$SCRATCH/syntax_error.c"
 run build_error --source "$SCRATCH/syntax_error.c"
 expect_rc build_error 2
 grep -q "syntax_error.c:[0-9]*" "$SCRATCH/build_error.err" || fail "build_error: no compiler message naming the file"
