@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "fuzz/busy_delay_check.h"
+#include "fuzz/corpus_files.h"
 #include "verify/layers.h"
 
 namespace idlespec::verify {
@@ -47,20 +48,8 @@ CheckResult replay_corpus(const std::string& subject, const RunOptions& opts) {
     r.detail = "busy_delay_fuzz replays the corpus for reference, early and legacy, not " + subject;
     return r;
   }
-  const fs::path dir =
-      fs::path(opts.source_dir.empty() ? IDLESPEC_SOURCE_DIR : opts.source_dir) / kCorpus;
-  std::error_code ec;
-  std::vector<fs::path> files;
-  if (fs::is_directory(dir, ec)) {
-    for (const auto& entry : fs::directory_iterator(dir, ec)) {
-      if (entry.is_regular_file(ec)) files.push_back(entry.path());
-    }
-  }
-  if (files.empty()) {
-    r.detail = std::string("no corpus: ") + dir.string() + " is missing or empty";
-    return r;
-  }
-  std::sort(files.begin(), files.end());
+  const std::vector<fs::path> files = idlespec::fuzz::corpus_files(opts, kCorpus, r.detail);
+  if (files.empty()) return r;
 
   const auto t0 = std::chrono::steady_clock::now();
   std::map<std::string, ClauseFinding> findings;  // by clause, in clause order

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "fuzz/corpus_files.h"
 #include "fuzz/idle_core_check.h"
 #include "verify/layers.h"
 
@@ -48,20 +49,8 @@ CheckResult replay_corpus(const std::string& subject, const RunOptions& opts) {
     r.detail = "idle_core_fuzz replays the corpus for reference, not " + subject;
     return r;
   }
-  const fs::path dir =
-      fs::path(opts.source_dir.empty() ? IDLESPEC_SOURCE_DIR : opts.source_dir) / kCorpus;
-  std::error_code ec;
-  std::vector<fs::path> files;
-  if (fs::is_directory(dir, ec)) {
-    for (const auto& entry : fs::directory_iterator(dir, ec)) {
-      if (entry.is_regular_file(ec)) files.push_back(entry.path());
-    }
-  }
-  if (files.empty()) {
-    r.detail = std::string("no corpus: ") + dir.string() + " is missing or empty";
-    return r;
-  }
-  std::sort(files.begin(), files.end());
+  const std::vector<fs::path> files = idlespec::fuzz::corpus_files(opts, kCorpus, r.detail);
+  if (files.empty()) return r;
 
   const auto t0 = std::chrono::steady_clock::now();
   std::map<std::string, ClauseFinding> findings;
