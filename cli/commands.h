@@ -13,5 +13,7 @@ int clauses_command(const std::vector<std::string>& argv);
 int decode_command(const std::vector<std::string>& argv);
 int simulate_command(const std::vector<std::string>& argv);
 int model_check_command(const std::vector<std::string>& argv);
+int validate_command(const std::vector<std::string>& argv);
+int review_command(const std::vector<std::string>& argv);
 
 }  // namespace idlespec::cli

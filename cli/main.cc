@@ -21,6 +21,9 @@ commands:
   simulate  run a policy against a model: idlespec simulate busy_delay|governor
             [options]
   model-check  explore every interleaving: idlespec model-check idle_core --threads N
+  validate  check kernel-style C against the spec: idlespec validate
+            (--source FILE.c | --kernel-tree DIR) [--component NAME...]
+  review    the clauses a patch changes: idlespec review PATCH --kernel-tree DIR
   help      this text; 'idlespec COMMAND --help' for a command's options
 
 components: xcede, states, busy_delay, idle_core, governor
@@ -47,6 +50,8 @@ int main(int argc, char** argv) {
     if (command == "decode") return idlespec::cli::decode_command(args);
     if (command == "simulate") return idlespec::cli::simulate_command(args);
     if (command == "model-check") return idlespec::cli::model_check_command(args);
+    if (command == "validate") return idlespec::cli::validate_command(args);
+    if (command == "review") return idlespec::cli::review_command(args);
     std::cerr << "idlespec: unknown command '" << command << "'\n\n" << kUsage;
     return 2;
   } catch (const idlespec::cli::UsageError& e) {

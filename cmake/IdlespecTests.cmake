@@ -17,7 +17,7 @@ function(idlespec_test_binary name label)
     return()
   endif()
   add_executable(${name} ${sources})
-  target_link_libraries(${name} PRIVATE idlespec_verify GTest::gtest GTest::gtest_main rapidcheck
+  target_link_libraries(${name} PRIVATE idlespec_verify idlespec_validate GTest::gtest GTest::gtest_main rapidcheck
                                         Threads::Threads)
   gtest_discover_tests(${name} TEST_PREFIX "${label}/" DISCOVERY_TIMEOUT 120
                        PROPERTIES LABELS ${label} TIMEOUT ${IDLESPEC_BUDGET_${label}})
@@ -54,3 +54,6 @@ include(cmake/IdlespecStress.cmake)  # the stress test (label stress; the tsan p
 add_test(NAME unit/validate_busy_delay
          COMMAND sh ${CMAKE_SOURCE_DIR}/tests/validate/run.sh $<TARGET_FILE:idlespec-validate> 120)
 set_tests_properties(unit/validate_busy_delay PROPERTIES LABELS unit TIMEOUT 300)
+add_test(NAME unit/validate_xcede
+         COMMAND sh ${CMAKE_SOURCE_DIR}/tests/validate/run_xcede.sh $<TARGET_FILE:idlespec-validate> 60)
+set_tests_properties(unit/validate_xcede PROPERTIES LABELS unit TIMEOUT 300)

@@ -1,42 +1,27 @@
-// `idlespec validate` (issue 6), first slice: check an unmodified
-// kernel-style C file's RTAS busy-delay functions against spec/busy_delay.md.
+// `idlespec validate` and `idlespec review` (issue 6): check unmodified
+// kernel-style C against the spec's clauses.
 //
-// Clause mapping (what the harness, validate/harness_busy_delay.c, runs):
+// A *component* (busy_delay, xcede, ...) names the kernel functions it
+// models, the file of a Linux tree they live in, and the clauses checked on
+// each (validate/components.cc). For each component that applies, the
+// functions are extracted with what they need (validate/extract.h), compiled
+// with the kernel shims (validate/shims/) and the component's harness
+// (validate/harness_<component>.c) into two executables — plain -O3 for
+// exhaustive scans and ASan+UBSan for everything else — and run in child
+// processes with a time limit (validate/process.h). The harness reports what
+// the code did; the driver judges it against the clause (for xcede,
+// differentially against the reference decoder in impl/xcede.h) and shrinks
+// every counterexample it reports.
 //
-//   BUSY-4  rtas_busy_delay_time(), every 32-bit status (2^32 calls, plain
-//           -O2 build): exactly -2 -> 1, 990n -> 10^n, anything else -> 0.
-//   BUSY-1  rtas_busy_delay(), every 32-bit status, need_resched() false and
-//           true, system_state SYSTEM_RUNNING (2 x 2^32 calls): retry exactly
-//           for -2 and 9900..9905.
-//   BUSY-2  same calls, status -2: no sleep or delay of any kind
-//           (cond_resched() allowed).
-//   BUSY-3  same calls, 990n: exactly one sleep (usleep_range, msleep, fsleep
-//           or mdelay: the spec accepts either form) with min <= max,
-//           max <= c*1000 us, min >= c*100 us, c = min(10^n, 1000) ms; no
-//           cond_resched().
-//   BUSY-5  same calls, any other status: no sleep, no cond_resched(), no
-//           retry (might_sleep() is counted by no clause).
-//   BUSY-7  rtas_busy_delay() with system_state SYSTEM_BOOTING (the early-boot
-//           helper): 1000 consecutive extended delays retry with one
-//           mdelay(1) each, the 1001st gives up; the count resets on giving
-//           up, on -2 (which retries without delay) and on 8 other statuses
-//           (which stop without delay).
-//   BUSY-6  (loop bound) is not checked by validate yet.
-//
-// With --scan sampled the three 2^32 scans become -65536..65535 plus 2^24
-// statuses spread over the rest (seconds -> tens of milliseconds); the
-// coverage line says so.
-//
-// Every clause is also run on ~30 boundary statuses (and the BUSY-7
-// sequences) in a -fsanitize=address,undefined build; a sanitizer report
-// fails the clause of the status in flight.
-//
-// Verdicts: held (its runs finished, nothing found), failed (a finding: a
-// wrong answer, a crash, a hang, a WARN_ON/BUG_ON, a sanitizer report),
-// error (a run died or ran out of budget before covering the clause), absent
-// (the function the clause needs is not in the file).
+// Verdicts per clause: held (its runs finished, nothing found), failed (a
+// finding: a wrong answer, a crash, a hang, a WARN_ON/BUG_ON, a sanitizer
+// report), error (a run died, ran out of budget, or the harness did not
+// compile), absent (the function the clause needs is not in the file),
+// unknown (the component's functions are there but validate does not check
+// its clauses yet).
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -45,50 +30,107 @@
 namespace idlespec::validate {
 
 struct Options {
-  std::string source;                  // the C file
-  std::vector<std::string> functions;  // empty: rtas_busy_delay_time and rtas_busy_delay
-  double budget_seconds = 120;         // wall-clock limit per harness run
-  bool sanitizers = true;              // also the ASan + UBSan boundary run
-  std::string cc = "cc";               // the system C compiler
-  std::string validate_dir;            // where harness_busy_delay.c and shims/ live
-  bool keep_temp = false;              // keep the temp dir (its path is reported)
-  bool sampled = false;                // scan -65536..65535 + 2^24 spread statuses, not all 2^32
+  std::string source;                   // --source FILE.c
+  std::string kernel_tree;              // --kernel-tree DIR
+  std::vector<std::string> functions;   // --function: restrict to these
+  std::vector<std::string> components;  // --component: restrict to these
+  double budget_seconds = 120;          // wall-clock limit per harness run
+  bool sanitizers = true;               // also the ASan + UBSan runs
+  std::string cc = "cc";                // the system C compiler
+  std::string validate_dir;             // where harness_*.c and shims/ live
+  bool keep_temp = false;               // keep the temp dirs (their paths are reported)
+  bool sampled = false;                 // sampled instead of exhaustive 2^32 scans
+  uint64_t seed = 1;                    // generated inputs (xcede)
 };
 
 struct ClauseVerdict {
   std::string id;                            // "BUSY-4"
+  std::string component;                     // "busy_delay"
   std::string function;                      // the function it is checked on
-  std::string status;                        // held | failed | error | absent
+  std::string file;                          // the file it was found in
+  int line = 0;                              // the function's first line (0: absent)
+  std::string status;                        // held | failed | error | absent | unknown
   std::string coverage;                      // what the runs covered
-  std::vector<std::string> counterexamples;  // "status 0x000026b2 (9906), need_resched=0: ..."
+  std::vector<std::string> counterexamples;  // shrunk, readable
+  std::string replay;                        // a command that replays the first counterexample
   std::string error;                         // for error
+  std::string note;                          // what the spec says of this verdict, if anything
 };
 
 struct RunRecord {
   std::string build;  // plain | sanitizers
-  std::string mode;   // scan-time, scan-policy 0, ...
+  std::string mode;   // scan-time, scan-policy 0, inputs, ...
   double seconds = 0;
   std::string outcome;  // finished | aborted | timed out | died (...)
 };
 
-struct Report {
-  std::string source;
+// One component checked on one file.
+struct Part {
+  std::string component;
+  std::string file;  // as given (or relative to the tree)
   std::vector<FoundFunction> functions;
   std::vector<std::string> prelude;
   std::vector<ClauseVerdict> clauses;
   std::vector<RunRecord> runs;
   std::vector<std::string> notes;
-  std::string build_error;  // non-empty: the compiler's message (exit 2)
-  std::string temp_dir;
+  std::string build_error;  // non-empty: the compiler's message
+  std::string temp_dir;     // kept with --keep-temp
   double seconds = 0;
-  int exit_code = 0;  // 0 all held, 1 otherwise, 2 build error
 };
 
-// Extract, build, run, judge. Never throws for problems of the file under
-// test; a file that cannot be read is a build_error.
+struct Report {
+  std::string subject;  // the file or the tree
+  std::vector<Part> parts;
+  std::vector<ClauseVerdict> clauses;  // all parts' clauses, in order
+  std::vector<std::string> notes;
+  std::string error;  // usage-level problem: exit 2
+  double seconds = 0;
+  int exit_code = 0;  // 0 all held, 1 otherwise, 2 error
+};
+
+// Extract, build, run, judge. Never throws for problems of the code under
+// test. --source and --kernel-tree are exclusive.
 Report validate(const Options& options);
 
 std::string render_text(const Report& report);
 std::string render_json(const Report& report);
+// JUnit XML: one testsuite per part, one testcase per clause.
+std::string render_junit(const Report& report);
+// SARIF 2.1.0: one result per failed or errored clause, located at the
+// function's file and first line.
+std::string render_sarif(const Report& report);
+
+// --- review ---------------------------------------------------------------
+
+struct ReviewOptions {
+  std::string patch;        // the patch file (mbox or plain diff)
+  std::string kernel_tree;  // the tree it applies to
+  Options validate;         // how each side is validated
+};
+
+struct ClauseChange {
+  std::string id, component, function, file;
+  std::string before, after;                 // verdicts ("absent" when the side lacks it)
+  std::vector<std::string> counterexamples;  // after's, when newly failed
+};
+
+struct ReviewReport {
+  std::string patch, subject;
+  std::vector<std::string> touched;  // "file: function" touched by the patch
+  Report before, after;
+  std::vector<ClauseChange> changes;  // clauses whose verdict changed
+  std::string error;                  // exit 2
+  int exit_code = 0;                  // 0 no clause newly failed, 1 one did, 2 error
+};
+
+ReviewReport review(const ReviewOptions& options);
+std::string render_review_text(const ReviewReport& report);
+std::string render_review_json(const ReviewReport& report);
+
+// The command-line front ends (`idlespec validate ...`, `idlespec review
+// ...`, and the standalone `idlespec-validate`). `validate_dir` is the
+// default for --validate-dir.
+int validate_main(const std::vector<std::string>& args, const std::string& validate_dir);
+int review_main(const std::vector<std::string>& args, const std::string& validate_dir);
 
 }  // namespace idlespec::validate

@@ -13,63 +13,11 @@
 # (every status in -65536..65535 plus 2^24 spread over the rest: each bug
 # lies in the first part), `full` to scan them exhaustively as well.
 set -u
-BIN=${1:?usage: run.sh PATH/TO/idlespec-validate [BUDGET_SECONDS] [full|sampled]}
-BUDGET=${2:-120}
-SCAN=${3:-sampled}
 HERE=$(cd "$(dirname "$0")" && pwd)
-SCRATCH=$(mktemp -d /tmp/idlespec-validate-test-XXXXXX)
-trap 'rm -rf "$SCRATCH"' EXIT
-FAILS=0
+CLAUSES="BUSY-1 BUSY-2 BUSY-3 BUSY-4 BUSY-5 BUSY-7"
+COMPONENT=busy_delay
+. "$HERE/lib.sh"
 
-fail() { echo "FAIL: $*"; FAILS=$((FAILS + 1)); }
-
-# run NAME ARGS...: output in $SCRATCH/NAME.out/.err, exit code in $RC, seconds in $SECS
-run() {
-  name=$1; shift
-  t0=$(date +%s.%N)
-  "$BIN" "$@" >"$SCRATCH/$name.out" 2>"$SCRATCH/$name.err"
-  RC=$?
-  SECS=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
-  echo "$name: exit $RC, ${SECS}s"
-}
-
-# expect_clause NAME CLAUSE STATUS: the report of NAME has CLAUSE with STATUS
-expect_clause() {
-  grep -q "^$2 \[[a-z_]*\] $3\b" "$SCRATCH/$1.out" ||
-    fail "$1: expected $2 $3, got: $(grep "^$2 " "$SCRATCH/$1.out" || echo nothing)"
-}
-
-# expect_only_failed NAME CLAUSE...: exactly these clauses failed, all others held
-expect_only_failed() {
-  name=$1; shift
-  for c in BUSY-1 BUSY-2 BUSY-3 BUSY-4 BUSY-5 BUSY-7; do
-    case " $* " in
-      *" $c "*) expect_clause "$name" "$c" failed ;;
-      *) expect_clause "$name" "$c" held ;;
-    esac
-  done
-}
-
-# expect_text NAME TEXT: the report mentions TEXT (fixed string)
-expect_text() { grep -qF -- "$2" "$SCRATCH/$1.out" || fail "$1: report lacks '$2'"; }
-
-expect_rc() { [ "$RC" = "$2" ] || fail "$1: exit $RC, expected $2"; }
-
-# A driver crash shows as a signal exit (>= 128) or a missing summary line.
-expect_no_driver_crash() {
-  [ "$RC" -lt 128 ] || fail "$1: the driver died (exit $RC)"
-  grep -q "held, .* failed" "$SCRATCH/$1.out" || fail "$1: no summary line"
-}
-
-src() { echo "$HERE/busy_delay_$1.c"; }
-
-# variant NAME SED-SCRIPT: the faithful file with one injected bug, at the
-# line marked "variant: NAME", written to $SCRATCH; src_variant prints it.
-variant() {
-  sed "$2" "$(src faithful)" >"$SCRATCH/busy_delay_$1.c"
-  cmp -s "$(src faithful)" "$SCRATCH/busy_delay_$1.c" && fail "$1: the variant changed nothing"
-}
-src_variant() { echo "$SCRATCH/busy_delay_$1.c"; }
 # Early boot forgets to reset its count on giving up (BUSY-7).
 variant no_reset '/variant: no_reset/d'
 # The extended-delay range ends at 9906 (BUSY-1, BUSY-5).
@@ -126,6 +74,41 @@ expect_only_failed bug_on BUSY-3
 expect_text bug_on "status 0x000026b1 (9905), need_resched=0: BUG_ON(ms > 10000) fired at"
 expect_no_driver_crash bug_on
 
+# --- JUnit and SARIF: read back by a consumer, the fields the formats require -------
+run reports --source "$(src_variant accepts_9906)" --scan sampled --budget "$BUDGET" \
+  --junit "$SCRATCH/report.junit.xml" --sarif "$SCRATCH/report.sarif"
+expect_rc reports 1
+python3 "$HERE/check_reports.py" "$SCRATCH/report.junit.xml" "$SCRATCH/report.sarif" \
+  "BUSY-1 BUSY-5" 6 || fail "reports: JUnit or SARIF check failed"
+
+# --- review: a patch of this suite's own against a tree holding the faithful file --
+TREE="$SCRATCH/tree"
+mkdir -p "$TREE/arch/powerpc/kernel"
+cp "$(src faithful)" "$TREE/arch/powerpc/kernel/rtas.c"
+run review review "$HERE/review_accepts_9906.patch" --kernel-tree "$TREE" --scan sampled --budget "$BUDGET"
+expect_rc review 1
+expect_text review "touches arch/powerpc/kernel/rtas.c: rtas_busy_delay"
+expect_text review "BUSY-1 [rtas_busy_delay] held -> failed   NEWLY FAILED"
+expect_text review "BUSY-5 [rtas_busy_delay] held -> failed   NEWLY FAILED"
+expect_text review "status 0x000026b2 (9906), need_resched=0: rtas_busy_delay returned true (retry), expected false"
+expect_text review "unchanged: 4 clause(s), 4 held"
+cmp -s "$(src faithful)" "$TREE/arch/powerpc/kernel/rtas.c" || fail "review: the tree was modified"
+
+# A reply that only quotes the diff: one message, exit 2.
+run review_quoted review "$HERE/review_quoted_reply.txt" --kernel-tree "$TREE"
+expect_rc review_quoted 2
+[ "$(wc -l <"$SCRATCH/review_quoted.err")" -eq 1 ] || fail "review_quoted: expected one line on stderr"
+grep -q "only quotes a diff" "$SCRATCH/review_quoted.err" || fail "review_quoted: no message"
+
+# The patch against a tree that already has it: does not apply, exit 2.
+cp "$(src_variant accepts_9906)" "$TREE/arch/powerpc/kernel/rtas.c"
+run review_stale review "$HERE/review_accepts_9906.patch" --kernel-tree "$TREE"
+expect_rc review_stale 2
+grep -q "does not apply" "$SCRATCH/review_stale.err" || fail "review_stale: no 'does not apply' message"
+
+run review_no_tree review "$HERE/review_accepts_9906.patch" --kernel-tree "$SCRATCH/no_such_tree"
+expect_rc review_no_tree 2
+
 # --- a function absent from the file ----------------------------------------------
 # The file with only rtas_busy_delay_time (everything before the early helper).
 sed '/^static bool __init rtas_busy_delay_early/,$d' "$(src faithful)" >"$SCRATCH/time_only.c"
@@ -160,9 +143,4 @@ run build_error --source "$SCRATCH/syntax_error.c"
 expect_rc build_error 2
 grep -q "syntax_error.c:[0-9]*" "$SCRATCH/build_error.err" || fail "build_error: no compiler message naming the file"
 
-if [ "$FAILS" -ne 0 ]; then
-  echo "tests/validate/run.sh: $FAILS failure(s); reports kept in $SCRATCH"
-  trap - EXIT
-  exit 1
-fi
-echo "tests/validate/run.sh: all passed"
+finish

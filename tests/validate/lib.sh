@@ -1,0 +1,71 @@
+# tests/validate/lib.sh: what the validate test scripts share (sourced, not
+# run). The sourcing script sets HERE (its directory), CLAUSES (the
+# component's clause IDs) and COMPONENT (the prefix of its kernel-style
+# files, e.g. busy_delay for busy_delay_faithful.c); its arguments are
+# IDLESPEC_VALIDATE [BUDGET_SECONDS] [full|sampled].
+BIN=${1:?usage: $0 PATH/TO/idlespec-validate [BUDGET_SECONDS] [full|sampled]}
+BUDGET=${2:-120}
+SCAN=${3:-sampled}
+SCRATCH=$(mktemp -d /tmp/idlespec-validate-test-XXXXXX)
+trap 'rm -rf "$SCRATCH"' EXIT
+FAILS=0
+
+fail() { echo "FAIL: $*"; FAILS=$((FAILS + 1)); }
+
+# run NAME ARGS...: output in $SCRATCH/NAME.out/.err, exit code in $RC, seconds in $SECS
+run() {
+  name=$1; shift
+  t0=$(date +%s.%N)
+  "$BIN" "$@" >"$SCRATCH/$name.out" 2>"$SCRATCH/$name.err"
+  RC=$?
+  SECS=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
+  echo "$name: exit $RC, ${SECS}s"
+}
+
+# expect_clause NAME CLAUSE STATUS: the report of NAME has CLAUSE with STATUS
+expect_clause() {
+  grep -q "^$2 \[[a-z_]*\] $3\b" "$SCRATCH/$1.out" ||
+    fail "$1: expected $2 $3, got: $(grep "^$2 " "$SCRATCH/$1.out" || echo nothing)"
+}
+
+# expect_only_failed NAME CLAUSE...: exactly these clauses failed, all others held
+expect_only_failed() {
+  name=$1; shift
+  for c in $CLAUSES; do
+    case " $* " in
+      *" $c "*) expect_clause "$name" "$c" failed ;;
+      *) expect_clause "$name" "$c" held ;;
+    esac
+  done
+}
+
+# expect_text NAME TEXT: the report mentions TEXT (fixed string)
+expect_text() { grep -qF -- "$2" "$SCRATCH/$1.out" || fail "$1: report lacks '$2'"; }
+
+expect_rc() { [ "$RC" = "$2" ] || fail "$1: exit $RC, expected $2"; }
+
+# A driver crash shows as a signal exit (>= 128) or a missing summary line.
+expect_no_driver_crash() {
+  [ "$RC" -lt 128 ] || fail "$1: the driver died (exit $RC)"
+  grep -q "held, .* failed" "$SCRATCH/$1.out" || fail "$1: no summary line"
+}
+
+src() { echo "$HERE/${COMPONENT}_$1.c"; }
+
+# variant NAME SED-SCRIPT: the faithful file with one injected bug, at the
+# line marked "variant: NAME", written to $SCRATCH; src_variant prints it.
+variant() {
+  sed "$2" "$(src faithful)" >"$SCRATCH/${COMPONENT}_$1.c"
+  cmp -s "$(src faithful)" "$SCRATCH/${COMPONENT}_$1.c" && fail "$1: the variant changed nothing"
+}
+src_variant() { echo "$SCRATCH/${COMPONENT}_$1.c"; }
+
+# finish: the verdict of the whole script.
+finish() {
+  if [ "$FAILS" -ne 0 ]; then
+    echo "$(basename "$0"): $FAILS failure(s); reports kept in $SCRATCH"
+    trap - EXIT
+    exit 1
+  fi
+  echo "$(basename "$0"): all passed"
+}

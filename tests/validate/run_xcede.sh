@@ -1,0 +1,115 @@
+#!/bin/sh
+# tests/validate/run_xcede.sh IDLESPEC_VALIDATE [BUDGET_SECONDS]
+#
+# The end-to-end test of `idlespec validate` on the xcede component and on
+# kernel trees (issue 6): the faithful parse_cede_parameters() of
+# xcede_faithful.c holds XCEDE-1..7; each variant derived from it with sed
+# fails exactly the clauses its bug breaks, with a shrunk counterexample
+# that names the statuses and the payload in hex; a tree made of this
+# suite's faithful files holds everything, a tree without the file reports
+# its functions absent.
+set -u
+HERE=$(cd "$(dirname "$0")" && pwd)
+CLAUSES="XCEDE-1 XCEDE-2 XCEDE-3 XCEDE-4 XCEDE-5 XCEDE-6 XCEDE-7"
+COMPONENT=xcede
+. "$HERE/lib.sh"
+
+# The count is believed: 17 declared records give 17, 6553 read past the
+# buffer (XCEDE-4; XCEDE-1 through ASan, and a SIGSEGV in the plain build).
+variant unbounded '/variant: unbounded/s/min_t(u32, declared, ARRAY_SIZE(payload->records))/declared/'
+# No record-size gate: a record-size byte of 8 decodes (XCEDE-2).
+variant no_gate '/variant: no_gate/s/if (payload->record_size + 1 != sizeof(struct xcede_latency_record))/if (0)/'
+# No guard for payload_size < 2: payload_size - 2 wraps (XCEDE-3; the min() still caps the count).
+variant wraps '/variant: wraps/s/if (payload_size < 2)/if (0)/'
+# One RTAS call: busy and 990x are final (XCEDE-7).
+variant no_retry '/variant: no_retry/s/while (rtas_busy_delay(status));/while (0);/'
+# A stale count survives a failed query (XCEDE-6).
+variant keeps_count_on_error '/variant: keeps_count_on_error/s/= 0;/= ARRAY_SIZE(xcede_latency_parameter.payload.records);/'
+
+run faithful --source "$(src faithful)" --budget "$BUDGET"
+expect_rc faithful 0
+expect_only_failed faithful
+expect_no_driver_crash faithful
+
+run unbounded --source "$(src_variant unbounded)" --budget "$BUDGET"
+expect_rc unbounded 1
+expect_only_failed unbounded XCEDE-1 XCEDE-4
+expect_text unbounded "statuses 0, payload 00ac 09 (3 bytes): nr_xcede_records = 17, the buffer holds 16 records"
+grep -q "XCEDE-1 .*failed" "$SCRATCH/unbounded.out" &&
+  grep -A3 "^XCEDE-1 " "$SCRATCH/unbounded.out" | grep -q "AddressSanitizer\|UBSan\|SIGSEGV" ||
+  fail "unbounded: XCEDE-1 without a sanitizer report or crash"
+expect_no_driver_crash unbounded
+
+run no_gate --source "$(src_variant no_gate)" --budget "$BUDGET"
+expect_rc no_gate 1
+expect_only_failed no_gate XCEDE-2
+expect_text no_gate "record-size byte 0x08 accepted"
+
+run wraps --source "$(src_variant wraps)" --budget "$BUDGET"
+expect_rc wraps 1
+expect_only_failed wraps XCEDE-3
+expect_text wraps "statuses 0, payload 0000 09 (3 bytes): payload_size 0 gave nr_xcede_records = 16"
+
+run no_retry --source "$(src_variant no_retry)" --budget "$BUDGET"
+expect_rc no_retry 1
+expect_only_failed no_retry XCEDE-7
+expect_text no_retry "statuses -2,0, payload 0000 09 (3 bytes): gave up after 1 RTAS call(s), status -2"
+expect_text no_retry "note: efficiency clause"
+
+run keeps_count --source "$(src_variant keeps_count_on_error)" --budget "$BUDGET"
+expect_rc keeps_count 1
+expect_only_failed keeps_count XCEDE-6
+expect_text keeps_count "final RTAS status -1 but kept 16 record(s)"
+expect_text keeps_count "replay (--keep-temp): printf '0 -1 000009\n' | harness"
+
+# --json: one entry per clause, the counterexample and replay fields filled.
+run unbounded_json --source "$(src_variant unbounded)" --budget "$BUDGET" --json
+python3 - "$SCRATCH/unbounded_json.out" <<'PY' || fail "unbounded_json: unexpected JSON"
+import json, sys
+d = json.load(open(sys.argv[1]))
+st = {c["id"]: c for c in d["clauses"]}
+assert sorted(st) == ["XCEDE-%d" % i for i in range(1, 8)], st.keys()
+assert st["XCEDE-4"]["status"] == "failed" and st["XCEDE-4"]["counterexamples"] and st["XCEDE-4"]["replay"]
+assert st["XCEDE-4"]["line"] > 0 and st["XCEDE-4"]["file"].endswith("xcede_unbounded.c")
+assert d["exit_code"] == 1
+PY
+
+# --- kernel trees ----------------------------------------------------------------
+TREE="$SCRATCH/tree"
+mkdir -p "$TREE/arch/powerpc/kernel" "$TREE/drivers/cpuidle"
+cp "$HERE/busy_delay_faithful.c" "$TREE/arch/powerpc/kernel/rtas.c"
+cp "$(src faithful)" "$TREE/drivers/cpuidle/cpuidle-pseries.c"
+run tree --kernel-tree "$TREE" --scan sampled --budget "$BUDGET"
+expect_rc tree 0
+for c in BUSY-1 BUSY-2 BUSY-3 BUSY-4 BUSY-5 BUSY-7 $CLAUSES; do expect_clause tree "$c" held; done
+expect_text tree "idlespec validate: drivers/cpuidle/cpuidle-pseries.c (xcede)"
+expect_text tree "note: not checked by validate yet: states, governor, idle_core"
+
+# Asked for by name, an unchecked component's functions are located: unknown or absent.
+run tree_governor --kernel-tree "$TREE" --component governor
+expect_rc tree_governor 1
+expect_clause tree_governor GOV-1 absent
+expect_text tree_governor "drivers/cpuidle/governors/menu.c is not in the tree"
+
+# A tree without cpuidle-pseries.c: xcede absent, busy_delay still checked.
+rm "$TREE/drivers/cpuidle/cpuidle-pseries.c"
+run tree_partial --kernel-tree "$TREE" --component xcede busy_delay --scan sampled --budget "$BUDGET"
+expect_rc tree_partial 1
+expect_clause tree_partial XCEDE-1 absent
+expect_clause tree_partial BUSY-4 held
+
+run no_tree --kernel-tree "$SCRATCH/no_such_tree"
+expect_rc no_tree 2
+grep -q "no such directory" "$SCRATCH/no_tree.err" || fail "no_tree: no message"
+
+run both --kernel-tree "$TREE" --source "$(src faithful)"
+expect_rc both 2
+
+run bad_component --kernel-tree "$TREE" --component frobnicator
+expect_rc bad_component 2
+grep -q "unknown component 'frobnicator'" "$SCRATCH/bad_component.err" || fail "bad_component: no message"
+
+run candidate --candidate "$SCRATCH/libcandidate.so"
+expect_rc candidate 2
+
+finish

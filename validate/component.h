@@ -1,0 +1,55 @@
+// Internal to validate/: the components `idlespec validate` knows and the
+// pieces every component's check shares.
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "validate/validate.h"
+
+namespace idlespec::validate {
+
+// What to check: one file's text and the functions asked for.
+struct Target {
+  std::string path;                    // the file on disk (for #line and messages)
+  std::string display;                 // how the report names it
+  std::string text;                    // its contents
+  std::vector<std::string> functions;  // the component's functions to check
+};
+
+struct Component {
+  std::string name;                                          // "busy_delay"
+  std::string tree_path;                                     // where a Linux tree keeps them
+  std::vector<std::string> functions;                        // the modelled functions
+  std::vector<std::pair<std::string, std::string>> clauses;  // clause -> function it is checked on
+  Part (*check)(const Options&, const Target&);              // nullptr: not checked yet (unknown)
+};
+
+const std::vector<Component>& components();
+const Component* find_component(const std::string& name);
+
+Part check_busy_delay(const Options& options, const Target& target);
+Part check_xcede(const Options& options, const Target& target);
+
+// Verdicts for a part none of whose runs happened: absent where the function
+// is missing, otherwise `status` with `why`.
+void fill_verdicts(const Component& component, const Target& target, Part& part,
+                   const std::string& status, const std::string& why);
+
+// Build a harness: kernel.h, then `env_header` (may be empty), then `code`,
+// then the harness file, twice (plain -O3; -O1 ASan+UBSan with recovery)
+// into `dir`. On success returns "" and sets `plain`/`san` (san empty when
+// the sanitizer build failed or was not asked for; `san_note` says why).
+struct HarnessBuild {
+  std::string plain, san, san_note, error;
+};
+HarnessBuild build_harness(const Options& options, const std::string& dir,
+                           const std::string& env_header, const std::string& code,
+                           const std::string& harness_file, const std::vector<std::string>& defs);
+
+// The sanitizer runtime's settings for a harness run: go on after a report,
+// no leak checking, no stack traces from UBSan.
+std::vector<std::pair<std::string, std::string>> sanitizer_env();
+
+}  // namespace idlespec::validate

@@ -1,0 +1,48 @@
+// Child processes, files and temporary directories for `idlespec validate`:
+// every harness (and every compiler) runs in its own process group with a
+// wall-clock limit, so a candidate that crashes, hangs or forks cannot take
+// the driver with it.
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace idlespec::validate {
+
+struct Job {
+  std::vector<std::string> argv;
+  std::vector<std::pair<std::string, std::string>> env;
+  std::string in;        // file for stdin ("" = /dev/null)
+  std::string out, err;  // files for stdout and stderr
+  double timeout = 60;
+};
+
+struct JobResult {
+  int exit_code = -1;  // when exited
+  int signal = 0;      // when killed by a signal
+  bool timed_out = false;
+  bool exec_failed = false;
+  double seconds = 0;
+};
+
+// Run the jobs, at most `parallel` at a time; a job over its timeout is
+// killed with its whole process group.
+std::vector<JobResult> run_jobs(const std::vector<Job>& jobs, unsigned parallel);
+
+// The number of online CPUs (at least 1).
+unsigned cpu_count();
+
+std::string slurp(const std::string& path);
+bool spit(const std::string& path, const std::string& text);
+// The last `max_lines` lines of `text`.
+std::string tail(const std::string& text, size_t max_lines);
+// A fresh directory /tmp/idlespec-<tag>-XXXXXX; "" when it cannot be made.
+std::string make_temp_dir(const std::string& tag);
+void remove_tree(const std::string& path);
+
+// A one-line description of how a job ended: "finished", "timed out after
+// 30 s", "died of signal 11", "exited 3".
+std::string outcome(const JobResult& r, double timeout);
+
+}  // namespace idlespec::validate

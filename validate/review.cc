@@ -1,0 +1,240 @@
+// `idlespec review PATCH --kernel-tree DIR`: validate the functions a patch
+// touches before and after it, and report the clauses whose verdict changed.
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <iostream>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "validate/component.h"
+#include "validate/patch.h"
+#include "validate/process.h"
+#include "validate/validate.h"
+
+namespace idlespec::validate {
+namespace {
+
+// The components whose modelled functions a file has.
+std::vector<std::string> components_in(const std::string& path) {
+  std::vector<std::string> out;
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) return out;
+  const std::string text = slurp(path);
+  for (const auto& c : components()) {
+    const Extraction ex = extract(text, c.functions, path);
+    if (std::any_of(ex.functions.begin(), ex.functions.end(),
+                    [](const FoundFunction& f) { return f.found; }))
+      out.push_back(c.name);
+  }
+  return out;
+}
+
+std::string key(const ClauseVerdict& v) { return v.component + " " + v.id + " " + v.function; }
+
+}  // namespace
+
+ReviewReport review(const ReviewOptions& ro) {
+  ReviewReport rr;
+  rr.patch = ro.patch;
+  std::error_code ec;
+  if (ro.patch.empty() || !std::filesystem::is_regular_file(ro.patch, ec) ||
+      access(ro.patch.c_str(), R_OK) != 0) {
+    rr.error = "cannot read the patch " + ro.patch;
+    rr.exit_code = 2;
+    return rr;
+  }
+  if (ro.kernel_tree.empty() || !std::filesystem::is_directory(ro.kernel_tree, ec)) {
+    rr.error = ro.kernel_tree.empty() ? "--kernel-tree DIR is required"
+                                      : "no such directory: " + ro.kernel_tree;
+    rr.exit_code = 2;
+    return rr;
+  }
+  const std::string text = slurp(ro.patch);
+  const ParsedPatch parsed = parse_patch(text);
+  rr.subject = parsed.subject;
+  if (!parsed.error.empty()) {
+    rr.error = parsed.error;
+    rr.exit_code = 2;
+    return rr;
+  }
+  const std::string work = make_temp_dir("review");
+  if (work.empty()) {
+    rr.error = "cannot create a temporary directory";
+    rr.exit_code = 2;
+    return rr;
+  }
+  const AppliedPatch applied = apply_to_copy(parsed, text, ro.kernel_tree, work);
+  if (!applied.ok) {
+    rr.error = "the patch does not apply to " + ro.kernel_tree + ": " + applied.message;
+    rr.exit_code = 2;
+    if (!ro.validate.keep_temp) remove_tree(work);
+    return rr;
+  }
+
+  rr.before.subject = applied.before_root;
+  rr.after.subject = applied.after_root;
+  for (const auto& fp : parsed.files) {
+    const std::string path = fp.new_path != "/dev/null" ? fp.new_path : fp.old_path;
+    const std::string before = applied.before_root + "/" + fp.old_path;
+    const std::string after = applied.after_root + "/" + path;
+    std::vector<std::string> names;
+    std::error_code e2;
+    if (fp.old_path != "/dev/null" && std::filesystem::is_regular_file(before, e2))
+      names = touched_functions(slurp(before), fp.old_changed);
+    if (fp.new_path != "/dev/null" && std::filesystem::is_regular_file(after, e2))
+      for (const auto& n : touched_functions(slurp(after), fp.new_changed))
+        if (std::find(names.begin(), names.end(), n) == names.end()) names.push_back(n);
+    std::string list;
+    for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
+    rr.touched.push_back(path + ": " + (list.empty() ? "(outside functions)" : list));
+
+    // Every component with a modelled function in either version of the
+    // file: a change to a helper, a macro or a static reaches it too.
+    std::vector<std::string> comps = components_in(before);
+    for (const auto& c : components_in(after))
+      if (std::find(comps.begin(), comps.end(), c) == comps.end()) comps.push_back(c);
+    comps.erase(std::remove_if(comps.begin(), comps.end(),
+                               [](const std::string& c) { return !find_component(c)->check; }),
+                comps.end());
+    if (comps.empty()) continue;
+    for (int side = 0; side < 2; ++side) {
+      Options o = ro.validate;
+      o.kernel_tree.clear();
+      o.components = comps;
+      o.source = side == 0 ? before : after;
+      Report& into = side == 0 ? rr.before : rr.after;
+      Report r;
+      if (std::filesystem::is_regular_file(o.source, e2)) {
+        r = validate(o);
+      } else {  // the file does not exist on this side: its functions are absent
+        for (const auto& c : comps) {
+          const Component& comp = *find_component(c);
+          Part part;
+          part.component = c;
+          part.file = path;
+          fill_verdicts(comp, Target{o.source, path, "", comp.functions}, part, "absent", "");
+          r.parts.push_back(part);
+        }
+      }
+      for (auto& part : r.parts) {
+        part.file = path;
+        for (auto& v : part.clauses) v.file = path;
+        into.parts.push_back(part);
+      }
+      into.notes.insert(into.notes.end(), r.notes.begin(), r.notes.end());
+    }
+  }
+  for (Report* r : {&rr.before, &rr.after}) {
+    r->clauses.clear();
+    r->exit_code = 0;
+    for (const auto& p : r->parts) {
+      r->clauses.insert(r->clauses.end(), p.clauses.begin(), p.clauses.end());
+      if (!p.build_error.empty()) r->exit_code = 2;
+    }
+  }
+  if (!ro.validate.keep_temp) remove_tree(work);
+
+  std::map<std::string, const ClauseVerdict*> before;
+  for (const auto& v : rr.before.clauses) before[key(v)] = &v;
+  std::set<std::string> seen;
+  for (const auto& v : rr.after.clauses) {
+    seen.insert(key(v));
+    const auto it = before.find(key(v));
+    const std::string was = it == before.end() ? "absent" : it->second->status;
+    if (was == v.status) continue;
+    ClauseChange ch{v.id, v.component, v.function, v.file, was, v.status, {}};
+    if (v.status == "failed") ch.counterexamples = v.counterexamples;
+    rr.changes.push_back(ch);
+  }
+  for (const auto& v : rr.before.clauses)
+    if (!seen.count(key(v)))
+      rr.changes.push_back({v.id, v.component, v.function, v.file, v.status, "absent", {}});
+
+  rr.exit_code = 0;
+  for (const auto& c : rr.changes)
+    if (c.after == "failed" || c.after == "error") rr.exit_code = 1;
+  for (const auto& p : rr.after.parts)
+    if (!p.build_error.empty()) {
+      rr.error = p.file + " (" + p.component + ") after the patch: " + p.build_error;
+      rr.exit_code = 2;
+    }
+  return rr;
+}
+
+std::string render_review_text(const ReviewReport& rr) {
+  std::ostringstream o;
+  o << "idlespec review: " << rr.patch;
+  if (!rr.subject.empty()) o << "\n  \"" << rr.subject << "\"";
+  o << "\n";
+  for (const auto& t : rr.touched) o << "  touches " << t << "\n";
+  if (rr.before.clauses.empty() && rr.after.clauses.empty())
+    o << "  the patch touches no file with a function validate checks\n";
+  size_t unchanged = 0;
+  std::map<std::string, size_t> still;
+  std::set<std::string> changed;
+  for (const auto& c : rr.changes) changed.insert(c.component + " " + c.id + " " + c.function);
+  for (const auto& v : rr.after.clauses)
+    if (!changed.count(v.component + " " + v.id + " " + v.function)) ++unchanged, ++still[v.status];
+  if (rr.changes.empty()) {
+    o << "no clause changed its verdict";
+  } else {
+    o << "clauses whose verdict changed (before -> after):\n";
+    for (const auto& c : rr.changes) {
+      o << "  " << c.id << " [" << c.function << "] " << c.before << " -> " << c.after;
+      if (c.after == "failed" && c.before != "failed") o << "   NEWLY FAILED";
+      o << "\n";
+      for (const auto& x : c.counterexamples) o << "      " << x << "\n";
+    }
+    o << "unchanged";
+  }
+  if (unchanged) {
+    o << ": " << unchanged << " clause(s)";
+    for (const auto& [s, n] : still) o << ", " << n << " " << s;
+  }
+  o << "\n";
+  if (!rr.error.empty()) o << "error: " << rr.error << "\n";
+  return o.str();
+}
+
+std::string render_review_json(const ReviewReport& rr) {
+  auto js = [](const std::string& s) {
+    std::string o = "\"";
+    for (const unsigned char c : s) {
+      if (c == '"' || c == '\\')
+        o += '\\', o += static_cast<char>(c);
+      else if (c == '\n')
+        o += "\\n";
+      else if (c < 0x20) {
+        char b[8];
+        std::snprintf(b, sizeof(b), "\\u%04x", c);
+        o += b;
+      } else
+        o += static_cast<char>(c);
+    }
+    return o + "\"";
+  };
+  std::ostringstream o;
+  o << "{\"patch\":" << js(rr.patch) << ",\"subject\":" << js(rr.subject) << ",\"touched\":[";
+  for (size_t i = 0; i < rr.touched.size(); ++i) o << (i ? "," : "") << js(rr.touched[i]);
+  o << "],\"changes\":[";
+  for (size_t i = 0; i < rr.changes.size(); ++i) {
+    const auto& c = rr.changes[i];
+    o << (i ? "," : "") << "{\"id\":" << js(c.id) << ",\"component\":" << js(c.component)
+      << ",\"function\":" << js(c.function) << ",\"file\":" << js(c.file)
+      << ",\"before\":" << js(c.before) << ",\"after\":" << js(c.after) << ",\"counterexamples\":[";
+    for (size_t k = 0; k < c.counterexamples.size(); ++k)
+      o << (k ? "," : "") << js(c.counterexamples[k]);
+    o << "]}";
+  }
+  std::string before = render_json(rr.before), after = render_json(rr.after);
+  while (!before.empty() && before.back() == '\n') before.pop_back();
+  while (!after.empty() && after.back() == '\n') after.pop_back();
+  o << "],\"before\":" << before << ",\"after\":" << after << ",\"error\":" << js(rr.error)
+    << ",\"exit_code\":" << rr.exit_code << "}\n";
+  return o.str();
+}
+
+}  // namespace idlespec::validate

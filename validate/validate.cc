@@ -1,0 +1,772 @@
+// The `idlespec validate` driver: which components apply, the harness build
+// every component shares, the report formats and the command line.
+#include "validate/validate.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+#include <set>
+#include <sstream>
+
+#include "validate/component.h"
+#include "validate/process.h"
+
+namespace idlespec::validate {
+
+// --- the components ---------------------------------------------------------
+
+const std::vector<Component>& components() {
+  static const std::vector<Component> all = {
+      {"busy_delay",
+       "arch/powerpc/kernel/rtas.c",
+       {"rtas_busy_delay_time", "rtas_busy_delay"},
+       {{"BUSY-1", "rtas_busy_delay"},
+        {"BUSY-2", "rtas_busy_delay"},
+        {"BUSY-3", "rtas_busy_delay"},
+        {"BUSY-4", "rtas_busy_delay_time"},
+        {"BUSY-5", "rtas_busy_delay"},
+        {"BUSY-7", "rtas_busy_delay"}},
+       &check_busy_delay},
+      {"xcede",
+       "drivers/cpuidle/cpuidle-pseries.c",
+       {"parse_cede_parameters"},
+       {{"XCEDE-1", "parse_cede_parameters"},
+        {"XCEDE-2", "parse_cede_parameters"},
+        {"XCEDE-3", "parse_cede_parameters"},
+        {"XCEDE-4", "parse_cede_parameters"},
+        {"XCEDE-5", "parse_cede_parameters"},
+        {"XCEDE-6", "parse_cede_parameters"},
+        {"XCEDE-7", "parse_cede_parameters"}},
+       &check_xcede},
+      {"states",
+       "drivers/cpuidle/cpuidle-pseries.c",
+       {"fixup_cede0_latency", "pseries_idle_probe"},
+       {{"STATES-1", "pseries_idle_probe"},
+        {"STATES-2", "pseries_idle_probe"},
+        {"STATES-3", "pseries_idle_probe"},
+        {"STATES-4", "fixup_cede0_latency"},
+        {"STATES-5", "pseries_idle_probe"},
+        {"STATES-6", "pseries_idle_probe"},
+        {"STATES-7", "pseries_idle_probe"}},
+       nullptr},
+      {"governor",
+       "drivers/cpuidle/governors/menu.c",
+       {"menu_select", "menu_update"},
+       {{"GOV-1", "menu_select"},
+        {"GOV-2", "menu_select"},
+        {"GOV-3", "menu_select"},
+        {"GOV-4", "menu_select"},
+        {"GOV-5", "menu_update"},
+        {"GOV-6", "menu_select"},
+        {"GOV-7", "menu_select"},
+        {"GOV-8", "menu_update"}},
+       nullptr},
+      {"idle_core",
+       "arch/powerpc/platforms/powernv/idle.c",
+       {"power7_idle_insn", "power9_idle_stop"},
+       {{"IDLE-1", "power9_idle_stop"},
+        {"IDLE-2", "power9_idle_stop"},
+        {"IDLE-3", "power9_idle_stop"},
+        {"IDLE-4", "power9_idle_stop"},
+        {"IDLE-5", "power9_idle_stop"},
+        {"IDLE-6", "power9_idle_stop"},
+        {"IDLE-7", "power9_idle_stop"},
+        {"IDLE-8", "power9_idle_stop"},
+        {"IDLE-9", "power9_idle_stop"}},
+       nullptr},
+  };
+  return all;
+}
+
+const Component* find_component(const std::string& name) {
+  for (const auto& c : components())
+    if (c.name == name) return &c;
+  return nullptr;
+}
+
+void fill_verdicts(const Component& component, const Target& target, Part& part,
+                   const std::string& status, const std::string& why) {
+  if (part.functions.empty())
+    part.functions = extract(target.text, target.functions, target.path).functions;
+  for (const auto& [id, fn] : component.clauses) {
+    if (std::find(target.functions.begin(), target.functions.end(), fn) == target.functions.end())
+      continue;
+    ClauseVerdict v;
+    v.id = id;
+    v.component = component.name;
+    v.function = fn;
+    v.file = target.display;
+    v.status = "absent";
+    for (const auto& f : part.functions)
+      if (f.name == fn && f.found) v.status = status, v.line = f.first_line;
+    if (v.status != "absent") (status == "error" ? v.error : v.note) = why;
+    part.clauses.push_back(v);
+  }
+}
+
+std::vector<std::pair<std::string, std::string>> sanitizer_env() {
+  return {{"ASAN_OPTIONS",
+           "halt_on_error=0:handle_segv=0:allow_user_segv_handler=1:detect_leaks=0:"
+           "print_summary=1"},
+          {"UBSAN_OPTIONS", "print_stacktrace=0:halt_on_error=0"}};
+}
+
+HarnessBuild build_harness(const Options& opt, const std::string& dir,
+                           const std::string& env_header, const std::string& code,
+                           const std::string& harness_file, const std::vector<std::string>& defs) {
+  HarnessBuild hb;
+  const std::string tu = dir + "/candidate.c";
+  std::string text = "#include \"kernel.h\"\n";
+  if (!env_header.empty()) text += "#include \"" + env_header + "\"\n";
+  text += code + "#include \"" + opt.validate_dir + "/" + harness_file + "\"\n";
+  if (!spit(tu, text)) {
+    hb.error = "cannot write " + tu;
+    return hb;
+  }
+  auto compile = [&](const std::string& out, std::vector<std::string> flags) {
+    Job j;
+    // The kernel's own code-generation flags: a NULL dereference stays a
+    // dereference (not a trap the optimiser made up), overflow wraps.
+    j.argv = {opt.cc,
+              "-std=gnu11",
+              "-w",
+              "-fno-strict-aliasing",
+              "-fno-strict-overflow",
+              "-fno-delete-null-pointer-checks",
+              "-I" + opt.validate_dir + "/shims"};
+    j.argv.insert(j.argv.end(), flags.begin(), flags.end());
+    j.argv.insert(j.argv.end(), defs.begin(), defs.end());
+    j.argv.insert(j.argv.end(), {tu, "-o", out});
+    j.out = out + ".build.out";
+    j.err = out + ".build.err";
+    j.timeout = 120;
+    return j;
+  };
+  const std::string plain = dir + "/harness", san = dir + "/harness_san";
+  std::vector<Job> builds = {compile(plain, {"-O3"})};
+  if (opt.sanitizers)
+    builds.push_back(compile(san, {"-O1", "-g", "-fno-omit-frame-pointer",
+                                   "-fsanitize=address,undefined", "-fsanitize-recover=all"}));
+  const auto built = run_jobs(builds, 2);
+  if (built[0].exit_code != 0) {
+    hb.error = built[0].exec_failed ? "cannot run the C compiler '" + opt.cc + "'"
+               : built[0].timed_out
+                   ? "the C compiler ran out of time"
+                   : "the harness does not compile:\n" + tail(slurp(builds[0].err), 30);
+    return hb;
+  }
+  hb.plain = plain;
+  if (opt.sanitizers) {
+    if (built[1].exit_code == 0)
+      hb.san = san;
+    else
+      hb.san_note = tail(slurp(builds[1].err), 3);
+  }
+  return hb;
+}
+
+// --- validate -----------------------------------------------------------------
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+bool has_function(const std::string& text, const std::string& path, const std::string& name) {
+  const std::vector<std::string> one = {name};
+  return extract(text, one, path).functions.front().found;
+}
+
+void finish(Report& rep) {
+  rep.clauses.clear();
+  bool build_error = false;
+  for (const auto& p : rep.parts) {
+    rep.clauses.insert(rep.clauses.end(), p.clauses.begin(), p.clauses.end());
+    build_error = build_error || !p.build_error.empty();
+  }
+  rep.exit_code = 0;
+  for (const auto& v : rep.clauses)
+    if (v.status != "held") rep.exit_code = 1;
+  if (build_error || !rep.error.empty()) rep.exit_code = 2;
+}
+
+Part run_component(const Options& opt, const Component& c, Target t) {
+  if (c.check) return c.check(opt, t);
+  Part part;
+  part.component = c.name;
+  part.file = t.display;
+  fill_verdicts(c, t, part, "unknown",
+                "validate does not check " + c.name + " clauses yet (the function was found)");
+  return part;
+}
+
+}  // namespace
+
+Report validate(const Options& opt) {
+  const auto t0 = Clock::now();
+  Report rep;
+  for (const auto& name : opt.components)
+    if (!find_component(name)) {
+      rep.error = "unknown component '" + name +
+                  "' (components: busy_delay, xcede, states, "
+                  "governor, idle_core)";
+      rep.exit_code = 2;
+      return rep;
+    }
+  if (opt.source.empty() == opt.kernel_tree.empty()) {
+    rep.error = "give exactly one of --source FILE.c and --kernel-tree DIR";
+    rep.exit_code = 2;
+    return rep;
+  }
+  auto wanted_component = [&](const Component& c) {
+    return opt.components.empty() ||
+           std::find(opt.components.begin(), opt.components.end(), c.name) != opt.components.end();
+  };
+  // The component's functions to check: --function restricts them.
+  auto functions_of = [&](const Component& c) {
+    if (opt.functions.empty()) return c.functions;
+    std::vector<std::string> fs;
+    for (const auto& f : c.functions)
+      if (std::find(opt.functions.begin(), opt.functions.end(), f) != opt.functions.end())
+        fs.push_back(f);
+    return fs;
+  };
+  for (const auto& f : opt.functions) {
+    bool modelled = false;
+    for (const auto& c : components())
+      modelled = modelled || std::count(c.functions.begin(), c.functions.end(), f) > 0;
+    if (!modelled)
+      rep.notes.push_back("no clause is checked on " + f + " (not a modelled function)");
+  }
+
+  if (!opt.source.empty()) {
+    rep.subject = opt.source;
+    std::error_code ec;
+    if (std::filesystem::is_directory(opt.source, ec) || access(opt.source.c_str(), R_OK) != 0) {
+      rep.error = "cannot read the file";
+      rep.exit_code = 2;
+      return rep;
+    }
+    const std::string text = slurp(opt.source);
+    // Which components: those asked for; else those whose functions (or the
+    // --function names) the file has; else every checked one (all absent).
+    std::vector<const Component*> chosen;
+    for (const auto& c : components()) {
+      if (!wanted_component(c) || functions_of(c).empty()) continue;
+      if (!opt.components.empty() || !opt.functions.empty()) {
+        chosen.push_back(&c);
+        continue;
+      }
+      if (!c.check) continue;
+      for (const auto& f : c.functions)
+        if (has_function(text, opt.source, f)) {
+          chosen.push_back(&c);
+          break;
+        }
+    }
+    if (chosen.empty() && opt.components.empty() && opt.functions.empty())
+      for (const auto& c : components())
+        if (c.check) chosen.push_back(&c);
+    for (const Component* c : chosen)
+      rep.parts.push_back(run_component(opt, *c, {opt.source, opt.source, text, functions_of(*c)}));
+  } else {
+    rep.subject = opt.kernel_tree;
+    std::error_code ec;
+    if (!std::filesystem::is_directory(opt.kernel_tree, ec)) {
+      rep.error = "no such directory: " + opt.kernel_tree;
+      rep.exit_code = 2;
+      return rep;
+    }
+    std::vector<std::string> unchecked;
+    for (const auto& c : components()) {
+      if (!wanted_component(c) || functions_of(c).empty()) continue;
+      if (opt.components.empty() && !c.check) {
+        unchecked.push_back(c.name);
+        continue;
+      }
+      const std::string path = opt.kernel_tree + "/" + c.tree_path;
+      Target t{path, c.tree_path, "", functions_of(c)};
+      if (access(path.c_str(), R_OK) != 0) {
+        Part part;
+        part.component = c.name;
+        part.file = c.tree_path;
+        for (const auto& f : t.functions) part.functions.push_back({f, false, 0, 0, ""});
+        part.notes.push_back(c.tree_path + " is not in the tree: its functions are absent");
+        fill_verdicts(c, t, part, "absent", "");
+        rep.parts.push_back(part);
+        continue;
+      }
+      t.text = slurp(path);
+      rep.parts.push_back(run_component(opt, c, t));
+    }
+    if (!unchecked.empty()) {
+      std::string list;
+      for (const auto& u : unchecked) list += (list.empty() ? "" : ", ") + u;
+      rep.notes.push_back("not checked by validate yet: " + list +
+                          " (--component NAME lists their functions as unknown)");
+    }
+  }
+  finish(rep);
+  rep.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+  return rep;
+}
+
+// --- reports --------------------------------------------------------------------
+
+namespace {
+
+std::string js(const std::string& s) {
+  std::string o = "\"";
+  for (const unsigned char c : s) {
+    if (c == '"' || c == '\\') {
+      o += '\\';
+      o += static_cast<char>(c);
+    } else if (c == '\n') {
+      o += "\\n";
+    } else if (c < 0x20) {
+      char b[8];
+      std::snprintf(b, sizeof(b), "\\u%04x", c);
+      o += b;
+    } else {
+      o += static_cast<char>(c);
+    }
+  }
+  return o + "\"";
+}
+
+std::string js_list(const std::vector<std::string>& v) {
+  std::string o = "[";
+  for (size_t i = 0; i < v.size(); ++i) {
+    if (i) o += ',';
+    o += js(v[i]);
+  }
+  return o + "]";
+}
+
+std::string xml(const std::string& s) {
+  std::string o;
+  for (const unsigned char c : s) {
+    switch (c) {
+      case '&':
+        o += "&amp;";
+        break;
+      case '<':
+        o += "&lt;";
+        break;
+      case '>':
+        o += "&gt;";
+        break;
+      case '"':
+        o += "&quot;";
+        break;
+      default:
+        if (c < 0x20 && c != '\n' && c != '\t')
+          o += ' ';
+        else
+          o += static_cast<char>(c);
+    }
+  }
+  return o;
+}
+
+std::string fixed(double x, int digits) {
+  char b[32];
+  std::snprintf(b, sizeof(b), "%.*f", digits, x);
+  return b;
+}
+
+std::string clause_json(const ClauseVerdict& v) {
+  return "{\"id\":" + js(v.id) + ",\"component\":" + js(v.component) +
+         ",\"function\":" + js(v.function) + ",\"file\":" + js(v.file) +
+         ",\"line\":" + std::to_string(v.line) + ",\"status\":" + js(v.status) +
+         ",\"coverage\":" + js(v.coverage) + ",\"error\":" + js(v.error) +
+         ",\"note\":" + js(v.note) + ",\"replay\":" + js(v.replay) +
+         ",\"counterexamples\":" + js_list(v.counterexamples) + "}";
+}
+
+}  // namespace
+
+std::string render_text(const Report& rep) {
+  std::ostringstream o;
+  for (const auto& p : rep.parts) {
+    o << "idlespec validate: " << p.file << " (" << p.component << ")\n";
+    for (const auto& f : p.functions) {
+      if (f.found)
+        o << "  " << f.name << "  lines " << f.first_line << "-" << f.last_line << "\n";
+      else
+        o << "  " << f.name << "  not in the file\n";
+    }
+    if (!p.prelude.empty()) {
+      o << "  with:";
+      for (const auto& x : p.prelude) o << " " << x << ";";
+      o << "\n";
+    }
+    if (!p.build_error.empty()) o << "  error: " << p.build_error << "\n";
+    for (const auto& r : p.runs) {
+      char line[200];
+      std::snprintf(line, sizeof(line), "  run %-10s %-22s %7.2fs  %s\n", r.build.c_str(),
+                    r.mode.c_str(), r.seconds, r.outcome.c_str());
+      o << line;
+    }
+    for (const auto& v : p.clauses) {
+      o << v.id << " [" << v.function << "] " << v.status;
+      if (!v.coverage.empty()) o << "  (" << v.coverage << ")";
+      o << "\n";
+      for (const auto& c : v.counterexamples) o << "    " << c << "\n";
+      if (!v.replay.empty()) o << "    replay (--keep-temp): " << v.replay << "\n";
+      if (!v.error.empty()) o << "    " << v.error << "\n";
+      if (!v.note.empty()) o << "    note: " << v.note << "\n";
+    }
+    for (const auto& n : p.notes) o << "note: " << n << "\n";
+    if (!p.temp_dir.empty()) o << "note: harness files kept in " << p.temp_dir << "\n";
+  }
+  for (const auto& n : rep.notes) o << "note: " << n << "\n";
+  if (!rep.error.empty()) o << "error: " << rep.error << "\n";
+  size_t held = 0, failed = 0;
+  for (const auto& v : rep.clauses) held += v.status == "held", failed += v.status == "failed";
+  char sum[160];
+  std::snprintf(sum, sizeof(sum), "%zu held, %zu failed, %zu other, %.1fs\n", held, failed,
+                rep.clauses.size() - held - failed, rep.seconds);
+  o << sum;
+  return o.str();
+}
+
+std::string render_json(const Report& rep) {
+  std::ostringstream o;
+  o << "{\"subject\":" << js(rep.subject) << ",\"parts\":[";
+  for (size_t i = 0; i < rep.parts.size(); ++i) {
+    const auto& p = rep.parts[i];
+    o << (i ? "," : "") << "{\"component\":" << js(p.component) << ",\"file\":" << js(p.file)
+      << ",\"functions\":[";
+    for (size_t k = 0; k < p.functions.size(); ++k) {
+      const auto& f = p.functions[k];
+      o << (k ? "," : "") << "{\"name\":" << js(f.name)
+        << ",\"found\":" << (f.found ? "true" : "false") << ",\"first_line\":" << f.first_line
+        << ",\"last_line\":" << f.last_line << "}";
+    }
+    o << "],\"prelude\":" << js_list(p.prelude) << ",\"build_error\":" << js(p.build_error)
+      << ",\"runs\":[";
+    for (size_t k = 0; k < p.runs.size(); ++k) {
+      const auto& r = p.runs[k];
+      o << (k ? "," : "") << "{\"build\":" << js(r.build) << ",\"mode\":" << js(r.mode)
+        << ",\"seconds\":" << fixed(r.seconds, 3) << ",\"outcome\":" << js(r.outcome) << "}";
+    }
+    o << "],\"notes\":" << js_list(p.notes) << ",\"seconds\":" << fixed(p.seconds, 3) << "}";
+  }
+  o << "],\"clauses\":[";
+  for (size_t i = 0; i < rep.clauses.size(); ++i)
+    o << (i ? "," : "") << clause_json(rep.clauses[i]);
+  o << "],\"notes\":" << js_list(rep.notes) << ",\"error\":" << js(rep.error)
+    << ",\"seconds\":" << fixed(rep.seconds, 3) << ",\"exit_code\":" << rep.exit_code << "}\n";
+  return o.str();
+}
+
+std::string render_junit(const Report& rep) {
+  std::ostringstream o;
+  o << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"idlespec validate\">\n";
+  for (const auto& p : rep.parts) {
+    size_t failures = 0, errors = 0, skipped = 0;
+    for (const auto& v : p.clauses) {
+      failures += v.status == "failed";
+      errors += v.status == "error";
+      skipped += v.status == "absent" || v.status == "unknown";
+    }
+    o << "  <testsuite name=\"" << xml(p.component + " " + p.file) << "\" tests=\""
+      << p.clauses.size() << "\" failures=\"" << failures << "\" errors=\"" << errors
+      << "\" skipped=\"" << skipped << "\" time=\"" << fixed(p.seconds, 3) << "\">\n";
+    for (const auto& v : p.clauses) {
+      o << "    <testcase classname=\"idlespec." << xml(v.component) << "\" name=\""
+        << xml(v.id + " " + v.function) << "\" file=\"" << xml(v.file) << "\" line=\"" << v.line
+        << "\">";
+      std::string body;
+      for (const auto& c : v.counterexamples) body += c + "\n";
+      if (!v.replay.empty()) body += "replay (--keep-temp): " + v.replay + "\n";
+      if (v.status == "failed")
+        o << "<failure message=\"" << xml(v.id + " failed") << "\">" << xml(body) << "</failure>";
+      else if (v.status == "error")
+        o << "<error message=\"" << xml(v.error) << "\"/>";
+      else if (v.status != "held")
+        o << "<skipped message=\"" << xml(v.status + (v.note.empty() ? "" : ": " + v.note))
+          << "\"/>";
+      o << "</testcase>\n";
+    }
+    o << "  </testsuite>\n";
+  }
+  o << "</testsuites>\n";
+  return o.str();
+}
+
+std::string render_sarif(const Report& rep) {
+  std::set<std::string> rule_ids;
+  for (const auto& v : rep.clauses) rule_ids.insert(v.id);
+  std::ostringstream o;
+  o << "{\"$schema\":\"https://json.schemastore.org/sarif-2.1.0.json\",\"version\":\"2.1.0\","
+       "\"runs\":[{\"tool\":{\"driver\":{\"name\":\"idlespec\",\"version\":\"0.1.0\","
+       "\"informationUri\":\"https://example.invalid/idlespec\",\"rules\":[";
+  bool first = true;
+  for (const auto& id : rule_ids) {
+    o << (first ? "" : ",") << "{\"id\":" << js(id) << ",\"shortDescription\":{\"text\":"
+      << js("spec clause " + id + " (spec/" +
+            (id.rfind("BUSY", 0) == 0     ? "busy_delay"
+             : id.rfind("XCEDE", 0) == 0  ? "xcede"
+             : id.rfind("STATES", 0) == 0 ? "states"
+             : id.rfind("GOV", 0) == 0    ? "governor"
+                                          : "idle_core") +
+            ".md)")
+      << "}}";
+    first = false;
+  }
+  o << "]}},\"results\":[";
+  first = true;
+  for (const auto& v : rep.clauses) {
+    if (v.status != "failed" && v.status != "error") continue;
+    std::string text = v.id + " " + v.status + " in " + v.function + "()";
+    if (!v.counterexamples.empty()) text += ": " + v.counterexamples.front();
+    if (!v.error.empty()) text += ": " + v.error;
+    o << (first ? "" : ",") << "{\"ruleId\":" << js(v.id)
+      << ",\"level\":" << js(v.status == "failed" ? "error" : "warning")
+      << ",\"message\":{\"text\":" << js(text) << "},\"locations\":[{\"physicalLocation\":{"
+      << "\"artifactLocation\":{\"uri\":" << js(v.file)
+      << "},\"region\":{\"startLine\":" << std::max(1, v.line) << "}}}]";
+    if (v.counterexamples.size() > 1 || !v.replay.empty()) {
+      std::vector<std::string> extra(v.counterexamples.begin(), v.counterexamples.end());
+      o << ",\"properties\":{\"counterexamples\":" << js_list(extra)
+        << ",\"replay\":" << js(v.replay) << "}";
+    }
+    o << "}";
+    first = false;
+  }
+  o << "]}]}\n";
+  return o.str();
+}
+
+// --- the command line --------------------------------------------------------------
+
+namespace {
+
+constexpr const char* kValidateUsage =
+    R"(usage: idlespec validate (--source FILE.c | --kernel-tree DIR) [options]
+
+Checks unmodified kernel-style C against the spec's clauses: the modelled
+functions are extracted with what they need, compiled with the kernel shims
+into a plain and an ASan+UBSan harness, and run in child processes.
+
+  --source FILE.c        one file (a patched copy, or a function in kernel style)
+  --kernel-tree DIR      a Linux source tree: each component's file in it
+  --component NAME...    busy_delay, xcede (checked); states, governor,
+                         idle_core (their functions are located, verdict unknown)
+  --function NAME...     only these functions
+  --json                 the report as JSON on stdout
+  --junit FILE           also write JUnit XML (one testcase per clause)
+  --sarif FILE           also write SARIF 2.1.0 (one result per failed clause)
+  --budget SECONDS       wall-clock limit per harness run (default 120)
+  --scan full|sampled    busy_delay: all 2^32 statuses (default) or a sample
+  --seed N               xcede: the generated inputs' seed (default 1)
+  --no-sanitizers        skip the ASan+UBSan build and its runs
+  --cc COMPILER          the C compiler for the harness (default cc)
+  --validate-dir DIR     where harness_*.c and shims/ live
+  --keep-temp            keep the harness directory (for replay commands)
+
+Verdicts: held, failed (with a shrunk counterexample), error, absent,
+unknown. Exit 0: every clause held; 1: any other verdict; 2: usage error,
+unreadable input, or a harness that does not compile (compiler's message).
+)";
+
+struct Parsed {
+  Options opt;
+  bool json = false, help = false;
+  std::string junit, sarif, error;
+};
+
+// Shared by validate and review: returns false (and sets error) on a bad
+// argument; positional arguments go to `positional`.
+bool parse_common(const std::vector<std::string>& args, Parsed& p,
+                  std::vector<std::string>& positional) {
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    auto value = [&](std::string& out, const char* what) {
+      if (i + 1 >= args.size()) {
+        p.error = a + " needs " + what;
+        return false;
+      }
+      out = args[++i];
+      return true;
+    };
+    auto values = [&](std::vector<std::string>& out, const char* what) {
+      std::string v;
+      if (!value(v, what)) return false;
+      out.push_back(v);
+      while (i + 1 < args.size() && args[i + 1].rfind("--", 0) != 0) out.push_back(args[++i]);
+      return true;
+    };
+    std::string v;
+    if (a == "--help" || a == "-h") {
+      p.help = true;
+    } else if (a == "--source") {
+      if (!value(p.opt.source, "a file")) return false;
+    } else if (a == "--kernel-tree") {
+      if (!value(p.opt.kernel_tree, "a directory")) return false;
+    } else if (a == "--function") {
+      if (!values(p.opt.functions, "a name")) return false;
+    } else if (a == "--component") {
+      if (!values(p.opt.components, "a name")) return false;
+    } else if (a == "--budget") {
+      if (!value(v, "a number of seconds")) return false;
+      char* end = nullptr;
+      p.opt.budget_seconds = std::strtod(v.c_str(), &end);
+      if (end == v.c_str() || *end || !(p.opt.budget_seconds > 0)) {
+        p.error = "bad --budget '" + v + "'";
+        return false;
+      }
+    } else if (a == "--seed") {
+      if (!value(v, "a number")) return false;
+      char* end = nullptr;
+      p.opt.seed = std::strtoull(v.c_str(), &end, 0);
+      if (end == v.c_str() || *end) {
+        p.error = "bad --seed '" + v + "'";
+        return false;
+      }
+    } else if (a == "--cc") {
+      if (!value(p.opt.cc, "a compiler")) return false;
+    } else if (a == "--validate-dir") {
+      if (!value(p.opt.validate_dir, "a directory")) return false;
+    } else if (a == "--scan") {
+      if (!value(v, "full or sampled")) return false;
+      if (v != "full" && v != "sampled") {
+        p.error = "--scan takes full or sampled";
+        return false;
+      }
+      p.opt.sampled = v == "sampled";
+    } else if (a == "--junit") {
+      if (!value(p.junit, "a file")) return false;
+    } else if (a == "--sarif") {
+      if (!value(p.sarif, "a file")) return false;
+    } else if (a == "--json") {
+      p.json = true;
+    } else if (a == "--no-sanitizers") {
+      p.opt.sanitizers = false;
+    } else if (a == "--keep-temp") {
+      p.opt.keep_temp = true;
+    } else if (a == "--candidate") {
+      p.error =
+          "--candidate (a library exporting idlespec_candidate_v1) is not supported by this "
+          "version; validate kernel-style C with --source or --kernel-tree";
+      return false;
+    } else if (a.rfind("-", 0) == 0 && a.size() > 1) {
+      p.error = "unknown argument '" + a + "'";
+      return false;
+    } else {
+      positional.push_back(a);
+    }
+  }
+  return true;
+}
+
+bool write_outputs(const Parsed& p, const Report& rep, const std::string& prog) {
+  bool ok = true;
+  if (!p.junit.empty() && !spit(p.junit, render_junit(rep))) {
+    std::cerr << prog << ": cannot write " << p.junit << "\n";
+    ok = false;
+  }
+  if (!p.sarif.empty() && !spit(p.sarif, render_sarif(rep))) {
+    std::cerr << prog << ": cannot write " << p.sarif << "\n";
+    ok = false;
+  }
+  return ok;
+}
+
+}  // namespace
+
+int validate_main(const std::vector<std::string>& args, const std::string& validate_dir) {
+  const std::string prog = "idlespec validate";
+  Parsed p;
+  p.opt.validate_dir = validate_dir;
+  if (const char* d = std::getenv("IDLESPEC_VALIDATE_DIR")) p.opt.validate_dir = d;
+  std::vector<std::string> positional;
+  if (!parse_common(args, p, positional)) {
+    std::cerr << prog << ": " << p.error << " (see --help)\n";
+    return 2;
+  }
+  if (p.help) {
+    std::cout << kValidateUsage;
+    return 0;
+  }
+  if (!positional.empty()) {
+    std::cerr << prog << ": unexpected argument '" << positional.front() << "' (see --help)\n";
+    return 2;
+  }
+  const Report rep = validate(p.opt);
+  if (!rep.error.empty()) {
+    std::cerr << prog << ": " << (rep.subject.empty() ? "" : rep.subject + ": ") << rep.error
+              << "\n";
+    if (p.json) std::cout << render_json(rep);
+    return 2;
+  }
+  for (const auto& part : rep.parts)
+    if (!part.build_error.empty())
+      std::cerr << prog << ": " << part.file << " (" << part.component << "): " << part.build_error
+                << "\n";
+  std::cout << (p.json ? render_json(rep) : render_text(rep));
+  if (!write_outputs(p, rep, prog)) return 2;
+  return rep.exit_code;
+}
+
+constexpr const char* kReviewUsage =
+    R"(usage: idlespec review PATCH --kernel-tree DIR [options]
+
+Applies PATCH (an mbox email as sent to the list, or a plain diff) to a
+temporary copy of the files it touches in DIR, validates every checked
+component's functions in those files before and after, and prints the
+clauses whose verdict changed, with the counterexample of each newly failed
+one: what a reviewer pastes into a reply.
+
+  --kernel-tree DIR      the tree the patch applies to (required)
+  --json                 the clause diff and both reports as JSON
+  --junit FILE, --sarif FILE
+                         the after-patch report in those formats
+  and validate's --budget, --scan, --seed, --no-sanitizers, --cc,
+  --validate-dir, --keep-temp.
+
+Exit 0: no clause newly failed; 1: one did (or errored); 2: usage error, a
+patch that has no applicable diff (e.g. a reply that only quotes one) or
+does not apply, or a harness that does not compile.
+)";
+
+int review_main(const std::vector<std::string>& args, const std::string& validate_dir) {
+  const std::string prog = "idlespec review";
+  Parsed p;
+  p.opt.validate_dir = validate_dir;
+  if (const char* d = std::getenv("IDLESPEC_VALIDATE_DIR")) p.opt.validate_dir = d;
+  std::vector<std::string> positional;
+  if (!parse_common(args, p, positional)) {
+    std::cerr << prog << ": " << p.error << " (see --help)\n";
+    return 2;
+  }
+  if (p.help) {
+    std::cout << kReviewUsage;
+    return 0;
+  }
+  if (positional.size() != 1 || !p.opt.source.empty() || !p.opt.functions.empty()) {
+    std::cerr << prog << ": give one PATCH and --kernel-tree DIR (see --help)\n";
+    return 2;
+  }
+  ReviewOptions ro;
+  ro.patch = positional.front();
+  ro.kernel_tree = p.opt.kernel_tree;
+  ro.validate = p.opt;
+  const ReviewReport rr = review(ro);
+  if (!rr.error.empty() && rr.before.parts.empty() && rr.after.parts.empty()) {
+    std::cerr << prog << ": " << rr.patch << ": " << rr.error << "\n";
+    if (p.json) std::cout << render_review_json(rr);
+    return 2;
+  }
+  std::cout << (p.json ? render_review_json(rr) : render_review_text(rr));
+  if (!write_outputs(p, rr.after, prog)) return 2;
+  return rr.exit_code;
+}
+
+}  // namespace idlespec::validate
