@@ -170,7 +170,10 @@ std::string hex(const Bytes& b) {
 
 std::string statuses_text(const std::vector<int>& st) {
   std::string s;
-  for (size_t i = 0; i < st.size(); ++i) s += (i ? "," : "") + std::to_string(st[i]);
+  for (size_t i = 0; i < st.size(); ++i) {
+    if (i) s += ',';
+    s += std::to_string(st[i]);
+  }
   return s;
 }
 
@@ -262,18 +265,47 @@ Batch run_inputs(const std::string& harness, bool sanitizers, const std::vector<
     if (sanitizers) {
       std::istringstream es(slurp(j.err));
       long long at = -1;
+      std::string* open = nullptr;  // the ASan report being summarised
       for (std::string line; std::getline(es, line);) {
         if (line.rfind("AT ", 0) == 0) {
           at = std::atoll(line.c_str() + 3);
+          open = nullptr;
           continue;
         }
+        if (at < 0 || static_cast<size_t>(at) >= inputs.size()) continue;
+        auto& reports = b.outcomes[static_cast<size_t>(at)].sanitizer;
         size_t p = line.find("runtime error:");
-        if (p == std::string::npos) p = line.find("ERROR: AddressSanitizer");
-        if (p != std::string::npos && at >= 0 && static_cast<size_t>(at) < inputs.size()) {
-          auto& s = b.outcomes[static_cast<size_t>(at)].sanitizer;
-          if (s.size() < 3) s.push_back((line[p] == 'r' ? "UBSan " : "") + line.substr(p));
-          last = std::max(last, static_cast<size_t>(at) + 1);
+        if (p != std::string::npos) {
+          if (reports.size() < 3) reports.push_back("UBSan " + line.substr(p));
+        } else if ((p = line.find("ERROR: AddressSanitizer: ")) != std::string::npos) {
+          // "ERROR: AddressSanitizer: global-buffer-overflow on address ..." -> the kind;
+          // the access, the frame and the object follow on their own lines.
+          const std::string kind = line.substr(p + 25, line.find(' ', p + 25) - (p + 25));
+          reports.push_back("ASan " + kind);
+          open = &reports.back();
+        } else if (open) {
+          if (line.rfind("READ of size", 0) == 0 || line.rfind("WRITE of size", 0) == 0) {
+            *open += ": " + line.substr(0, line.find(" at 0x"));
+          } else if (line.find("    #0 ") == 0 && line.find(" in ") != std::string::npos) {
+            std::string where = line.substr(line.find(" in ") + 4);
+            const size_t slash = where.rfind('/');
+            if (slash != std::string::npos && where.find(' ') < slash)
+              where = where.substr(0, where.find(' ') + 1) + where.substr(slash + 1);
+            *open += " in " + where;
+          } else if (line.find(" is located ") != std::string::npos &&
+                     line.find(" global variable ") != std::string::npos &&
+                     line.find(" to the left of ") == std::string::npos) {
+            const size_t q = line.find('\'');
+            const std::string var = line.substr(q, line.find('\'', q + 1) - q + 1);
+            const size_t loc = line.find(" is located ") + 12;
+            *open += ", " + line.substr(loc, line.find(" of global") - loc) + " of " + var;
+            const size_t sz = line.rfind(" of size ");
+            if (sz != std::string::npos) *open += " (" + line.substr(sz + 9) + " bytes)";
+          } else if (line.rfind("SUMMARY:", 0) == 0) {
+            open = nullptr;
+          }
         }
+        last = std::max(last, static_cast<size_t>(at) + 1);
       }
     }
     RunRecord rec{
@@ -532,6 +564,13 @@ Part check_xcede(const Options& opt, const Target& target) {
         if (it != f.end()) in = c, text = it->second, progressed = true;
       }
       if (!progressed) break;
+    }
+    // ASan reports each faulting instruction once per process: the shrunk
+    // input's own report may have gone to an earlier candidate. Alone in a
+    // fresh process it shows it.
+    if (via_san) {
+      const Batch alone = run_inputs(hb.san, true, {in}, part.temp_dir, "alone-", 20);
+      if (!alone.outcomes.front().sanitizer.empty()) text = alone.outcomes.front().sanitizer.front();
     }
     return std::make_pair(in, text);
   };
