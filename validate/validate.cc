@@ -679,22 +679,32 @@ bool write_outputs(const Parsed& p, const Report& rep, const std::string& prog) 
   return ok;
 }
 
-}  // namespace
-
-int validate_main(const std::vector<std::string>& args, const std::string& validate_dir) {
-  const std::string prog = "idlespec validate";
-  Parsed p;
+// The part of both front ends before their own checks: the options, the
+// validate directory, --help. Returns -1 to go on, else the exit status.
+int front(const std::vector<std::string>& args, const std::string& validate_dir,
+          const std::string& prog, const char* usage, Parsed& p,
+          std::vector<std::string>& positional) {
   p.opt.validate_dir = validate_dir;
   if (const char* d = std::getenv("IDLESPEC_VALIDATE_DIR")) p.opt.validate_dir = d;
-  std::vector<std::string> positional;
   if (!parse_common(args, p, positional)) {
     std::cerr << prog << ": " << p.error << " (see --help)\n";
     return 2;
   }
   if (p.help) {
-    std::cout << kValidateUsage;
+    std::cout << usage;
     return 0;
   }
+  return -1;
+}
+
+}  // namespace
+
+int validate_main(const std::vector<std::string>& args, const std::string& validate_dir) {
+  const std::string prog = "idlespec validate";
+  Parsed p;
+  std::vector<std::string> positional;
+  if (const int rc = front(args, validate_dir, prog, kValidateUsage, p, positional); rc >= 0)
+    return rc;
   if (!positional.empty()) {
     std::cerr << prog << ": unexpected argument '" << positional.front() << "' (see --help)\n";
     return 2;
@@ -739,17 +749,9 @@ does not apply, or a harness that does not compile.
 int review_main(const std::vector<std::string>& args, const std::string& validate_dir) {
   const std::string prog = "idlespec review";
   Parsed p;
-  p.opt.validate_dir = validate_dir;
-  if (const char* d = std::getenv("IDLESPEC_VALIDATE_DIR")) p.opt.validate_dir = d;
   std::vector<std::string> positional;
-  if (!parse_common(args, p, positional)) {
-    std::cerr << prog << ": " << p.error << " (see --help)\n";
-    return 2;
-  }
-  if (p.help) {
-    std::cout << kReviewUsage;
-    return 0;
-  }
+  if (const int rc = front(args, validate_dir, prog, kReviewUsage, p, positional); rc >= 0)
+    return rc;
   if (positional.size() != 1 || !p.opt.source.empty() || !p.opt.functions.empty()) {
     std::cerr << prog << ": give one PATCH and --kernel-tree DIR (see --help)\n";
     return 2;
