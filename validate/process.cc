@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -17,7 +18,18 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+long default_memory_mb = 0;
+
 pid_t start(const Job& job) {
+  const long mb = job.memory_mb < 0 ? default_memory_mb : job.memory_mb;
+  auto env = job.env;  // prepared before fork: the child only execs
+  bool asan = false;
+  for (auto& [k, v] : env)
+    if (k == "ASAN_OPTIONS") {
+      asan = true;
+      if (mb > 0)
+        v += ":hard_rss_limit_mb=" + std::to_string(mb) + ":malloc_limit_mb=" + std::to_string(mb);
+    }
   const pid_t pid = fork();
   if (pid != 0) return pid;
   setpgid(0, 0);  // its own group: a timeout kills the harness and anything it forked
@@ -28,7 +40,12 @@ pid_t start(const Job& job) {
   dup2(in, 0);
   dup2(out, 1);
   dup2(err, 2);
-  for (const auto& [k, v] : job.env) setenv(k.c_str(), v.c_str(), 1);
+  for (const auto& [k, v] : env) setenv(k.c_str(), v.c_str(), 1);
+  if (mb > 0 && !asan) {
+    const rlim_t bytes = static_cast<rlim_t>(mb) << 20;
+    const struct rlimit lim = {bytes, bytes};
+    setrlimit(RLIMIT_AS, &lim);
+  }
   std::vector<char*> argv;
   for (const auto& a : job.argv) argv.push_back(const_cast<char*>(a.c_str()));
   argv.push_back(nullptr);
@@ -82,6 +99,8 @@ std::vector<JobResult> run_jobs(const std::vector<Job>& jobs, unsigned parallel)
   }
   return results;
 }
+
+void set_memory_limit(long mb) { default_memory_mb = std::max(0L, mb); }
 
 unsigned cpu_count() { return std::max(1u, static_cast<unsigned>(sysconf(_SC_NPROCESSORS_ONLN))); }
 

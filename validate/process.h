@@ -16,7 +16,16 @@ struct Job {
   std::string in;        // file for stdin ("" = /dev/null)
   std::string out, err;  // files for stdout and stderr
   double timeout = 60;
+  // Memory limit in MiB: -1 the process-wide default (set_memory_limit), 0
+  // none. A job whose env sets ASAN_OPTIONS gets ASan's own limits
+  // (hard_rss_limit_mb, malloc_limit_mb): ASan reserves terabytes of address
+  // space, so RLIMIT_AS would stop it before it starts. Any other job gets
+  // RLIMIT_AS.
+  long memory_mb = -1;
 };
+
+// The default memory limit of jobs (MiB, 0 = none).
+void set_memory_limit(long mb);
 
 struct JobResult {
   int exit_code = -1;  // when exited

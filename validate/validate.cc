@@ -145,6 +145,7 @@ HarnessBuild build_harness(const Options& opt, const std::string& dir,
     j.out = out + ".build.out";
     j.err = out + ".build.err";
     j.timeout = 120;
+    j.memory_mb = 0;  // the compiler is trusted
     return j;
   };
   const std::string plain = dir + "/harness", san = dir + "/harness_san";
@@ -209,6 +210,7 @@ Part run_component(const Options& opt, const Component& c, Target t) {
 Report validate(const Options& opt) {
   const auto t0 = Clock::now();
   Report rep;
+  set_memory_limit(opt.memory_mb);
   for (const auto& name : opt.components)
     if (!find_component(name)) {
       rep.error = "unknown component '" + name +
@@ -566,6 +568,8 @@ into a plain and an ASan+UBSan harness, and run in child processes.
   --budget SECONDS       wall-clock limit per harness run (default 120)
   --scan full|sampled    busy_delay: all 2^32 statuses (default) or a sample
   --seed N               xcede: the generated inputs' seed (default 1)
+  --memory MB            memory limit per harness process (default 2048; 0 none;
+                         ASan's own allocator limits for the ASan build)
   --no-sanitizers        skip the ASan+UBSan build and its runs
   --cc COMPILER          the C compiler for the harness (default cc)
   --validate-dir DIR     where harness_*.c and shims/ live
@@ -620,6 +624,14 @@ bool parse_common(const std::vector<std::string>& args, Parsed& p,
       p.opt.budget_seconds = std::strtod(v.c_str(), &end);
       if (end == v.c_str() || *end || !(p.opt.budget_seconds > 0)) {
         p.error = "bad --budget '" + v + "'";
+        return false;
+      }
+    } else if (a == "--memory") {
+      if (!value(v, "a number of MiB")) return false;
+      char* end = nullptr;
+      p.opt.memory_mb = std::strtol(v.c_str(), &end, 10);
+      if (end == v.c_str() || *end || p.opt.memory_mb < 0) {
+        p.error = "bad --memory '" + v + "'";
         return false;
       }
     } else if (a == "--seed") {

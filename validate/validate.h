@@ -41,6 +41,7 @@ struct Options {
   bool keep_temp = false;               // keep the temp dirs (their paths are reported)
   bool sampled = false;                 // sampled instead of exhaustive 2^32 scans
   uint64_t seed = 1;                    // generated inputs (xcede)
+  long memory_mb = 2048;                // per harness process (ASan's own limits for ASan builds)
 };
 
 struct ClauseVerdict {

@@ -397,10 +397,12 @@ std::map<std::string, std::string> judge(const Input& in, const Outcome& o) {
     return f;
   }
   // What the kernel's buffer holds: the payload, cut at the length the code
-  // gave the firmware and at the buffer's size, zero after it.
+  // gave the firmware and at the buffer's size, zero after it. Code that
+  // never asked the firmware (buflen -1) is judged against the payload it
+  // should have asked for.
   Bytes buf(static_cast<size_t>(std::max<long long>(o.bufsize, 0)), 0);
-  const size_t n = std::min(
-      {in.payload.size(), buf.size(), static_cast<size_t>(std::max<long long>(o.buflen, 0))});
+  const size_t asked = o.buflen < 0 ? buf.size() : static_cast<size_t>(o.buflen);
+  const size_t n = std::min({in.payload.size(), buf.size(), asked});
   std::copy(in.payload.begin(), in.payload.begin() + static_cast<long>(n), buf.begin());
   if (buf.size() < 3) return f;
   const uint16_t ps = static_cast<uint16_t>(buf[0] << 8 | buf[1]);
@@ -570,7 +572,8 @@ Part check_xcede(const Options& opt, const Target& target) {
     // fresh process it shows it.
     if (via_san) {
       const Batch alone = run_inputs(hb.san, true, {in}, part.temp_dir, "alone-", 20);
-      if (!alone.outcomes.front().sanitizer.empty()) text = alone.outcomes.front().sanitizer.front();
+      if (!alone.outcomes.front().sanitizer.empty())
+        text = alone.outcomes.front().sanitizer.front();
     }
     return std::make_pair(in, text);
   };

@@ -62,6 +62,17 @@ expect_only_failed keeps_count XCEDE-6
 expect_text keeps_count "final RTAS status -1 but kept 16 record(s)"
 expect_text keeps_count "replay (--keep-temp): printf '0 -1 000009\n' | harness"
 
+# A parse that allocates 16 MiB per call and never frees it, under --memory 128:
+# the allocations start failing (RLIMIT_AS in the plain build, ASan's own
+# limits in the ASan build), the code returns -ENOMEM, the run finishes.
+variant hog '/variant: keeps_count_on_error/a\
+	if (!kzalloc(16 << 20, GFP_KERNEL)) return -ENOMEM;'
+run hog --source "$(src_variant hog)" --budget "$BUDGET" --memory 128
+expect_rc hog 1
+expect_clause hog XCEDE-5 failed
+expect_text hog "returned -12 for a payload of"
+expect_no_driver_crash hog
+
 # --json: one entry per clause, the counterexample and replay fields filled.
 run unbounded_json --source "$(src_variant unbounded)" --budget "$BUDGET" --json
 python3 - "$SCRATCH/unbounded_json.out" <<'PY' || fail "unbounded_json: unexpected JSON"

@@ -63,6 +63,19 @@ typedef uint64_t __be64;
 #define WRITE_ONCE(x, v) (*(volatile __typeof__(x) *)&(x) = (v))
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
+/* --- allocation: the C heap (the harness process has a memory limit) ------ */
+#include <stdlib.h>
+typedef unsigned int gfp_t;
+#define GFP_KERNEL 0u
+#define GFP_ATOMIC 0u
+#define GFP_NOWAIT 0u
+#define __GFP_ZERO 1u
+#define kmalloc(size, gfp) ((gfp) & __GFP_ZERO ? calloc(1, (size)) : malloc(size))
+#define kzalloc(size, gfp) calloc(1, (size))
+#define kcalloc(n, size, gfp) calloc((n), (size))
+#define kmalloc_array(n, size, gfp) calloc((n), (size))
+#define kfree(p) free((void *)(p))
+
 /* --- min/max/clamp (GNU C statement expressions, single evaluation) ------- */
 #define min(x, y) ({ __typeof__(x) _mn_x = (x); __typeof__(y) _mn_y = (y); _mn_x < _mn_y ? _mn_x : _mn_y; })
 #define max(x, y) ({ __typeof__(x) _mx_x = (x); __typeof__(y) _mx_y = (y); _mx_x > _mx_y ? _mx_x : _mx_y; })
