@@ -89,7 +89,9 @@ Part check_busy_delay(const Options& opt, const Target& target) {
   rep.file = target.display;
   const std::vector<std::string>& names = target.functions;
 
-  Extraction ex = extract(target.text, names, target.path);
+  Extraction ex = target.candidate.empty()
+                      ? extract(target.text, names, target.path)
+                      : candidate_extraction(opt, target, "CANDIDATE_BUSY_DELAY");
   rep.functions = ex.functions;
   rep.prelude = ex.prelude;
   auto found = [&](const std::string& n) {

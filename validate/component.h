@@ -16,7 +16,17 @@ struct Target {
   std::string display;                 // how the report names it
   std::string text;                    // its contents
   std::vector<std::string> functions;  // the component's functions to check
+  // --candidate: the library (text is empty); its functions come through
+  // validate/candidate_adapter.c instead of extracted text.
+  std::string candidate;
+  std::vector<std::string> implemented;  // what the library's probe listed
 };
+
+// For a candidate target: the adapter in place of extracted code, the
+// functions found as the library implements them. `define` selects the
+// component's names (CANDIDATE_BUSY_DELAY, CANDIDATE_XCEDE).
+Extraction candidate_extraction(const Options& options, const Target& target,
+                                const std::string& define);
 
 struct Component {
   std::string name;                                          // "busy_delay"

@@ -115,7 +115,8 @@ ReviewReport review(const ReviewOptions& ro) {
           Part part;
           part.component = c;
           part.file = path;
-          fill_verdicts(comp, Target{o.source, path, "", comp.functions}, part, "absent", "");
+          fill_verdicts(comp, Target{o.source, path, "", comp.functions, {}, {}}, part, "absent",
+                        "");
           r.parts.push_back(part);
         }
       }

@@ -138,7 +138,8 @@ HarnessBuild build_harness(const Options& opt, const std::string& dir,
               "-fno-strict-aliasing",
               "-fno-strict-overflow",
               "-fno-delete-null-pointer-checks",
-              "-I" + opt.validate_dir + "/shims"};
+              "-I" + opt.validate_dir + "/shims",
+              "-I" + opt.validate_dir};
     j.argv.insert(j.argv.end(), flags.begin(), flags.end());
     j.argv.insert(j.argv.end(), defs.begin(), defs.end());
     j.argv.insert(j.argv.end(), {tu, "-o", out});
@@ -171,6 +172,22 @@ HarnessBuild build_harness(const Options& opt, const std::string& dir,
   return hb;
 }
 
+Extraction candidate_extraction(const Options& opt, const Target& target,
+                                const std::string& define) {
+  Extraction ex;
+  ex.code = "#define IDLESPEC_CANDIDATE_PATH \"" + target.candidate + "\"\n#define " + define +
+            "\n#include \"" + opt.validate_dir + "/candidate_adapter.c\"\n";
+  for (const auto& f : target.functions) {
+    FoundFunction found;
+    found.name = f;
+    found.found = std::find(target.implemented.begin(), target.implemented.end(), f) !=
+                  target.implemented.end();
+    ex.functions.push_back(found);
+  }
+  ex.prelude.push_back("candidate library " + target.candidate);
+  return ex;
+}
+
 // --- validate -----------------------------------------------------------------
 
 namespace {
@@ -193,6 +210,61 @@ void finish(Report& rep) {
   for (const auto& v : rep.clauses)
     if (v.status != "held") rep.exit_code = 1;
   if (build_error || !rep.error.empty()) rep.exit_code = 2;
+}
+
+// Load the candidate library in a child (it is not trusted) and list what it
+// implements. Returns "" or the reason it cannot be used.
+std::string probe_candidate(const Options& opt, const std::string& lib,
+                            std::vector<std::string>& implemented, std::string& name) {
+  if (lib.find_first_of("\"\\\n") != std::string::npos)
+    return "the library path must not contain quotes, backslashes or newlines";
+  const std::string dir = make_temp_dir("candidate");
+  if (dir.empty()) return "cannot create a temporary directory";
+  const std::string tu = dir + "/probe.c";
+  spit(tu, "#include \"kernel.h\"\n#include \"xcede_env.h\"\n#define IDLESPEC_CANDIDATE_PATH \"" +
+               lib + "\"\n#include \"" + opt.validate_dir +
+               "/candidate_adapter.c\"\nint main(void) { return 0; }\n");
+  Job build;
+  build.argv = {opt.cc,
+                "-std=gnu11",
+                "-w",
+                "-I" + opt.validate_dir + "/shims",
+                "-I" + opt.validate_dir,
+                tu,
+                "-o",
+                dir + "/probe",
+                "-ldl"};
+  build.out = dir + "/build.out", build.err = dir + "/build.err";
+  build.timeout = 60, build.memory_mb = 0;
+  Job run;
+  run.argv = {dir + "/probe"};
+  run.env = {{"IDLESPEC_CANDIDATE_PROBE", "1"}};
+  run.out = dir + "/probe.out", run.err = dir + "/probe.err";
+  run.timeout = 30;
+  std::string why;
+  if (run_jobs({build}, 1).front().exit_code != 0) {
+    why = "the candidate adapter does not compile:\n" + tail(slurp(build.err), 10);
+  } else {
+    const JobResult r = run_jobs({run}, 1).front();
+    const std::string out = slurp(run.out);
+    const size_t err = out.find("CANDIDATE-ERROR ");
+    const size_t ok = out.find("CANDIDATE abi=");
+    if (err != std::string::npos) {
+      why = out.substr(err + 16, out.find('\n', err) - err - 16);
+    } else if (ok == std::string::npos || r.exit_code != 0) {
+      why = "loading the library " + outcome(r, run.timeout) +
+            (r.signal ? " (its initialisers crashed)" : "");
+    } else {
+      const std::string line = out.substr(ok, out.find('\n', ok) - ok);
+      const size_t n = line.find(" name="), f = line.find(" functions=");
+      name = line.substr(n + 6, f - n - 6);
+      std::istringstream fs(line.substr(f + 11));
+      for (std::string fn; std::getline(fs, fn, ',');)
+        if (!fn.empty()) implemented.push_back(fn);
+    }
+  }
+  remove_tree(dir);
+  return why;
 }
 
 Part run_component(const Options& opt, const Component& c, Target t) {
@@ -219,8 +291,8 @@ Report validate(const Options& opt) {
       rep.exit_code = 2;
       return rep;
     }
-  if (opt.source.empty() == opt.kernel_tree.empty()) {
-    rep.error = "give exactly one of --source FILE.c and --kernel-tree DIR";
+  if (!opt.source.empty() + !opt.kernel_tree.empty() + !opt.candidate.empty() != 1) {
+    rep.error = "give exactly one of --source FILE.c, --kernel-tree DIR and --candidate LIB.so";
     rep.exit_code = 2;
     return rep;
   }
@@ -245,7 +317,44 @@ Report validate(const Options& opt) {
       rep.notes.push_back("no clause is checked on " + f + " (not a modelled function)");
   }
 
-  if (!opt.source.empty()) {
+  if (!opt.candidate.empty()) {
+    rep.subject = opt.candidate;
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(opt.candidate, ec) ||
+        access(opt.candidate.c_str(), R_OK) != 0) {
+      rep.error = "cannot read the library";
+      rep.exit_code = 2;
+      return rep;
+    }
+    const std::string lib = std::filesystem::absolute(opt.candidate, ec).string();
+    std::vector<std::string> implemented;
+    std::string name;
+    if (const std::string why = probe_candidate(opt, lib, implemented, name); !why.empty()) {
+      rep.error = why;
+      rep.exit_code = 2;
+      return rep;
+    }
+    Options plain = opt;
+    plain.sanitizers = false;  // built elsewhere: its sanitizer runtime would not match
+    for (const auto& c : components()) {
+      if (!c.check || !wanted_component(c) || functions_of(c).empty()) continue;
+      const std::vector<std::string> fs = functions_of(c);
+      if (std::none_of(fs.begin(), fs.end(),
+                       [&](const std::string& f) {
+                         return std::count(implemented.begin(), implemented.end(), f) > 0;
+                       }) &&
+          opt.components.empty())
+        continue;
+      Target t{lib, opt.candidate, "", fs, lib, implemented};
+      Part part = c.check(plain, t);
+      part.notes.push_back("candidate '" + name +
+                           "' (built elsewhere) ran without sanitizers: out-of-bounds reads show "
+                           "only when they crash");
+      rep.parts.push_back(part);
+    }
+    if (rep.parts.empty())
+      rep.notes.push_back("the candidate implements none of the checked functions");
+  } else if (!opt.source.empty()) {
     rep.subject = opt.source;
     std::error_code ec;
     if (std::filesystem::is_directory(opt.source, ec) || access(opt.source.c_str(), R_OK) != 0) {
@@ -274,7 +383,8 @@ Report validate(const Options& opt) {
       for (const auto& c : components())
         if (c.check) chosen.push_back(&c);
     for (const Component* c : chosen)
-      rep.parts.push_back(run_component(opt, *c, {opt.source, opt.source, text, functions_of(*c)}));
+      rep.parts.push_back(
+          run_component(opt, *c, {opt.source, opt.source, text, functions_of(*c), {}, {}}));
   } else {
     rep.subject = opt.kernel_tree;
     std::error_code ec;
@@ -291,7 +401,7 @@ Report validate(const Options& opt) {
         continue;
       }
       const std::string path = opt.kernel_tree + "/" + c.tree_path;
-      Target t{path, c.tree_path, "", functions_of(c)};
+      Target t{path, c.tree_path, "", functions_of(c), {}, {}};
       if (access(path.c_str(), R_OK) != 0) {
         Part part;
         part.component = c.name;
@@ -397,7 +507,9 @@ std::string render_text(const Report& rep) {
   for (const auto& p : rep.parts) {
     o << "idlespec validate: " << p.file << " (" << p.component << ")\n";
     for (const auto& f : p.functions) {
-      if (f.found)
+      if (f.found && f.first_line == 0)
+        o << "  " << f.name << "  in the candidate library\n";
+      else if (f.found)
         o << "  " << f.name << "  lines " << f.first_line << "-" << f.last_line << "\n";
       else
         o << "  " << f.name << "  not in the file\n";
@@ -551,7 +663,7 @@ std::string render_sarif(const Report& rep) {
 namespace {
 
 constexpr const char* kValidateUsage =
-    R"(usage: idlespec validate (--source FILE.c | --kernel-tree DIR) [options]
+    R"(usage: idlespec validate (--source FILE.c | --kernel-tree DIR | --candidate LIB.so) [options]
 
 Checks unmodified kernel-style C against the spec's clauses: the modelled
 functions are extracted with what they need, compiled with the kernel shims
@@ -559,6 +671,8 @@ into a plain and an ASan+UBSan harness, and run in child processes.
 
   --source FILE.c        one file (a patched copy, or a function in kernel style)
   --kernel-tree DIR      a Linux source tree: each component's file in it
+  --candidate LIB.so     a library exporting idlespec_candidate_v1() (the C ABI
+                         of validate/candidate_abi.h); run without sanitizers
   --component NAME...    busy_delay, xcede (checked); states, governor,
                          idle_core (their functions are located, verdict unknown)
   --function NAME...     only these functions
@@ -664,10 +778,7 @@ bool parse_common(const std::vector<std::string>& args, Parsed& p,
     } else if (a == "--keep-temp") {
       p.opt.keep_temp = true;
     } else if (a == "--candidate") {
-      p.error =
-          "--candidate (a library exporting idlespec_candidate_v1) is not supported by this "
-          "version; validate kernel-style C with --source or --kernel-tree";
-      return false;
+      if (!value(p.opt.candidate, "a library")) return false;
     } else if (a.rfind("-", 0) == 0 && a.size() > 1) {
       p.error = "unknown argument '" + a + "'";
       return false;

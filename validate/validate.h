@@ -32,6 +32,7 @@ namespace idlespec::validate {
 struct Options {
   std::string source;                   // --source FILE.c
   std::string kernel_tree;              // --kernel-tree DIR
+  std::string candidate;                // --candidate LIB.so (validate/candidate_abi.h)
   std::vector<std::string> functions;   // --function: restrict to these
   std::vector<std::string> components;  // --component: restrict to these
   double budget_seconds = 120;          // wall-clock limit per harness run
@@ -90,7 +91,7 @@ struct Report {
 };
 
 // Extract, build, run, judge. Never throws for problems of the code under
-// test. --source and --kernel-tree are exclusive.
+// test. --source, --kernel-tree and --candidate are exclusive.
 Report validate(const Options& options);
 
 std::string render_text(const Report& report);

@@ -487,7 +487,9 @@ Part check_xcede(const Options& opt, const Target& target) {
   Part part;
   part.component = component.name;
   part.file = target.display;
-  const Extraction ex = extract(target.text, target.functions, target.path);
+  const Extraction ex = target.candidate.empty()
+                            ? extract(target.text, target.functions, target.path)
+                            : candidate_extraction(opt, target, "CANDIDATE_XCEDE");
   part.functions = ex.functions;
   part.prelude = ex.prelude;
   const bool have = !ex.functions.empty() && ex.functions.front().found;

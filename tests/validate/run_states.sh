@@ -1,0 +1,95 @@
+#!/bin/sh
+# tests/validate/run_states.sh IDLESPEC_VALIDATE [BUDGET_SECONDS]
+#
+# The end-to-end test of `idlespec validate` on the states component (the
+# CEDE(0) fix-up, spec/states.md STATES-3 and STATES-4): the faithful
+# fixup_cede0_latency() of states_faithful.c holds both clauses, KD-1's
+# one-µs tolerance of the kernel's tb_to_ns() included; each variant derived
+# from it with sed fails exactly the clauses its bug breaks, with a shrunk
+# counterexample that names the records' latencies in ticks and µs and what
+# the code set against the reference; a tree made of this suite's faithful
+# files holds everything.
+set -u
+HERE=$(cd "$(dirname "$0")" && pwd)
+CLAUSES="STATES-3 STATES-4"
+COMPONENT=states
+. "$HERE/lib.sh"
+
+# lib.sh's expect_clause matches function names of [a-z_] only;
+# fixup_cede0_latency has a digit.
+expect_clause() {
+  grep -q "^$2 \[[a-z0-9_]*\] $3\b" "$SCRATCH/$1.out" ||
+    fail "$1: expected $2 $3, got: $(grep "^$2 " "$SCRATCH/$1.out" || echo nothing)"
+}
+
+# The July 2020 RFC's arithmetic: CEDE's exit latency is the minimum - 1
+# (u64). Zero records are skipped before the minimum, so it does not wrap
+# here, but every fix-up is one µs short of the exact value (STATES-4).
+variant min_minus_one '/variant: min_minus_one/s/= lowest_us;/= lowest_us - 1;/'
+# ns / 1000 rounding down: below 1 µs a record reads 0 and is skipped, and
+# 1023 ticks (1.998 µs) read 1 µs where the kernel's own arithmetic says 2 --
+# more than KD-1's tolerance (STATES-4).
+variant truncating_conversion '/variant: truncating_conversion/s/DIV_ROUND_UP_ULL(ns, NSEC_PER_USEC)/ns \/ NSEC_PER_USEC/'
+# The target residency is half the exit latency instead of ten times it:
+# below the exit latency (STATES-3), and not the exact value (STATES-4).
+variant residency_not_scaled '/variant: residency_not_scaled/s/CEDE0_RESIDENCY_FACTOR \* lowest_us/lowest_us \/ 2/'
+
+run faithful --source "$(src faithful)" --component states --budget "$BUDGET"
+expect_rc faithful 0
+expect_only_failed faithful
+expect_no_driver_crash faithful
+expect_text faithful "KD-1: the reference with the kernel's tb_to_ns() conversion is accepted too"
+
+run min_minus_one --source "$(src_variant min_minus_one)" --component states --budget "$BUDGET"
+expect_rc min_minus_one 1
+expect_only_failed min_minus_one STATES-4
+expect_text min_minus_one "1 record(s) {hint 1, 2 ticks = 1 µs}: CEDE's exit_latency = 0 µs, target_residency = 10 µs; the reference: 1 µs, 10 µs"
+expect_text min_minus_one "replay (--keep-temp): printf '0 0 000c090100000000000000020000\n' | harness"
+expect_no_driver_crash min_minus_one
+
+run truncating --source "$(src_variant truncating_conversion)" --component states --budget "$BUDGET"
+expect_rc truncating 1
+expect_only_failed truncating STATES-4
+expect_text truncating "1 record(s) {hint 1, 2 ticks = 1 µs}: CEDE's exit_latency = 10 µs, target_residency = 100 µs; the reference: 1 µs, 10 µs"
+expect_text truncating "1 record(s) {hint 1, 1023 ticks = 2 µs}: CEDE's exit_latency = 1 µs, target_residency = 10 µs; the reference: 2 µs, 20 µs"
+
+run residency_not_scaled --source "$(src_variant residency_not_scaled)" --component states --budget "$BUDGET"
+expect_rc residency_not_scaled 1
+expect_only_failed residency_not_scaled STATES-3 STATES-4
+expect_text residency_not_scaled "1 record(s) {hint 1, 2 ticks = 1 µs}: CEDE's exit_latency = 1 µs, target_residency = 0 µs: the residency is below the exit latency"
+expect_text residency_not_scaled "1 record(s) {hint 1, 2 ticks = 1 µs}: CEDE's exit_latency = 1 µs, target_residency = 0 µs; the reference: 1 µs, 10 µs"
+
+# --json: both clauses, the counterexample and replay fields filled.
+run min_minus_one_json --source "$(src_variant min_minus_one)" --component states --budget "$BUDGET" --json
+python3 - "$SCRATCH/min_minus_one_json.out" <<'PY' || fail "min_minus_one_json: unexpected JSON"
+import json, sys
+d = json.load(open(sys.argv[1]))
+st = {c["id"]: c for c in d["clauses"]}
+assert sorted(st) == ["STATES-3", "STATES-4"], st.keys()
+assert st["STATES-3"]["status"] == "held"
+assert st["STATES-4"]["status"] == "failed" and st["STATES-4"]["counterexamples"] and st["STATES-4"]["replay"]
+assert st["STATES-4"]["function"] == "fixup_cede0_latency" and st["STATES-4"]["line"] > 0
+assert d["exit_code"] == 1
+PY
+
+# A file without the fix-up: both clauses absent.
+run no_fixup --source "$HERE/xcede_faithful.c" --component states --budget "$BUDGET"
+expect_rc no_fixup 1
+expect_clause no_fixup STATES-3 absent
+expect_clause no_fixup STATES-4 absent
+
+# --- a kernel tree -------------------------------------------------------------
+# cpuidle-pseries.c is states_faithful.c: its parse_cede_parameters() is
+# xcede_faithful.c's, so xcede holds there too.
+TREE="$SCRATCH/tree"
+mkdir -p "$TREE/arch/powerpc/kernel" "$TREE/drivers/cpuidle"
+cp "$HERE/busy_delay_faithful.c" "$TREE/arch/powerpc/kernel/rtas.c"
+cp "$(src faithful)" "$TREE/drivers/cpuidle/cpuidle-pseries.c"
+run tree --kernel-tree "$TREE" --scan sampled --budget "$BUDGET"
+expect_rc tree 0
+for c in BUSY-1 BUSY-2 BUSY-3 BUSY-4 BUSY-5 BUSY-7 XCEDE-1 XCEDE-2 XCEDE-3 XCEDE-4 XCEDE-5 XCEDE-6 XCEDE-7 $CLAUSES; do
+  expect_clause tree "$c" held
+done
+expect_text tree "idlespec validate: drivers/cpuidle/cpuidle-pseries.c (states)"
+
+finish

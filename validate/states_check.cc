@@ -1,0 +1,580 @@
+// The states component of `idlespec validate`: a file's CEDE(0) fix-up,
+// fixup_cede0_latency(), against spec/states.md's STATES-3 and STATES-4,
+// differentially against the reference table builder (impl/states.h,
+// ExactMinFixup through states::build_using<ReferenceBuilder>).
+//
+// The harness (validate/harness_states.c) hands each input's payload to the
+// code through the fake firmware of xcede_env.h (statuses "0": the query
+// succeeds), runs fixup_cede0_latency() (which calls parse_cede_parameters())
+// on a dedicated POWER10 LPAR at 512 MHz, where STATES-6 says the fix-up
+// applies, and reports CEDE's exit latency and target residency. The driver
+// judges each input:
+//
+//   STATES-3  CEDE's target residency >= its exit latency.
+//   STATES-4  CEDE's exit latency and target residency are the reference's:
+//             the smallest non-zero record latency, ceil(ticks * 10^6 /
+//             tb_hz) µs, and ten times it; records whose latency (or ten
+//             times it) does not fit an unsigned int refused; 10/100 µs
+//             when no record is usable. KD-1: the kernel's tb_to_ns() may
+//             give a record one µs less than the exact value (kernel <=
+//             exact <= kernel + 1); the reference fix-up is also accepted
+//             with any record's latency taken the kernel's way, when it
+//             differs from the exact one by that µs and nothing more. (A
+//             record of 1 tick is 1 µs exactly, 0 µs in the kernel: the
+//             fix-up may skip it.) Nothing else is accepted.
+//
+// A crash, a hang, a WARN_ON/BUG_ON or a sanitizer report fails STATES-4
+// (the run that was to give the exact values did not). Each failed clause's
+// first counterexample is shrunk (fewer records, smaller latencies, zeroed
+// hints) by re-running the harness on candidates.
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <map>
+#include <random>
+#include <sstream>
+#include <thread>
+
+#include "impl/states.h"
+#include "impl/timebase.h"
+#include "validate/component.h"
+#include "validate/process.h"
+
+namespace idlespec::validate {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using Bytes = std::vector<uint8_t>;
+constexpr size_t kMaxCounterexamples = 3;
+constexpr int kRestarts = 40;
+constexpr uint64_t kTbHz = states::kDefaultTbHz;  // the shim's timebase (xcede_env.h)
+constexpr size_t kMaxRecords = 16;                // what the kernel's buffer holds
+
+struct Input {
+  std::vector<xcede::Record> records;  // all handed over, all decoded (record size 9)
+};
+
+struct Outcome {
+  bool reported = false;
+  bool crashed = false, hung = false;
+  std::string crash;  // "signal 11 (SIGSEGV)"
+  long long exit_latency = 0, residency = 0, nr = 0;
+  std::vector<std::string> log, warns, sanitizer;
+};
+
+// --- inputs ---------------------------------------------------------------------
+
+// The payload firmware hands over: payload_size, the record-size byte (9),
+// the records, the NUL.
+Bytes payload(const Input& in) {
+  const uint16_t ps = static_cast<uint16_t>(2 + 10 * in.records.size());
+  Bytes b = {static_cast<uint8_t>(ps >> 8), static_cast<uint8_t>(ps), 9};
+  for (const auto& r : in.records) {
+    b.push_back(r.hint);
+    for (int s = 56; s >= 0; s -= 8) b.push_back(static_cast<uint8_t>(r.latency_ticks >> s));
+    b.push_back(r.wake_on_irqs);
+  }
+  b.push_back(0);
+  return b;
+}
+
+// The tick counts where the fix-up's arithmetic turns (at 512 MHz, 512 ticks
+// per µs).
+std::vector<uint64_t> boundary_ticks() {
+  const uint64_t tpu = kTbHz / 1000000;
+  const uint64_t most_us = states::kMaxLatencyUs;  // 10x still fits an unsigned int
+  return {0, 1, 2, tpu - 1, tpu, tpu + 1, 2 * tpu - 1, 2 * tpu, 2 * tpu + 1, 9 * tpu,
+          10 * tpu - 1,  // just under 10 µs
+          10 * tpu,      // exactly 10 µs
+          10 * tpu + 1,  // just over
+          11 * tpu, 100 * tpu + 7, most_us * tpu - 1,
+          most_us * tpu,  // the largest latency cpuidle keeps
+          most_us * tpu + 1, (most_us + 1) * tpu, uint64_t{0xffffffff} * tpu,  // UINT_MAX µs
+          uint64_t{0xffffffff} * tpu + 1, uint64_t{1} << 32, uint64_t{1} << 40, uint64_t{1} << 63,
+          // tb_to_ns() overflows 64 bits here: the kernel's ns wrap to 0, 2, 4.
+          9444732965739290428ull, 9444732965739290429ull, 9444732965739290430ull, ~uint64_t{0} - 1,
+          ~uint64_t{0}};
+}
+
+std::vector<Input> make_inputs(uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<Input> in;
+  const std::vector<uint64_t> edge = boundary_ticks();
+  auto rec = [&](uint64_t ticks, uint8_t hint) {
+    return xcede::Record{hint, ticks, static_cast<uint8_t>(rng() & 1)};
+  };
+  in.push_back({});  // no records: CEDE keeps 10/100
+  for (uint64_t t : edge) {
+    in.push_back({{rec(t, 1)}});
+    in.push_back({{rec(t, 1), rec(10 * 512, 2)}});  // against 10 µs
+    in.push_back({{rec(10 * 512, 1), rec(t, 2)}});
+    in.push_back({{rec(0, 1), rec(t, 2)}});  // behind a zero record
+    in.push_back({{rec(t, 1), rec(512, 2)}});
+  }
+  for (uint64_t a : edge)
+    for (uint64_t b : edge)
+      if (a != b) in.push_back({{rec(a, 1), rec(b, 2)}});
+  for (size_t k = 1; k <= kMaxRecords; ++k) {  // all zero
+    Input z;
+    for (size_t i = 0; i < k; ++i) z.records.push_back(rec(0, static_cast<uint8_t>(i)));
+    in.push_back(z);
+  }
+  // The minimum last, first, in the middle, of a full buffer.
+  for (size_t pos : {size_t{0}, size_t{7}, kMaxRecords - 1}) {
+    Input f;
+    for (size_t i = 0; i < kMaxRecords; ++i)
+      f.records.push_back(rec(i == pos ? 3 * 512 + 5 : 20 * 512 + i, static_cast<uint8_t>(i)));
+    in.push_back(f);
+  }
+  // Random: record counts 0..16, latencies small, µs-sized, edges and full-width.
+  for (int n = 0; n < 3000; ++n) {
+    Input r;
+    const size_t k = rng() % (kMaxRecords + 1);
+    for (size_t i = 0; i < k; ++i) {
+      uint64_t t;
+      switch (rng() % 6) {
+        case 0:
+          t = rng() & 0x3ff;
+          break;
+        case 1:
+          t = rng() & 0xffff;
+          break;
+        case 2:
+          t = rng() & 0xffffffffff;
+          break;
+        case 3:
+          t = edge[rng() % edge.size()];
+          break;
+        case 4:
+          t = 0;
+          break;
+        default:
+          t = rng() >> (rng() % 64);
+          break;
+      }
+      r.records.push_back(rec(t, static_cast<uint8_t>(rng())));
+    }
+    in.push_back(r);
+  }
+  return in;
+}
+
+// --- the reference --------------------------------------------------------------
+
+struct Expected {
+  uint32_t exit = 0, residency = 0;  // the exact reference
+  bool kd1_differs = false;          // the kernel's conversion gives another table
+  uint32_t kd1_exit = 0, kd1_residency = 0;
+};
+
+states::Options power10_dedicated() {
+  states::Options o;
+  o.lpar = Lpar{Platform::power10, Platform::power10, false};
+  o.tb_hz = kTbHz;
+  return o;
+}
+
+using U128 = Concrete::U<128>;
+
+U128 exact_us(uint64_t ticks) { return states::exact_latency_us<Concrete>(Word<64>(ticks), kTbHz); }
+
+// KD-1: the kernel's µs for a record, when it is of the tolerated kind
+// (kernel <= exact <= kernel + 1); the exact value otherwise.
+U128 kd1_us(uint64_t ticks) {
+  const U128 x = exact_us(ticks);
+  const U128 k(timebase::kernel_latency_us(ticks, kTbHz));
+  return k.v <= x.v && x.v <= k.v + 1 ? k : x;
+}
+
+// CEDE's exit latency and target residency from the reference fix-up
+// (ExactMinFixup through build_from_latencies) with the given latencies.
+std::pair<uint32_t, uint32_t> cede_with(const Input& in, const std::vector<U128>& us) {
+  std::vector<xcede::RawRecord<Concrete>> raw;
+  for (const auto& r : in.records)
+    raw.push_back({true, Word<8>(r.hint), Word<64>(r.latency_ticks), Word<8>(r.wake_on_irqs)});
+  states::BuildConfig cfg;
+  cfg.tb_hz = kTbHz;
+  const auto t = states::build_from_latencies<Concrete>(
+      std::span<const xcede::RawRecord<Concrete>>(raw), std::span<const U128>(us), cfg);
+  return {t.states.at(1).exit_latency_us.v, t.states.at(1).target_residency_us.v};
+}
+
+Expected expected(const Input& in) {
+  Expected e;
+  const states::Table exact =
+      states::build_using<states::ReferenceBuilder>(in.records, power10_dedicated());
+  e.exit = exact.states.at(1).exit_latency_us;
+  e.residency = exact.states.at(1).target_residency_us;
+  std::vector<U128> k;
+  for (const auto& r : in.records) k.push_back(kd1_us(r.latency_ticks));
+  std::tie(e.kd1_exit, e.kd1_residency) = cede_with(in, k);
+  e.kd1_differs = e.kd1_exit != e.exit || e.kd1_residency != e.residency;
+  return e;
+}
+
+// Whether the code's CEDE values are the reference's for some per-record
+// choice between the exact and the kernel's (KD-1) conversion. Each record
+// takes the value the code's exit latency names if it can, else a value the
+// fix-up does not use (0 or too large), else one no smaller: if any choice
+// gives the code's values, this one does.
+bool kd1_accepts(const Input& in, long long exit_latency, long long residency) {
+  const U128 most(states::kMaxLatencyUs);
+  std::vector<U128> us;
+  for (const auto& r : in.records) {
+    const U128 a = exact_us(r.latency_ticks), b = kd1_us(r.latency_ticks);
+    auto unused = [&](U128 v) { return v.v == 0 || v.v > most.v; };
+    if (a.v <= most.v && static_cast<long long>(a.v) == exit_latency)
+      us.push_back(a);
+    else if (b.v <= most.v && static_cast<long long>(b.v) == exit_latency)
+      us.push_back(b);
+    else if (unused(a) || unused(b))
+      us.push_back(unused(a) ? a : b);
+    else
+      us.push_back(a.v >= b.v ? a : b);
+  }
+  const auto [e, r] = cede_with(in, us);
+  return e == exit_latency && r == residency;
+}
+
+// --- running the harness ---------------------------------------------------------
+
+std::string hex(const Bytes& b) {
+  static const char* d = "0123456789abcdef";
+  std::string s;
+  for (uint8_t c : b) s += d[c >> 4], s += d[c & 15];
+  return s.empty() ? "-" : s;
+}
+
+std::string input_line(size_t id, const Input& in) {
+  return std::to_string(id) + " 0 " + hex(payload(in)) + "\n";
+}
+
+long long field(const std::string& line, const std::string& key) {
+  const size_t p = line.find(" " + key + "=");
+  return p == std::string::npos ? 0 : std::strtoll(line.c_str() + p + key.size() + 2, nullptr, 10);
+}
+
+struct Batch {
+  std::vector<Outcome> outcomes;
+  std::vector<RunRecord> runs;
+  std::vector<std::string> errors;  // runs that did not finish and could not be resumed
+};
+
+// Runs `inputs` through `harness`, resuming after a run that stops early (a
+// crash the harness could not survive, its abort after too many traps, or
+// the time limit), so that no input's result is lost.
+Batch run_inputs(const std::string& harness, bool sanitizers, const std::vector<Input>& inputs,
+                 const std::string& dir, const std::string& tag, double budget) {
+  Batch b;
+  b.outcomes.resize(inputs.size());
+  size_t next = 0;
+  const auto t0 = Clock::now();
+  for (int attempt = 0; next < inputs.size() && attempt < kRestarts; ++attempt) {
+    const double left = budget - std::chrono::duration<double>(Clock::now() - t0).count();
+    if (left <= 1) {
+      b.errors.push_back(tag + ": the budget ran out before input " + std::to_string(next));
+      break;
+    }
+    std::string text;
+    for (size_t i = next; i < inputs.size(); ++i) text += input_line(i, inputs[i]);
+    const std::string stem = dir + "/" + tag + std::to_string(attempt);
+    spit(stem + ".in", text);
+    Job j;
+    j.argv = {harness};
+    if (sanitizers) j.argv.push_back("trace"), j.env = sanitizer_env();
+    j.in = stem + ".in", j.out = stem + ".out", j.err = stem + ".err";
+    j.timeout = left;
+    const JobResult r = run_jobs({j}, 1).front();
+    std::istringstream is(slurp(j.out));
+    size_t last = next;  // the highest id seen + 1
+    bool done = false;
+    for (std::string line; std::getline(is, line);) {
+      std::istringstream l(line);
+      std::string tag_word;
+      size_t id = 0;
+      l >> tag_word;
+      if (tag_word == "DONE") {
+        done = true;
+        continue;
+      }
+      if (!(l >> id) || id >= inputs.size()) continue;
+      Outcome& o = b.outcomes[id];
+      last = std::max(last, id + 1);
+      std::string rest;
+      std::getline(l, rest);
+      if (!rest.empty() && rest[0] == ' ') rest.erase(0, 1);
+      if (tag_word == "S" || tag_word == "CRASH" || tag_word == "HANG") {
+        o.reported = true;
+        o.exit_latency = field(line, "exit"), o.residency = field(line, "residency");
+        o.nr = field(line, "nr");
+        if (tag_word == "CRASH") o.crashed = true, o.crash = rest.substr(0, rest.find(" exit="));
+        if (tag_word == "HANG") o.hung = true;
+      } else if (tag_word == "LOG") {
+        o.log.push_back(rest);
+      } else if (tag_word == "WARN") {
+        o.warns.push_back(rest);
+      }
+    }
+    // Sanitizer reports, attributed to the input in flight ("AT id" on stderr).
+    if (sanitizers) {
+      std::istringstream es(slurp(j.err));
+      long long at = -1;
+      for (std::string line; std::getline(es, line);) {
+        if (line.rfind("AT ", 0) == 0) {
+          at = std::atoll(line.c_str() + 3);
+          continue;
+        }
+        size_t p = line.find("runtime error:");
+        if (p == std::string::npos) p = line.find("ERROR: AddressSanitizer");
+        if (p != std::string::npos && at >= 0 && static_cast<size_t>(at) < inputs.size()) {
+          auto& s = b.outcomes[static_cast<size_t>(at)].sanitizer;
+          if (s.size() < 3) s.push_back((line[p] == 'r' ? "UBSan " : "") + line.substr(p));
+          last = std::max(last, static_cast<size_t>(at) + 1);
+        }
+      }
+    }
+    RunRecord rec{
+        sanitizers ? "sanitizers" : "plain",
+        tag + " inputs " + std::to_string(next) + ".." + std::to_string(inputs.size() - 1),
+        r.seconds, done ? "finished" : outcome(r, left)};
+    if (!done && rec.outcome == "finished") rec.outcome = "stopped early";
+    b.runs.push_back(rec);
+    if (done) {
+      next = inputs.size();
+      break;
+    }
+    // The input in flight when the run ended: blame it, resume after it.
+    if (last < inputs.size() && !b.outcomes[last].reported && !r.timed_out) {
+      Outcome& o = b.outcomes[last];
+      o.reported = o.crashed = true;
+      o.crash = "the harness died (" + rec.outcome + ")";
+      ++last;
+    } else if (r.timed_out) {
+      b.errors.push_back(tag + ": " + rec.outcome + " at input " + std::to_string(last));
+      break;
+    }
+    next = std::max(last, next + 1);
+  }
+  if (next < inputs.size() && b.errors.empty())
+    b.errors.push_back(tag + ": gave up resuming after " + std::to_string(kRestarts) + " runs");
+  return b;
+}
+
+// --- judging ----------------------------------------------------------------------
+
+std::string u128_text(unsigned __int128 v) {
+  if (v == 0) return "0";
+  std::string s;
+  for (; v != 0; v /= 10) s.insert(s.begin(), static_cast<char>('0' + static_cast<int>(v % 10)));
+  return s;
+}
+
+// "{hint 1, 513 ticks = 2 µs (kernel tb_to_ns: 1 µs)}"
+std::string show_record(const xcede::Record& r) {
+  const unsigned __int128 x = exact_us(r.latency_ticks).v;
+  const uint64_t k = timebase::kernel_latency_us(r.latency_ticks, kTbHz);
+  std::string s = "{hint " + std::to_string(r.hint) + ", " + std::to_string(r.latency_ticks) +
+                  " ticks = " + u128_text(x) + " µs";
+  if (k != x) s += " (kernel tb_to_ns: " + std::to_string(k) + " µs)";
+  return s + "}";
+}
+
+std::string describe(const Input& in) {
+  if (in.records.empty()) return "no records";
+  std::string s = std::to_string(in.records.size()) + " record(s) ";
+  for (size_t i = 0; i < in.records.size(); ++i) {
+    if (s.size() > 400) return s + ", ...";
+    s += (i ? ", " : "") + show_record(in.records[i]);
+  }
+  return s;
+}
+
+// Findings per clause for one input.
+std::map<std::string, std::string> judge(const Input& in, const Outcome& o) {
+  std::map<std::string, std::string> f;
+  if (!o.reported) return f;
+  for (const auto& s : o.sanitizer) f.emplace("STATES-4", s);
+  if (o.crashed) f.emplace("STATES-4", "crashed: " + o.crash);
+  if (o.hung) f.emplace("STATES-4", "did not return within 2 s (hang)");
+  for (const auto& w : o.warns) f.emplace("STATES-4", w);
+  const std::string got = "exit_latency = " + std::to_string(o.exit_latency) +
+                          " µs, target_residency = " + std::to_string(o.residency) + " µs";
+  if (o.residency < o.exit_latency)
+    f.emplace("STATES-3", "CEDE's " + got + ": the residency is below the exit latency");
+  if (o.crashed || o.hung) return f;
+  const Expected e = expected(in);
+  const bool exact = o.exit_latency == e.exit && o.residency == e.residency;
+  if (!exact && !kd1_accepts(in, o.exit_latency, o.residency)) {
+    std::string want =
+        "the reference: " + std::to_string(e.exit) + " µs, " + std::to_string(e.residency) + " µs";
+    if (e.kd1_differs)
+      want += " (with the kernel's tb_to_ns, KD-1: " + std::to_string(e.kd1_exit) + " µs, " +
+              std::to_string(e.kd1_residency) + " µs)";
+    std::string text = "CEDE's " + got + "; " + want;
+    if (o.nr != static_cast<long long>(in.records.size()))
+      text += " (nr_xcede_records = " + std::to_string(o.nr) + ")";
+    f.emplace("STATES-4", text);
+  }
+  return f;
+}
+
+// Shrinking candidates: fewer records, smaller latencies, hints and wake bits zeroed.
+std::vector<Input> shrink_candidates(const Input& in) {
+  std::vector<Input> c;
+  auto with = [&](auto change) {
+    Input x = in;
+    change(x);
+    if (x.records != in.records) c.push_back(x);
+  };
+  for (size_t i = 0; i < in.records.size(); ++i)
+    with([&](Input& x) { x.records.erase(x.records.begin() + static_cast<long>(i)); });
+  // Latencies: 0, 1, whole µs, then down by the largest power of two that
+  // still fails (the first candidate that fails is taken: a binary descent).
+  for (size_t i = 0; i < in.records.size(); ++i) {
+    const uint64_t t = in.records[i].latency_ticks;
+    std::vector<uint64_t> smaller = {0, 1, t / 512 * 512};
+    for (int k = 63; k >= 0; --k)
+      if ((uint64_t{1} << k) < t) smaller.push_back(t - (uint64_t{1} << k));
+    for (uint64_t v : smaller)
+      if (v < t) with([&](Input& x) { x.records[i].latency_ticks = v; });
+  }
+  for (size_t i = 0; i < in.records.size(); ++i) {
+    with([&](Input& x) { x.records[i].hint = static_cast<uint8_t>(i + 1); });
+    with([&](Input& x) { x.records[i].wake_on_irqs = 0; });
+  }
+  return c;
+}
+
+}  // namespace
+
+Part check_states(const Options& opt, const Target& target) {
+  const auto t0 = Clock::now();
+  const Component& component = *find_component("states");
+  Part part;
+  part.component = component.name;
+  part.file = target.display;
+  const Extraction ex = extract(target.text, target.functions, target.path);
+  part.functions = ex.functions;
+  part.prelude = ex.prelude;
+  const bool have = !ex.functions.empty() && ex.functions.front().found;
+  if (!have) {
+    fill_verdicts(component, target, part, "absent", "");
+    return part;
+  }
+  part.temp_dir = make_temp_dir("validate");
+  if (part.temp_dir.empty()) {
+    fill_verdicts(component, target, part, "error", "cannot create a temporary directory");
+    return part;
+  }
+  const HarnessBuild hb = build_harness(opt, part.temp_dir, "states_env.h", ex.code,
+                                        "harness_states.c", {"-DHAVE_FIXUP_CEDE0_LATENCY"});
+  auto finish = [&] {
+    part.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+    if (!opt.keep_temp) remove_tree(part.temp_dir), part.temp_dir.clear();
+    return part;
+  };
+  if (!hb.error.empty()) {
+    part.build_error = hb.error;
+    fill_verdicts(component, target, part, "error", "the harness does not compile");
+    return finish();
+  }
+  if (opt.sanitizers && hb.san.empty())
+    part.notes.push_back("the ASan+UBSan build failed, sanitizer reports not observed: " +
+                         hb.san_note);
+  part.notes.push_back(
+      "states: CEDE(0) fix-up on a dedicated POWER10 LPAR at 512 MHz (STATES-6 is not checked "
+      "here); KD-1: the reference with the kernel's tb_to_ns() conversion is accepted too");
+
+  const std::vector<Input> inputs = make_inputs(opt.seed);
+  const bool san = !hb.san.empty();
+  Batch plain, sanb;
+  {
+    std::thread other;
+    if (san)
+      other = std::thread([&] {
+        sanb = run_inputs(hb.san, true, inputs, part.temp_dir, "san", opt.budget_seconds);
+      });
+    plain = run_inputs(hb.plain, false, inputs, part.temp_dir, "plain", opt.budget_seconds);
+    if (other.joinable()) other.join();
+  }
+  part.runs = plain.runs;
+  part.runs.insert(part.runs.end(), sanb.runs.begin(), sanb.runs.end());
+
+  std::map<std::string, std::vector<std::pair<size_t, std::string>>> found;
+  std::map<std::string, size_t> judged;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    for (const Batch* b : {&sanb, &plain}) {  // a sanitizer's report says more than a crash
+      if (b->outcomes.empty() || !b->outcomes[i].reported) continue;
+      for (const auto& [clause, text] : judge(inputs[i], b->outcomes[i])) {
+        auto& v = found[clause];
+        if (std::none_of(v.begin(), v.end(), [&](const auto& x) { return x.first == i; }))
+          v.push_back({i, text});
+      }
+    }
+  }
+  for (const Batch* b : {&plain, &sanb})
+    for (const auto& o : b->outcomes) judged[b == &sanb ? "san" : "plain"] += o.reported;
+
+  // Shrink a clause's counterexample: through the build that found it.
+  auto shrink = [&](const std::string& clause, Input in, std::string text, bool via_san) {
+    const std::string& harness = via_san ? hb.san : hb.plain;
+    for (int round = 0; round < 200; ++round) {
+      if (std::chrono::duration<double>(Clock::now() - t0).count() > opt.budget_seconds) break;
+      const std::vector<Input> cand = shrink_candidates(in);
+      if (cand.empty()) break;
+      const Batch b = run_inputs(harness, via_san, cand, part.temp_dir,
+                                 "shrink" + std::to_string(round) + "-", 20);
+      bool progressed = false;
+      for (size_t i = 0; i < cand.size() && !progressed; ++i) {
+        const auto f = judge(cand[i], b.outcomes[i]);
+        const auto it = f.find(clause);
+        if (it != f.end()) in = cand[i], text = it->second, progressed = true;
+      }
+      if (!progressed) break;
+    }
+    return std::make_pair(in, text);
+  };
+
+  for (const auto& [id, fn] : component.clauses) {
+    ClauseVerdict v;
+    v.id = id;
+    v.component = component.name;
+    v.function = fn;
+    v.file = target.display;
+    v.line = ex.functions.front().first_line;
+    const auto it = found.find(id);
+    if (it != found.end() && !it->second.empty()) {
+      v.status = "failed";
+      auto list = it->second;
+      std::stable_sort(list.begin(), list.end(), [&](const auto& a, const auto& b) {
+        return inputs[a.first].records.size() < inputs[b.first].records.size();
+      });
+      const size_t first = list.front().first;
+      const bool via_san = san && !sanb.outcomes.empty() && !plain.outcomes[first].reported;
+      const bool san_only = san && !sanb.outcomes.empty() &&
+                            judge(inputs[first], plain.outcomes[first]).count(id) == 0;
+      auto [small, text] = shrink(id, inputs[first], list.front().second, via_san || san_only);
+      v.counterexamples.push_back(describe(small) + ": " + text);
+      for (size_t k = 1; k < list.size() && v.counterexamples.size() < kMaxCounterexamples; ++k)
+        v.counterexamples.push_back(describe(inputs[list[k].first]) + ": " + list[k].second);
+      v.coverage =
+          std::to_string(list.size()) + " of " + std::to_string(inputs.size()) + " inputs fail";
+      const std::string line = input_line(0, small);
+      v.replay = "printf '" + line.substr(0, line.size() - 1) + "\\n' | " +
+                 (via_san || san_only ? "harness_san trace" : "harness");
+    } else if (!plain.errors.empty() || (id == "STATES-4" && !sanb.errors.empty())) {
+      v.status = "error";
+      for (const auto& e : plain.errors) v.error += (v.error.empty() ? "" : "; ") + e;
+      if (id == "STATES-4")
+        for (const auto& e : sanb.errors) v.error += (v.error.empty() ? "" : "; ") + e;
+    } else {
+      v.status = "held";
+      v.coverage = std::to_string(judged["plain"]) + " inputs (plain)";
+      if (san) v.coverage += ", " + std::to_string(judged["san"]) + " (ASan+UBSan)";
+    }
+    part.clauses.push_back(v);
+  }
+  return finish();
+}
+
+}  // namespace idlespec::validate
