@@ -57,6 +57,9 @@ set_tests_properties(unit/validate_busy_delay PROPERTIES LABELS unit TIMEOUT 300
 add_test(NAME unit/validate_xcede
          COMMAND sh ${CMAKE_SOURCE_DIR}/tests/validate/run_xcede.sh $<TARGET_FILE:idlespec-validate> 60)
 set_tests_properties(unit/validate_xcede PROPERTIES LABELS unit TIMEOUT 300)
+add_test(NAME unit/validate_states
+         COMMAND sh ${CMAKE_SOURCE_DIR}/tests/validate/run_states.sh $<TARGET_FILE:idlespec-validate> 60)
+set_tests_properties(unit/validate_states PROPERTIES LABELS unit TIMEOUT 300)
 add_test(NAME unit/validate_candidate
          COMMAND sh ${CMAKE_SOURCE_DIR}/tests/validate/run_candidate.sh $<TARGET_FILE:idlespec-validate> 60)
 set_tests_properties(unit/validate_candidate PROPERTIES LABELS unit TIMEOUT 300)

@@ -45,15 +45,9 @@ const std::vector<Component>& components() {
        &check_xcede},
       {"states",
        "drivers/cpuidle/cpuidle-pseries.c",
-       {"fixup_cede0_latency", "pseries_idle_probe"},
-       {{"STATES-1", "pseries_idle_probe"},
-        {"STATES-2", "pseries_idle_probe"},
-        {"STATES-3", "pseries_idle_probe"},
-        {"STATES-4", "fixup_cede0_latency"},
-        {"STATES-5", "pseries_idle_probe"},
-        {"STATES-6", "pseries_idle_probe"},
-        {"STATES-7", "pseries_idle_probe"}},
-       nullptr},
+       {"fixup_cede0_latency"},
+       {{"STATES-3", "fixup_cede0_latency"}, {"STATES-4", "fixup_cede0_latency"}},
+       &check_states},
       {"governor",
        "drivers/cpuidle/governors/menu.c",
        {"menu_select", "menu_update"},
@@ -673,7 +667,7 @@ into a plain and an ASan+UBSan harness, and run in child processes.
   --kernel-tree DIR      a Linux source tree: each component's file in it
   --candidate LIB.so     a library exporting idlespec_candidate_v1() (the C ABI
                          of validate/candidate_abi.h); run without sanitizers
-  --component NAME...    busy_delay, xcede (checked); states, governor,
+  --component NAME...    busy_delay, xcede, states (checked); governor,
                          idle_core (their functions are located, verdict unknown)
   --function NAME...     only these functions
   --json                 the report as JSON on stdout

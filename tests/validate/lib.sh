@@ -24,7 +24,7 @@ run() {
 
 # expect_clause NAME CLAUSE STATUS: the report of NAME has CLAUSE with STATUS
 expect_clause() {
-  grep -q "^$2 \[[a-z_]*\] $3\b" "$SCRATCH/$1.out" ||
+  grep -q "^$2 \[[a-z0-9_]*\] $3\b" "$SCRATCH/$1.out" ||
     fail "$1: expected $2 $3, got: $(grep "^$2 " "$SCRATCH/$1.out" || echo nothing)"
 }
 

@@ -15,13 +15,6 @@ CLAUSES="STATES-3 STATES-4"
 COMPONENT=states
 . "$HERE/lib.sh"
 
-# lib.sh's expect_clause matches function names of [a-z_] only;
-# fixup_cede0_latency has a digit.
-expect_clause() {
-  grep -q "^$2 \[[a-z0-9_]*\] $3\b" "$SCRATCH/$1.out" ||
-    fail "$1: expected $2 $3, got: $(grep "^$2 " "$SCRATCH/$1.out" || echo nothing)"
-}
-
 # The July 2020 RFC's arithmetic: CEDE's exit latency is the minimum - 1
 # (u64). Zero records are skipped before the minimum, so it does not wrap
 # here, but every fix-up is one µs short of the exact value (STATES-4).

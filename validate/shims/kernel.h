@@ -42,6 +42,7 @@ typedef uint64_t __be64;
 #define __refdata
 #define __exit
 #define noinstr
+#define __cpuidle
 #define notrace
 #define __cold
 #define __weak __attribute__((weak))
