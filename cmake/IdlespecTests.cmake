@@ -60,6 +60,9 @@ set_tests_properties(unit/validate_xcede PROPERTIES LABELS unit TIMEOUT 300)
 add_test(NAME unit/validate_states
          COMMAND sh ${CMAKE_SOURCE_DIR}/tests/validate/run_states.sh $<TARGET_FILE:idlespec-validate> 60)
 set_tests_properties(unit/validate_states PROPERTIES LABELS unit TIMEOUT 300)
+add_test(NAME unit/validate_governor
+         COMMAND sh ${CMAKE_SOURCE_DIR}/tests/validate/run_governor.sh $<TARGET_FILE:idlespec-validate> 60)
+set_tests_properties(unit/validate_governor PROPERTIES LABELS unit TIMEOUT 300)
 add_test(NAME unit/validate_candidate
          COMMAND sh ${CMAKE_SOURCE_DIR}/tests/validate/run_candidate.sh $<TARGET_FILE:idlespec-validate> 60)
 set_tests_properties(unit/validate_candidate PROPERTIES LABELS unit TIMEOUT 300)

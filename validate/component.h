@@ -42,6 +42,7 @@ const Component* find_component(const std::string& name);
 Part check_busy_delay(const Options& options, const Target& target);
 Part check_xcede(const Options& options, const Target& target);
 Part check_states(const Options& options, const Target& target);
+Part check_governor(const Options& options, const Target& target);
 
 // Verdicts for a part none of whose runs happened: absent where the function
 // is missing, otherwise `status` with `why`.

@@ -5,329 +5,58 @@
  * validate/shims/xcede_env.h and the code extracted from the file under test
  * (parse_cede_parameters() with the xcede structs, nr_xcede_records and the
  * xcede_latency_parameter buffer); the driver defines
- * HAVE_PARSE_CEDE_PARAMETERS when it found the function.
+ * HAVE_PARSE_CEDE_PARAMETERS when it found the function. The protocol is
+ * harness_firmware.c's; the result line per input is
  *
- *   harness_xcede [trace]     inputs on stdin, results on stdout; "trace" (or
- *                             "boundary") writes "AT <id>" to stderr before
- *                             each input, to attribute sanitizer reports
- *
- * Input, one line each (blank lines are skipped):
- *   <id> <statuses> <payloadhex>
- * id: a decimal integer; statuses: comma-separated decimal RTAS statuses,
- * one per rtas_call() ("-" for none: every call finds the script exhausted);
- * payloadhex: the bytes a successful ibm,get-system-parameter hands over
- * ("-" for none).
- *
- * Output, per input (one write per input, in this order):
  *   R <id> ret=<int> calls=<n> nr=<u> buflen=<len|-1> bufsize=<sizeof buffer> busy_delays=<n>
  *   REC <id> <i> <hint> 0x<latency ticks, 16 hex digits> <wake_on_irqs>   i < min(nr, ARRAY_SIZE(records))
- *   LOG <id> <text>          each printk line, up to 20
- *   WARN <id> <text>         WARN_ON/BUG_ON hits (and rtas_data_buf_lock misuse)
- * or, when the call crashed or did not return within 2 s, instead of R and REC:
- *   CRASH <id> <signal> <name> nr= calls= buflen= bufsize=   |   HANG <id> nr= calls= buflen= bufsize=
- *   (as R's fields, at the time of the crash or hang)
- * followed by the LOG and WARN lines captured before it. After all inputs:
- *   DONE <inputs run>
- * The run stops early with "ABORT too many crashes/hangs" (exit 3) after 8
- * crashes/hangs, "ABORT bad input line N: why" (exit 2) on a malformed line.
+ *
+ * or CRASH <id> <signal> <name> / HANG <id>, followed by nr= calls= buflen=
+ * bufsize= as the code left them (a count set before the loop that crashed
+ * still tells which clause the input broke).
  *
  * Before each input the state parse_cede_parameters() keeps is reset:
  * nr_xcede_records = 0, the static xcede_latency_parameter zeroed, the fake
  * firmware (xcede_env.h) rearmed with the input's script and payload.
  */
-#include <setjmp.h>
-#include <signal.h>
-#include <stdlib.h>
-#include <sys/time.h>
-#include <unistd.h>
-
-#define MAX_TRAPS 8
-#define MAX_WARNS 20
-#define WATCHDOG_SECONDS 2
-
-/* --- output: buffered per input, written with write(2) ---------------------- */
-static char out_buf[1 << 16];
-static size_t out_len;
-
-static void flush_out(void) {
-  size_t off = 0;
-  while (off < out_len) {
-    const ssize_t w = write(1, out_buf + off, out_len - off);
-    if (w <= 0) break;
-    off += (size_t)w;
-  }
-  out_len = 0;
-}
-
-static void emit(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void emit(const char *fmt, ...) {
-  char line[512];
-  va_list ap;
-  va_start(ap, fmt);
-  int n = vsnprintf(line, sizeof(line) - 1, fmt, ap);
-  va_end(ap);
-  if (n < 0) return;
-  if (n > (int)sizeof(line) - 2) n = (int)sizeof(line) - 2;
-  for (int i = 0; i < n; i++)
-    if (line[i] == '\n' || line[i] == '\r') line[i] = ' '; /* one line per record, always */
-  line[n++] = '\n';
-  if (out_len + (size_t)n > sizeof(out_buf)) flush_out();
-  memcpy(out_buf + out_len, line, (size_t)n);
-  out_len += (size_t)n;
-}
-
-/* --- findings the kernel code raises (WARN_ON, BUG_ON: kernel.h) ------------ */
-static char warns[MAX_WARNS][320];
-static unsigned nwarns;
-
-static void add_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void add_warn(const char *fmt, ...) {
-  if (nwarns >= MAX_WARNS) return;
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(warns[nwarns], sizeof(warns[nwarns]), fmt, ap);
-  va_end(ap);
-  nwarns++;
-}
-
-__attribute__((unused)) static void shim_kernel_finding(const char *what, const char *cond,
-                                                     const char *file, int line) {
-  add_warn("%s(%s) fired at %s:%d", what, cond, file, line);
-}
+#include "harness_firmware.c"
 
 #ifdef HAVE_PARSE_CEDE_PARAMETERS
-/* --- traps: crashes and hangs ------------------------------------------------- */
-static sigjmp_buf recover;
-static volatile sig_atomic_t in_call; /* the code under test is running */
-static volatile sig_atomic_t trap_sig; /* > 0: the signal it crashed with; -1: hang */
-static int traps;
-
-static void on_crash(int sig) {
-  if (!in_call) { /* the harness itself: do not hide it */
-    signal(sig, SIG_DFL);
-    raise(sig);
-    return;
-  }
-  in_call = 0;
-  trap_sig = sig;
-  siglongjmp(recover, 1);
-}
-
-static void on_alarm(int sig) {
-  (void)sig;
-  if (!in_call) return;
-  in_call = 0;
-  trap_sig = -1;
-  siglongjmp(recover, 1);
-}
-
-static void install_traps(void) {
-  struct sigaction sa;
-  memset(&sa, 0, sizeof(sa));
-  sa.sa_handler = on_crash;
-  sa.sa_flags = SA_NODEFER;
-  sigaction(SIGSEGV, &sa, NULL);
-  sigaction(SIGBUS, &sa, NULL);
-  sigaction(SIGFPE, &sa, NULL);
-  sigaction(SIGILL, &sa, NULL);
-  sa.sa_handler = on_alarm;
-  sigaction(SIGALRM, &sa, NULL);
-}
-
-static void watchdog(int seconds) {
-  struct itimerval it;
-  memset(&it, 0, sizeof(it));
-  it.it_value.tv_sec = seconds;
-  setitimer(ITIMER_REAL, &it, NULL);
-}
-
-static const char *signal_name(int sig) {
-  return sig == SIGSEGV ? "SIGSEGV" : sig == SIGBUS ? "SIGBUS" : sig == SIGFPE ? "SIGFPE"
-                                                                : sig == SIGILL ? "SIGILL" : "signal";
-}
-
-/* --- input ------------------------------------------------------------------- */
-static unsigned long line_no;
-
-__attribute__((noreturn)) static void bad_input(const char *why) {
-  emit("ABORT bad input line %lu: %s", line_no, why);
-  flush_out();
-  exit(2);
-}
-
-static int hex_digit(int c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
-static u8 *payload;
-static size_t payload_cap;
-
-/* Decodes the payload field into `payload`; returns its length. */
-static size_t parse_payload(const char *hex) {
-  if (!strcmp(hex, "-")) return 0;
-  const size_t digits = strlen(hex);
-  if (digits % 2) bad_input("payload has an odd number of hex digits");
-  const size_t n = digits / 2;
-  if (n > payload_cap) {
-    u8 *p = (u8 *)realloc(payload, n);
-    if (!p) bad_input("payload too large");
-    payload = p;
-    payload_cap = n;
-  }
-  for (size_t i = 0; i < n; i++) {
-    const int hi = hex_digit((unsigned char)hex[2 * i]), lo = hex_digit((unsigned char)hex[2 * i + 1]);
-    if (hi < 0 || lo < 0) bad_input("payload is not hex");
-    payload[i] = (u8)(hi << 4 | lo);
-  }
-  return n;
-}
-
-/* Fills the fake firmware's script from "s1,s2,...". Statuses outside int32
- * but within u32 (e.g. 4294967294) are taken as their 32-bit pattern. */
-static void parse_statuses(char *list) {
-  xcede_fw.nstatuses = 0;
-  if (!strcmp(list, "-")) return;
-  char *p = list;
-  for (;;) {
-    char *end;
-    const long long v = strtoll(p, &end, 10);
-    if (end == p || (*end != ',' && *end != 0)) bad_input("statuses are not a comma-separated list of integers");
-    if (v < -2147483648LL || v > 4294967295LL) bad_input("status out of 32-bit range");
-    if (xcede_fw.nstatuses >= XCEDE_FW_MAX_STATUSES) bad_input("too many statuses");
-    xcede_fw.statuses[xcede_fw.nstatuses++] = (int)(int32_t)(uint32_t)(v & 0xffffffffLL);
-    if (*end == 0) break;
-    p = end + 1;
-  }
-}
-
-static void trace_at(bool trace, long long id) {
-  if (!trace) return;
-  char line[48];
-  const int n = snprintf(line, sizeof(line), "AT %lld\n", id);
-  const ssize_t w = write(2, line, (size_t)n);
-  (void)w;
-}
-
-/* --- one input ----------------------------------------------------------------- */
-static void emit_log_and_warns(long long id) {
-  for (unsigned i = 0; i < xcede_log.n; i++) emit("LOG %lld %s", id, xcede_log.line[i]);
-  for (unsigned i = 0; i < nwarns; i++) emit("WARN %lld %s", id, warns[i]);
-}
-
-static void run_input(long long id, bool trace) {
-  static volatile int ret;
-
-  /* The state the function keeps, and the firmware's, as at boot. */
+static void xcede_reset(void) {
   nr_xcede_records = 0;
   memset(&xcede_latency_parameter, 0, sizeof xcede_latency_parameter);
-  memset(rtas_data_buf, 0, sizeof rtas_data_buf);
-  rtas_data_buf_lock.held = 0;
-  shim_reset_requests();
-  shim_clock_us = 0;
-  xcede_log_reset();
-  nwarns = 0;
-  ret = 0;
-  trap_sig = 0;
+}
 
-  trace_at(trace, id);
-  if (sigsetjmp(recover, 1) == 0) {
-    watchdog(WATCHDOG_SECONDS);
-    in_call = 1;
-    ret = parse_cede_parameters();
-    in_call = 0;
-    watchdog(0);
-  } else {
-    watchdog(0);
-  }
+static int xcede_call(void) { return parse_cede_parameters(); }
 
-  if (trap_sig != 0) {
-    traps++;
-    /* nr_xcede_records as the code left it: a count set before the loop that
-     * crashed still tells which clause the input broke. */
-    if (trap_sig > 0)
-      emit("CRASH %lld %d %s nr=%u calls=%u buflen=%ld bufsize=%zu", id, (int)trap_sig,
-           signal_name(trap_sig), (unsigned)nr_xcede_records, xcede_fw.calls, xcede_fw.last_buflen,
-           sizeof xcede_latency_parameter);
+static void xcede_report(long long id, int ret, int trap) {
+  const unsigned nr = (unsigned)nr_xcede_records;
+  if (trap != 0) {
+    char head[64];
+    if (trap > 0)
+      snprintf(head, sizeof(head), "CRASH %lld %d %s", id, trap, signal_name(trap));
     else
-      emit("HANG %lld nr=%u calls=%u buflen=%ld bufsize=%zu", id, (unsigned)nr_xcede_records,
-           xcede_fw.calls, xcede_fw.last_buflen, sizeof xcede_latency_parameter);
-    emit_log_and_warns(id);
-    if (traps >= MAX_TRAPS) {
-      emit("ABORT too many crashes/hangs");
-      flush_out();
-      exit(3);
-    }
+      snprintf(head, sizeof(head), "HANG %lld", id);
+    emit("%s nr=%u calls=%u buflen=%ld bufsize=%zu", head, nr, xcede_fw.calls,
+         xcede_fw.last_buflen, sizeof xcede_latency_parameter);
     return;
   }
-
-  if (xcede_fw.lock_misuse)
-    add_warn("rtas_data_buf_lock: %u recursive lock(s) or unlock(s) of a free lock", xcede_fw.lock_misuse);
-  if (rtas_data_buf_lock.held) add_warn("rtas_data_buf_lock still held on return");
-
-  const unsigned nr = (unsigned)nr_xcede_records;
-  emit("R %lld ret=%d calls=%u nr=%u buflen=%ld bufsize=%zu busy_delays=%u", id, ret, xcede_fw.calls, nr,
-       xcede_fw.last_buflen, sizeof xcede_latency_parameter, xcede_fw.busy_delays);
+  emit("R %lld ret=%d calls=%u nr=%u buflen=%ld bufsize=%zu busy_delays=%u", id, ret,
+       xcede_fw.calls, nr, xcede_fw.last_buflen, sizeof xcede_latency_parameter,
+       xcede_fw.busy_delays);
   const unsigned cap = (unsigned)ARRAY_SIZE(xcede_latency_parameter.payload.records);
   for (unsigned i = 0; i < nr && i < cap; i++)
-    emit("REC %lld %u %u 0x%016llx %u", id, i, (unsigned)xcede_latency_parameter.payload.records[i].hint,
+    emit("REC %lld %u %u 0x%016llx %u", id, i,
+         (unsigned)xcede_latency_parameter.payload.records[i].hint,
          (unsigned long long)be64_to_cpu(xcede_latency_parameter.payload.records[i].latency_ticks),
          (unsigned)xcede_latency_parameter.payload.records[i].wake_on_irqs);
-  emit_log_and_warns(id);
-}
-#endif
-
-static int usage(void) {
-  fprintf(stderr, "usage: harness_xcede [trace]  (inputs on stdin: <id> <statuses> <payloadhex>)\n");
-  return 2;
 }
 
-int main(int argc, char **argv) {
-  bool trace = false;
-  if (argc > 2) return usage();
-  if (argc == 2) {
-    if (strcmp(argv[1], "trace") && strcmp(argv[1], "boundary")) return usage();
-    trace = true;
-  }
-#ifndef HAVE_PARSE_CEDE_PARAMETERS
-  (void)trace;
-  emit("ABSENT parse_cede_parameters");
-  emit("DONE 0");
-  flush_out();
-  return 0;
+static const struct harness_component xcede = {"harness_xcede", "parse_cede_parameters", true,
+                                               NULL, xcede_reset, xcede_call, xcede_report};
 #else
-  install_traps();
-  char *line = NULL;
-  size_t cap = 0;
-  ssize_t len;
-  unsigned long count = 0;
-  while ((len = getline(&line, &cap, stdin)) >= 0) {
-    line_no++;
-    while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r' || line[len - 1] == ' ')) line[--len] = 0;
-    char *save = NULL;
-    char *f_id = strtok_r(line, " \t", &save);
-    if (!f_id) continue; /* blank */
-    char *f_status = strtok_r(NULL, " \t", &save);
-    char *f_payload = strtok_r(NULL, " \t", &save);
-    if (!f_status || !f_payload || strtok_r(NULL, " \t", &save))
-      bad_input("expected three fields: <id> <statuses> <payloadhex>");
-    char *end;
-    const long long id = strtoll(f_id, &end, 10);
-    if (end == f_id || *end) bad_input("id is not a decimal integer");
-
-    xcede_fw_reset();
-    parse_statuses(f_status);
-    xcede_fw.payload_len = parse_payload(f_payload);
-    xcede_fw.payload = payload;
-    run_input(id, trace);
-    count++;
-    flush_out();
-  }
-  free(line);
-  emit("DONE %lu", count);
-  flush_out();
-  return 0;
+static const struct harness_component xcede = {"harness_xcede", "parse_cede_parameters", false,
+                                               NULL, NULL, NULL, NULL};
 #endif
-}
+
+int main(int argc, char **argv) { return harness_run(argc, argv, &xcede); }

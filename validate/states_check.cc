@@ -38,6 +38,7 @@
 #include "impl/states.h"
 #include "impl/timebase.h"
 #include "validate/component.h"
+#include "validate/input_check.h"
 #include "validate/process.h"
 
 namespace idlespec::validate {
@@ -45,21 +46,11 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 using Bytes = std::vector<uint8_t>;
-constexpr size_t kMaxCounterexamples = 3;
-constexpr int kRestarts = 40;
 constexpr uint64_t kTbHz = states::kDefaultTbHz;  // the shim's timebase (xcede_env.h)
 constexpr size_t kMaxRecords = 16;                // what the kernel's buffer holds
 
 struct Input {
   std::vector<xcede::Record> records;  // all handed over, all decoded (record size 9)
-};
-
-struct Outcome {
-  bool reported = false;
-  bool crashed = false, hung = false;
-  std::string crash;  // "signal 11 (SIGSEGV)"
-  long long exit_latency = 0, residency = 0, nr = 0;
-  std::vector<std::string> log, warns, sanitizer;
 };
 
 // --- inputs ---------------------------------------------------------------------
@@ -245,123 +236,6 @@ std::string hex(const Bytes& b) {
   return s.empty() ? "-" : s;
 }
 
-std::string input_line(size_t id, const Input& in) {
-  return std::to_string(id) + " 0 " + hex(payload(in)) + "\n";
-}
-
-long long field(const std::string& line, const std::string& key) {
-  const size_t p = line.find(" " + key + "=");
-  return p == std::string::npos ? 0 : std::strtoll(line.c_str() + p + key.size() + 2, nullptr, 10);
-}
-
-struct Batch {
-  std::vector<Outcome> outcomes;
-  std::vector<RunRecord> runs;
-  std::vector<std::string> errors;  // runs that did not finish and could not be resumed
-};
-
-// Runs `inputs` through `harness`, resuming after a run that stops early (a
-// crash the harness could not survive, its abort after too many traps, or
-// the time limit), so that no input's result is lost.
-Batch run_inputs(const std::string& harness, bool sanitizers, const std::vector<Input>& inputs,
-                 const std::string& dir, const std::string& tag, double budget) {
-  Batch b;
-  b.outcomes.resize(inputs.size());
-  size_t next = 0;
-  const auto t0 = Clock::now();
-  for (int attempt = 0; next < inputs.size() && attempt < kRestarts; ++attempt) {
-    const double left = budget - std::chrono::duration<double>(Clock::now() - t0).count();
-    if (left <= 1) {
-      b.errors.push_back(tag + ": the budget ran out before input " + std::to_string(next));
-      break;
-    }
-    std::string text;
-    for (size_t i = next; i < inputs.size(); ++i) text += input_line(i, inputs[i]);
-    const std::string stem = dir + "/" + tag + std::to_string(attempt);
-    spit(stem + ".in", text);
-    Job j;
-    j.argv = {harness};
-    if (sanitizers) j.argv.push_back("trace"), j.env = sanitizer_env();
-    j.in = stem + ".in", j.out = stem + ".out", j.err = stem + ".err";
-    j.timeout = left;
-    const JobResult r = run_jobs({j}, 1).front();
-    std::istringstream is(slurp(j.out));
-    size_t last = next;  // the highest id seen + 1
-    bool done = false;
-    for (std::string line; std::getline(is, line);) {
-      std::istringstream l(line);
-      std::string tag_word;
-      size_t id = 0;
-      l >> tag_word;
-      if (tag_word == "DONE") {
-        done = true;
-        continue;
-      }
-      if (!(l >> id) || id >= inputs.size()) continue;
-      Outcome& o = b.outcomes[id];
-      last = std::max(last, id + 1);
-      std::string rest;
-      std::getline(l, rest);
-      if (!rest.empty() && rest[0] == ' ') rest.erase(0, 1);
-      if (tag_word == "S" || tag_word == "CRASH" || tag_word == "HANG") {
-        o.reported = true;
-        o.exit_latency = field(line, "exit"), o.residency = field(line, "residency");
-        o.nr = field(line, "nr");
-        if (tag_word == "CRASH") o.crashed = true, o.crash = rest.substr(0, rest.find(" exit="));
-        if (tag_word == "HANG") o.hung = true;
-      } else if (tag_word == "LOG") {
-        o.log.push_back(rest);
-      } else if (tag_word == "WARN") {
-        o.warns.push_back(rest);
-      }
-    }
-    // Sanitizer reports, attributed to the input in flight ("AT id" on stderr).
-    if (sanitizers) {
-      std::istringstream es(slurp(j.err));
-      long long at = -1;
-      for (std::string line; std::getline(es, line);) {
-        if (line.rfind("AT ", 0) == 0) {
-          at = std::atoll(line.c_str() + 3);
-          continue;
-        }
-        size_t p = line.find("runtime error:");
-        if (p == std::string::npos) p = line.find("ERROR: AddressSanitizer");
-        if (p != std::string::npos && at >= 0 && static_cast<size_t>(at) < inputs.size()) {
-          auto& s = b.outcomes[static_cast<size_t>(at)].sanitizer;
-          if (s.size() < 3) s.push_back((line[p] == 'r' ? "UBSan " : "") + line.substr(p));
-          last = std::max(last, static_cast<size_t>(at) + 1);
-        }
-      }
-    }
-    RunRecord rec{
-        sanitizers ? "sanitizers" : "plain",
-        tag + " inputs " + std::to_string(next) + ".." + std::to_string(inputs.size() - 1),
-        r.seconds, done ? "finished" : outcome(r, left)};
-    if (!done && rec.outcome == "finished") rec.outcome = "stopped early";
-    b.runs.push_back(rec);
-    if (done) {
-      next = inputs.size();
-      break;
-    }
-    // The input in flight when the run ended: blame it, resume after it.
-    if (last < inputs.size() && !b.outcomes[last].reported && !r.timed_out) {
-      Outcome& o = b.outcomes[last];
-      o.reported = o.crashed = true;
-      o.crash = "the harness died (" + rec.outcome + ")";
-      ++last;
-    } else if (r.timed_out) {
-      b.errors.push_back(tag + ": " + rec.outcome + " at input " + std::to_string(last));
-      break;
-    }
-    next = std::max(last, next + 1);
-  }
-  if (next < inputs.size() && b.errors.empty())
-    b.errors.push_back(tag + ": gave up resuming after " + std::to_string(kRestarts) + " runs");
-  return b;
-}
-
-// --- judging ----------------------------------------------------------------------
-
 std::string u128_text(unsigned __int128 v) {
   if (v == 0) return "0";
   std::string s;
@@ -390,9 +264,21 @@ std::string describe(const Input& in) {
 }
 
 // Findings per clause for one input.
-std::map<std::string, std::string> judge(const Input& in, const Outcome& o) {
-  std::map<std::string, std::string> f;
-  if (!o.reported) return f;
+// What the harness said of one input (harness_states.c's S line).
+struct Outcome {
+  bool crashed = false, hung = false;
+  std::string crash;
+  long long exit_latency = 0, residency = 0, nr = 0;
+  std::vector<std::string> warns, sanitizer;
+};
+
+Findings judge(const Input& in, const HarnessOutcome& h) {
+  Findings f;
+  if (!h.reported) return f;
+  Outcome o;
+  o.crashed = h.crashed, o.hung = h.hung, o.crash = h.crash;
+  o.exit_latency = h.field("exit"), o.residency = h.field("residency"), o.nr = h.field("nr");
+  o.warns = h.warns, o.sanitizer = h.sanitizer;
   for (const auto& s : o.sanitizer) f.emplace("STATES-4", s);
   if (o.crashed) f.emplace("STATES-4", "crashed: " + o.crash);
   if (o.hung) f.emplace("STATES-4", "did not return within 2 s (hang)");
@@ -448,133 +334,27 @@ std::vector<Input> shrink_candidates(const Input& in) {
 }  // namespace
 
 Part check_states(const Options& opt, const Target& target) {
-  const auto t0 = Clock::now();
+  const auto t0 = std::chrono::steady_clock::now();
   const Component& component = *find_component("states");
   Part part;
-  part.component = component.name;
-  part.file = target.display;
-  const Extraction ex = extract(target.text, target.functions, target.path);
-  part.functions = ex.functions;
-  part.prelude = ex.prelude;
-  const bool have = !ex.functions.empty() && ex.functions.front().found;
-  if (!have) {
-    fill_verdicts(component, target, part, "absent", "");
-    return part;
+  HarnessBuild hb;
+  int line = 0;
+  if (prepare_part(opt, component, target, "states_env.h", "harness_states.c",
+                   "-DHAVE_FIXUP_CEDE0_LATENCY", "CANDIDATE_STATES", part, hb, line)) {
+    part.notes.push_back(
+        "states: CEDE(0) fix-up on a dedicated POWER10 LPAR at 512 MHz (STATES-6 is not checked "
+        "here); KD-1: the reference with the kernel's tb_to_ns() conversion is accepted too");
+    InputChecker<Input> c;
+    c.line = [](const Input& in) { return "0 " + hex(payload(in)); };
+    c.judge = judge;
+    c.shrink = shrink_candidates;
+    c.describe = describe;
+    c.weight = [](const Input& in) { return in.records.size(); };
+    c.shrink_rounds = 200;
+    check_inputs(opt, hb, component, target, line, make_inputs(opt.seed), c, part);
   }
-  part.temp_dir = make_temp_dir("validate");
-  if (part.temp_dir.empty()) {
-    fill_verdicts(component, target, part, "error", "cannot create a temporary directory");
-    return part;
-  }
-  const HarnessBuild hb = build_harness(opt, part.temp_dir, "states_env.h", ex.code,
-                                        "harness_states.c", {"-DHAVE_FIXUP_CEDE0_LATENCY"});
-  auto finish = [&] {
-    part.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
-    if (!opt.keep_temp) remove_tree(part.temp_dir), part.temp_dir.clear();
-    return part;
-  };
-  if (!hb.error.empty()) {
-    part.build_error = hb.error;
-    fill_verdicts(component, target, part, "error", "the harness does not compile");
-    return finish();
-  }
-  if (opt.sanitizers && hb.san.empty())
-    part.notes.push_back("the ASan+UBSan build failed, sanitizer reports not observed: " +
-                         hb.san_note);
-  part.notes.push_back(
-      "states: CEDE(0) fix-up on a dedicated POWER10 LPAR at 512 MHz (STATES-6 is not checked "
-      "here); KD-1: the reference with the kernel's tb_to_ns() conversion is accepted too");
-
-  const std::vector<Input> inputs = make_inputs(opt.seed);
-  const bool san = !hb.san.empty();
-  Batch plain, sanb;
-  {
-    std::thread other;
-    if (san)
-      other = std::thread([&] {
-        sanb = run_inputs(hb.san, true, inputs, part.temp_dir, "san", opt.budget_seconds);
-      });
-    plain = run_inputs(hb.plain, false, inputs, part.temp_dir, "plain", opt.budget_seconds);
-    if (other.joinable()) other.join();
-  }
-  part.runs = plain.runs;
-  part.runs.insert(part.runs.end(), sanb.runs.begin(), sanb.runs.end());
-
-  std::map<std::string, std::vector<std::pair<size_t, std::string>>> found;
-  std::map<std::string, size_t> judged;
-  for (size_t i = 0; i < inputs.size(); ++i) {
-    for (const Batch* b : {&sanb, &plain}) {  // a sanitizer's report says more than a crash
-      if (b->outcomes.empty() || !b->outcomes[i].reported) continue;
-      for (const auto& [clause, text] : judge(inputs[i], b->outcomes[i])) {
-        auto& v = found[clause];
-        if (std::none_of(v.begin(), v.end(), [&](const auto& x) { return x.first == i; }))
-          v.push_back({i, text});
-      }
-    }
-  }
-  for (const Batch* b : {&plain, &sanb})
-    for (const auto& o : b->outcomes) judged[b == &sanb ? "san" : "plain"] += o.reported;
-
-  // Shrink a clause's counterexample: through the build that found it.
-  auto shrink = [&](const std::string& clause, Input in, std::string text, bool via_san) {
-    const std::string& harness = via_san ? hb.san : hb.plain;
-    for (int round = 0; round < 200; ++round) {
-      if (std::chrono::duration<double>(Clock::now() - t0).count() > opt.budget_seconds) break;
-      const std::vector<Input> cand = shrink_candidates(in);
-      if (cand.empty()) break;
-      const Batch b = run_inputs(harness, via_san, cand, part.temp_dir,
-                                 "shrink" + std::to_string(round) + "-", 20);
-      bool progressed = false;
-      for (size_t i = 0; i < cand.size() && !progressed; ++i) {
-        const auto f = judge(cand[i], b.outcomes[i]);
-        const auto it = f.find(clause);
-        if (it != f.end()) in = cand[i], text = it->second, progressed = true;
-      }
-      if (!progressed) break;
-    }
-    return std::make_pair(in, text);
-  };
-
-  for (const auto& [id, fn] : component.clauses) {
-    ClauseVerdict v;
-    v.id = id;
-    v.component = component.name;
-    v.function = fn;
-    v.file = target.display;
-    v.line = ex.functions.front().first_line;
-    const auto it = found.find(id);
-    if (it != found.end() && !it->second.empty()) {
-      v.status = "failed";
-      auto list = it->second;
-      std::stable_sort(list.begin(), list.end(), [&](const auto& a, const auto& b) {
-        return inputs[a.first].records.size() < inputs[b.first].records.size();
-      });
-      const size_t first = list.front().first;
-      const bool via_san = san && !sanb.outcomes.empty() && !plain.outcomes[first].reported;
-      const bool san_only = san && !sanb.outcomes.empty() &&
-                            judge(inputs[first], plain.outcomes[first]).count(id) == 0;
-      auto [small, text] = shrink(id, inputs[first], list.front().second, via_san || san_only);
-      v.counterexamples.push_back(describe(small) + ": " + text);
-      for (size_t k = 1; k < list.size() && v.counterexamples.size() < kMaxCounterexamples; ++k)
-        v.counterexamples.push_back(describe(inputs[list[k].first]) + ": " + list[k].second);
-      v.coverage =
-          std::to_string(list.size()) + " of " + std::to_string(inputs.size()) + " inputs fail";
-      const std::string line = input_line(0, small);
-      v.replay = "printf '" + line.substr(0, line.size() - 1) + "\\n' | " +
-                 (via_san || san_only ? "harness_san trace" : "harness");
-    } else if (!plain.errors.empty() || (id == "STATES-4" && !sanb.errors.empty())) {
-      v.status = "error";
-      for (const auto& e : plain.errors) v.error += (v.error.empty() ? "" : "; ") + e;
-      if (id == "STATES-4")
-        for (const auto& e : sanb.errors) v.error += (v.error.empty() ? "" : "; ") + e;
-    } else {
-      v.status = "held";
-      v.coverage = std::to_string(judged["plain"]) + " inputs (plain)";
-      if (san) v.coverage += ", " + std::to_string(judged["san"]) + " (ASan+UBSan)";
-    }
-    part.clauses.push_back(v);
-  }
-  return finish();
+  finish_part(opt, part, t0);
+  return part;
 }
 
 }  // namespace idlespec::validate

@@ -59,7 +59,7 @@ const std::vector<Component>& components() {
         {"GOV-6", "menu_select"},
         {"GOV-7", "menu_select"},
         {"GOV-8", "menu_update"}},
-       nullptr},
+       &check_governor},
       {"idle_core",
        "arch/powerpc/platforms/powernv/idle.c",
        {"power7_idle_insn", "power9_idle_stop"},
@@ -667,8 +667,8 @@ into a plain and an ASan+UBSan harness, and run in child processes.
   --kernel-tree DIR      a Linux source tree: each component's file in it
   --candidate LIB.so     a library exporting idlespec_candidate_v1() (the C ABI
                          of validate/candidate_abi.h); run without sanitizers
-  --component NAME...    busy_delay, xcede, states (checked); governor,
-                         idle_core (their functions are located, verdict unknown)
+  --component NAME...    busy_delay, xcede, states, governor (checked);
+                         idle_core (its functions are located, verdict unknown)
   --function NAME...     only these functions
   --json                 the report as JSON on stdout
   --junit FILE           also write JUnit XML (one testcase per clause)

@@ -27,33 +27,21 @@
 #include <random>
 #include <set>
 #include <sstream>
-#include <thread>
 
 #include "impl/xcede.h"
 #include "validate/component.h"
+#include "validate/input_check.h"
 #include "validate/process.h"
 
 namespace idlespec::validate {
 namespace {
 
-using Clock = std::chrono::steady_clock;
 using Bytes = std::vector<uint8_t>;
-constexpr size_t kMaxCounterexamples = 3;
-constexpr int kRestarts = 40;
 
 struct Input {
   std::vector<int> statuses;  // one per RTAS call
   Bytes payload;              // handed over on status 0
   std::string clause;         // what it was made for (a hang or WARN fails this one)
-};
-
-struct Outcome {
-  bool reported = false;
-  bool crashed = false, hung = false;
-  std::string crash;  // "signal 11 (SIGSEGV)"
-  long long ret = 0, calls = 0, nr = 0, buflen = -1, bufsize = 0, busy_delays = 0;
-  std::vector<xcede::Record> records;
-  std::vector<std::string> log, warns, sanitizer;
 };
 
 // --- inputs ---------------------------------------------------------------------
@@ -177,164 +165,6 @@ std::string statuses_text(const std::vector<int>& st) {
   return s;
 }
 
-std::string input_line(size_t id, const Input& in) {
-  return std::to_string(id) + " " + statuses_text(in.statuses) + " " + hex(in.payload) + "\n";
-}
-
-long long field(const std::string& line, const std::string& key) {
-  const size_t p = line.find(" " + key + "=");
-  return p == std::string::npos ? 0 : std::strtoll(line.c_str() + p + key.size() + 2, nullptr, 10);
-}
-
-struct Batch {
-  std::vector<Outcome> outcomes;
-  std::vector<RunRecord> runs;
-  std::vector<std::string> errors;  // runs that did not finish and could not be resumed
-};
-
-// Runs `inputs` through `harness`, resuming after a run that stops early (a
-// crash the harness could not survive, its abort after too many traps, or
-// the time limit), so that no input's result is lost.
-Batch run_inputs(const std::string& harness, bool sanitizers, const std::vector<Input>& inputs,
-                 const std::string& dir, const std::string& tag, double budget) {
-  Batch b;
-  b.outcomes.resize(inputs.size());
-  size_t next = 0;
-  const auto t0 = Clock::now();
-  for (int attempt = 0; next < inputs.size() && attempt < kRestarts; ++attempt) {
-    const double left = budget - std::chrono::duration<double>(Clock::now() - t0).count();
-    if (left <= 1) {
-      b.errors.push_back(tag + ": the budget ran out before input " + std::to_string(next));
-      break;
-    }
-    std::string text;
-    for (size_t i = next; i < inputs.size(); ++i) text += input_line(i, inputs[i]);
-    const std::string stem = dir + "/" + tag + std::to_string(attempt);
-    spit(stem + ".in", text);
-    Job j;
-    j.argv = {harness};
-    if (sanitizers) j.argv.push_back("trace"), j.env = sanitizer_env();
-    j.in = stem + ".in", j.out = stem + ".out", j.err = stem + ".err";
-    j.timeout = left;
-    const JobResult r = run_jobs({j}, 1).front();
-    const std::string out = slurp(j.out);
-    std::istringstream is(out);
-    size_t last = next;  // the highest id seen + 1
-    bool done = false;
-    for (std::string line; std::getline(is, line);) {
-      std::istringstream l(line);
-      std::string tag_word;
-      size_t id = 0;
-      l >> tag_word;
-      if (tag_word == "DONE") {
-        done = true;
-        continue;
-      }
-      if (!(l >> id) || id >= inputs.size()) continue;
-      Outcome& o = b.outcomes[id];
-      last = std::max(last, id + 1);
-      std::string rest;
-      std::getline(l, rest);
-      if (!rest.empty() && rest[0] == ' ') rest.erase(0, 1);
-      if (tag_word == "R") {
-        o.reported = true;
-        o.ret = field(line, "ret"), o.calls = field(line, "calls"), o.nr = field(line, "nr");
-        o.buflen = field(line, "buflen"), o.bufsize = field(line, "bufsize");
-        o.busy_delays = field(line, "busy_delays");
-      } else if (tag_word == "REC") {
-        unsigned idx = 0, hint = 0, wake = 0;
-        unsigned long long ticks = 0;
-        if (std::sscanf(rest.c_str(), "%u %u %llx %u", &idx, &hint, &ticks, &wake) == 4)
-          o.records.push_back({static_cast<uint8_t>(hint), ticks, static_cast<uint8_t>(wake)});
-      } else if (tag_word == "LOG") {
-        o.log.push_back(rest);
-      } else if (tag_word == "WARN") {
-        o.warns.push_back(rest);
-      } else if (tag_word == "CRASH") {
-        o.reported = o.crashed = true;
-        o.crash = rest.substr(0, rest.find(" nr="));
-      } else if (tag_word == "HANG") {
-        o.reported = o.hung = true;
-      }
-      if (tag_word == "CRASH" || tag_word == "HANG") {
-        o.nr = field(line, "nr"), o.calls = field(line, "calls");
-        o.buflen = field(line, "buflen"), o.bufsize = field(line, "bufsize");
-      }
-    }
-    // Sanitizer reports, attributed to the input in flight ("AT id" on stderr).
-    if (sanitizers) {
-      std::istringstream es(slurp(j.err));
-      long long at = -1;
-      std::string* open = nullptr;  // the ASan report being summarised
-      for (std::string line; std::getline(es, line);) {
-        if (line.rfind("AT ", 0) == 0) {
-          at = std::atoll(line.c_str() + 3);
-          open = nullptr;
-          continue;
-        }
-        if (at < 0 || static_cast<size_t>(at) >= inputs.size()) continue;
-        auto& reports = b.outcomes[static_cast<size_t>(at)].sanitizer;
-        size_t p = line.find("runtime error:");
-        if (p != std::string::npos) {
-          if (reports.size() < 3) reports.push_back("UBSan " + line.substr(p));
-        } else if ((p = line.find("ERROR: AddressSanitizer: ")) != std::string::npos) {
-          // "ERROR: AddressSanitizer: global-buffer-overflow on address ..." -> the kind;
-          // the access, the frame and the object follow on their own lines.
-          const std::string kind = line.substr(p + 25, line.find(' ', p + 25) - (p + 25));
-          reports.push_back("ASan " + kind);
-          open = &reports.back();
-        } else if (open) {
-          if (line.rfind("READ of size", 0) == 0 || line.rfind("WRITE of size", 0) == 0) {
-            *open += ": " + line.substr(0, line.find(" at 0x"));
-          } else if (line.find("    #0 ") == 0 && line.find(" in ") != std::string::npos) {
-            std::string where = line.substr(line.find(" in ") + 4);
-            const size_t slash = where.rfind('/');
-            if (slash != std::string::npos && where.find(' ') < slash)
-              where = where.substr(0, where.find(' ') + 1) + where.substr(slash + 1);
-            *open += " in " + where;
-          } else if (line.find(" is located ") != std::string::npos &&
-                     line.find(" global variable ") != std::string::npos &&
-                     line.find(" to the left of ") == std::string::npos) {
-            const size_t q = line.find('\'');
-            const std::string var = line.substr(q, line.find('\'', q + 1) - q + 1);
-            const size_t loc = line.find(" is located ") + 12;
-            *open += ", " + line.substr(loc, line.find(" of global") - loc) + " of " + var;
-            const size_t sz = line.rfind(" of size ");
-            if (sz != std::string::npos) *open += " (" + line.substr(sz + 9) + " bytes)";
-          } else if (line.rfind("SUMMARY:", 0) == 0) {
-            open = nullptr;
-          }
-        }
-        last = std::max(last, static_cast<size_t>(at) + 1);
-      }
-    }
-    RunRecord rec{
-        sanitizers ? "sanitizers" : "plain",
-        tag + " inputs " + std::to_string(next) + ".." + std::to_string(inputs.size() - 1),
-        r.seconds, done ? "finished" : outcome(r, left)};
-    if (!done && rec.outcome == "finished") rec.outcome = "stopped early";
-    b.runs.push_back(rec);
-    if (done) {
-      next = inputs.size();
-      break;
-    }
-    // The input in flight when the run ended: blame it, resume after it.
-    if (last < inputs.size() && !b.outcomes[last].reported && !r.timed_out) {
-      Outcome& o = b.outcomes[last];
-      o.reported = o.crashed = true;
-      o.crash = "the harness died (" + rec.outcome + ")";
-      ++last;
-    } else if (r.timed_out) {
-      b.errors.push_back(tag + ": " + rec.outcome + " at input " + std::to_string(last));
-      break;
-    }
-    next = std::max(last, next + 1);
-  }
-  if (next < inputs.size() && b.errors.empty())
-    b.errors.push_back(tag + ": gave up resuming after " + std::to_string(kRestarts) + " runs");
-  return b;
-}
-
 // --- judging ----------------------------------------------------------------------
 
 bool retried_status(int s) { return s == -2 || (s >= 9900 && s <= 9905); }
@@ -362,9 +192,35 @@ std::string show_record(const xcede::Record& r) {
 }
 
 // Findings per clause for one input.
-std::map<std::string, std::string> judge(const Input& in, const Outcome& o) {
-  std::map<std::string, std::string> f;
-  if (!o.reported) return f;
+// What the harness said of one input (harness_xcede.c's R and REC lines).
+struct Outcome {
+  bool crashed = false, hung = false;
+  std::string crash;
+  long long ret = 0, calls = 0, nr = 0, buflen = -1, bufsize = 0;
+  std::vector<xcede::Record> records;
+  std::vector<std::string> warns, sanitizer;
+};
+
+Outcome outcome_of(const HarnessOutcome& h) {
+  Outcome o;
+  o.crashed = h.crashed, o.hung = h.hung, o.crash = h.crash;
+  o.ret = h.field("ret"), o.calls = h.field("calls"), o.nr = h.field("nr");
+  o.buflen = h.result.find(" buflen=") == std::string::npos ? -1 : h.field("buflen");
+  o.bufsize = h.field("bufsize");
+  for (const auto& l : h.lines) {
+    unsigned idx = 0, hint = 0, wake = 0;
+    unsigned long long ticks = 0;
+    if (std::sscanf(l.c_str(), "REC %u %u %llx %u", &idx, &hint, &ticks, &wake) == 4)
+      o.records.push_back({static_cast<uint8_t>(hint), ticks, static_cast<uint8_t>(wake)});
+  }
+  o.warns = h.warns, o.sanitizer = h.sanitizer;
+  return o;
+}
+
+Findings judge(const Input& in, const HarnessOutcome& h) {
+  Findings f;
+  if (!h.reported) return f;
+  const Outcome o = outcome_of(h);
   for (const auto& s : o.sanitizer) f.emplace("XCEDE-1", s);
   // A crash or a hang fails XCEDE-1 (or the clause the input was made for);
   // the count the code had set by then is judged as well.
@@ -482,146 +338,28 @@ std::vector<Input> shrink_candidates(const Input& in) {
 }  // namespace
 
 Part check_xcede(const Options& opt, const Target& target) {
-  const auto t0 = Clock::now();
+  const auto t0 = std::chrono::steady_clock::now();
   const Component& component = *find_component("xcede");
   Part part;
-  part.component = component.name;
-  part.file = target.display;
-  const Extraction ex = target.candidate.empty()
-                            ? extract(target.text, target.functions, target.path)
-                            : candidate_extraction(opt, target, "CANDIDATE_XCEDE");
-  part.functions = ex.functions;
-  part.prelude = ex.prelude;
-  const bool have = !ex.functions.empty() && ex.functions.front().found;
-  if (!have) {
-    fill_verdicts(component, target, part, "absent", "");
-    return part;
+  HarnessBuild hb;
+  int line = 0;
+  if (prepare_part(opt, component, target, "xcede_env.h", "harness_xcede.c",
+                   "-DHAVE_PARSE_CEDE_PARAMETERS", "CANDIDATE_XCEDE", part, hb, line)) {
+    InputChecker<Input> c;
+    c.line = [](const Input& in) { return statuses_text(in.statuses) + " " + hex(in.payload); };
+    c.judge = judge;
+    c.shrink = shrink_candidates;
+    c.describe = describe;
+    c.weight = [](const Input& in) { return in.payload.size(); };
+    c.sanitizer_clause = "XCEDE-1";
+    c.failure_notes["XCEDE-7"] =
+        "efficiency clause; spec/xcede.md accepts this for the upstream subject (one RTAS call, "
+        "no retry)";
+    c.shrink_rounds = 24;
+    check_inputs(opt, hb, component, target, line, make_inputs(opt.seed), c, part);
   }
-  part.temp_dir = make_temp_dir("validate");
-  if (part.temp_dir.empty()) {
-    fill_verdicts(component, target, part, "error", "cannot create a temporary directory");
-    return part;
-  }
-  const HarnessBuild hb = build_harness(opt, part.temp_dir, "xcede_env.h", ex.code,
-                                        "harness_xcede.c", {"-DHAVE_PARSE_CEDE_PARAMETERS"});
-  auto finish = [&] {
-    part.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
-    if (!opt.keep_temp) remove_tree(part.temp_dir), part.temp_dir.clear();
-    return part;
-  };
-  if (!hb.error.empty()) {
-    part.build_error = hb.error;
-    fill_verdicts(component, target, part, "error", "the harness does not compile");
-    return finish();
-  }
-  if (opt.sanitizers && hb.san.empty())
-    part.notes.push_back("the ASan+UBSan build failed, XCEDE-1 not observed: " + hb.san_note);
-
-  const std::vector<Input> inputs = make_inputs(opt.seed);
-  const bool san = !hb.san.empty();
-  // Both builds run every input, in parallel on two CPUs when there are two.
-  Batch plain, sanb;
-  {
-    std::thread other;
-    if (san)
-      other = std::thread([&] {
-        sanb = run_inputs(hb.san, true, inputs, part.temp_dir, "san", opt.budget_seconds);
-      });
-    plain = run_inputs(hb.plain, false, inputs, part.temp_dir, "plain", opt.budget_seconds);
-    if (other.joinable()) other.join();
-  }
-  part.runs = plain.runs;
-  part.runs.insert(part.runs.end(), sanb.runs.begin(), sanb.runs.end());
-
-  // Per clause: findings (input index, text), inputs judged.
-  std::map<std::string, std::vector<std::pair<size_t, std::string>>> found;
-  std::map<std::string, size_t> judged;
-  for (size_t i = 0; i < inputs.size(); ++i) {
-    for (const Batch* b : {&sanb, &plain}) {  // a sanitizer's report says more than a crash
-      if (b->outcomes.empty() || !b->outcomes[i].reported) continue;
-      for (const auto& [clause, text] : judge(inputs[i], b->outcomes[i])) {
-        auto& v = found[clause];
-        if (std::none_of(v.begin(), v.end(), [&](const auto& x) { return x.first == i; }))
-          v.push_back({i, text});
-      }
-    }
-  }
-  for (const Batch* b : {&plain, &sanb})
-    for (const auto& o : b->outcomes) judged[b == &sanb ? "san" : "plain"] += o.reported;
-
-  // Shrink each failed clause's smallest counterexample.
-  auto shrink = [&](const std::string& clause, Input in, std::string text) {
-    const bool via_san = clause == "XCEDE-1" && san;
-    const std::string& harness = via_san ? hb.san : hb.plain;
-    for (int round = 0; round < 24; ++round) {
-      if (std::chrono::duration<double>(Clock::now() - t0).count() > opt.budget_seconds) break;
-      const std::vector<Input> cand = shrink_candidates(in);
-      if (cand.empty()) break;
-      const Batch b = run_inputs(harness, via_san, cand, part.temp_dir,
-                                 "shrink" + std::to_string(round) + "-", 20);
-      bool progressed = false;
-      for (size_t i = 0; i < cand.size() && !progressed; ++i) {
-        Input c = cand[i];
-        c.clause = in.clause;
-        const auto f = judge(c, b.outcomes[i]);
-        const auto it = f.find(clause);
-        if (it != f.end()) in = c, text = it->second, progressed = true;
-      }
-      if (!progressed) break;
-    }
-    // ASan reports each faulting instruction once per process: the shrunk
-    // input's own report may have gone to an earlier candidate. Alone in a
-    // fresh process it shows it.
-    if (via_san) {
-      const Batch alone = run_inputs(hb.san, true, {in}, part.temp_dir, "alone-", 20);
-      if (!alone.outcomes.front().sanitizer.empty())
-        text = alone.outcomes.front().sanitizer.front();
-    }
-    return std::make_pair(in, text);
-  };
-
-  for (const auto& [id, fn] : component.clauses) {
-    ClauseVerdict v;
-    v.id = id;
-    v.component = component.name;
-    v.function = fn;
-    v.file = target.display;
-    v.line = ex.functions.front().first_line;
-    const auto it = found.find(id);
-    if (it != found.end() && !it->second.empty()) {
-      v.status = "failed";
-      auto list = it->second;
-      std::stable_sort(list.begin(), list.end(), [&](const auto& a, const auto& b) {
-        return inputs[a.first].payload.size() < inputs[b.first].payload.size();
-      });
-      auto [small, text] = shrink(id, inputs[list.front().first], list.front().second);
-      v.counterexamples.push_back(describe(small) + ": " + text);
-      for (size_t k = 1; k < list.size() && v.counterexamples.size() < kMaxCounterexamples; ++k)
-        v.counterexamples.push_back(describe(inputs[list[k].first]) + ": " + list[k].second);
-      v.coverage =
-          std::to_string(list.size()) + " of " + std::to_string(inputs.size()) + " inputs fail";
-      v.replay = "printf '" + input_line(0, small).substr(0, input_line(0, small).size() - 1) +
-                 "\\n' | " + (id == "XCEDE-1" && san ? "harness_san trace" : "harness");
-      if (id == "XCEDE-7")
-        v.note =
-            "efficiency clause; spec/xcede.md accepts this for the upstream subject (one "
-            "RTAS call, no retry)";
-    } else if (!plain.errors.empty() || (id == "XCEDE-1" && !sanb.errors.empty())) {
-      v.status = "error";
-      for (const auto& e : plain.errors) v.error += (v.error.empty() ? "" : "; ") + e;
-      if (id == "XCEDE-1")
-        for (const auto& e : sanb.errors) v.error += (v.error.empty() ? "" : "; ") + e;
-    } else if (id == "XCEDE-1" && !san) {
-      v.status = "unknown";
-      v.note = "without the ASan build, reads outside the buffer are not observed";
-    } else {
-      v.status = "held";
-      v.coverage = std::to_string(judged["plain"]) + " inputs (plain)";
-      if (san) v.coverage += ", " + std::to_string(judged["san"]) + " (ASan+UBSan)";
-    }
-    part.clauses.push_back(v);
-  }
-  return finish();
+  finish_part(opt, part, t0);
+  return part;
 }
 
 }  // namespace idlespec::validate

@@ -78,7 +78,7 @@ TREE="$SCRATCH/tree"
 mkdir -p "$TREE/arch/powerpc/kernel" "$TREE/drivers/cpuidle"
 cp "$HERE/busy_delay_faithful.c" "$TREE/arch/powerpc/kernel/rtas.c"
 cp "$(src faithful)" "$TREE/drivers/cpuidle/cpuidle-pseries.c"
-run tree --kernel-tree "$TREE" --scan sampled --budget "$BUDGET"
+run tree --kernel-tree "$TREE" --component busy_delay xcede states --scan sampled --budget "$BUDGET"
 expect_rc tree 0
 for c in BUSY-1 BUSY-2 BUSY-3 BUSY-4 BUSY-5 BUSY-7 XCEDE-1 XCEDE-2 XCEDE-3 XCEDE-4 XCEDE-5 XCEDE-6 XCEDE-7 $CLAUSES; do
   expect_clause tree "$c" held

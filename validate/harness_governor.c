@@ -1,0 +1,408 @@
+/*
+ * The governor harness of `idlespec validate` (spec/governor.md).
+ *
+ * Compiled in one translation unit after validate/shims/kernel.h,
+ * validate/shims/governor_env.h and the code extracted from the file under
+ * test (menu_select(), menu_update(), menu_reflect() when the file has it,
+ * with struct menu_device, the per-CPU menu_devices and the helpers). The
+ * driver defines HAVE_MENU_SELECT when it found menu_select(),
+ * HAVE_MENU_REFLECT when it found menu_reflect() (else the harness does what
+ * it does: last_state_idx, needs_update, tick_wakeup), and
+ * MENU_NEXT_TIMER_US when struct menu_device keeps next_timer_us (v5.x, in
+ * microseconds; else next_timer_ns).
+ *
+ *   harness_governor [trace]   inputs on stdin, results on stdout; "trace"
+ *                              writes "AT <id>" to stderr before each input
+ *
+ * Input, one line each (blank lines are skipped):
+ *   <id> <hz> <states> <steps>
+ * states: comma-separated "<exit latency ns>:<target residency ns>:<flags>",
+ * flags "-" or letters p (CPUIDLE_FLAG_POLLING), d (disabled by the user:
+ * states_usage[i].disable); steps: semicolon-separated
+ *   <latency_req ns>/<sleep length ns>/<delta_tick ns>/<tick stopped 0|1>/
+ *   <residency ns>/<tick woke 0|1>/<poll_time_limit 0|1>/<entered 0|1>
+ * (the sleep length and delta_tick are s64 bit patterns, decimal).
+ *
+ * Per input the per-CPU struct menu_device starts as menu_enable_device()
+ * leaves it (zeroed, every correction factor RESOLUTION * DECAY), and
+ * dev->last_residency_ns = 0, as at boot. Per step: the scenario is set,
+ * menu_select(drv, dev, &stop_tick) runs (stop_tick preset true, the core's
+ * default), then the idle period: when entered, dev->last_residency_ns (and
+ * v5.x's last_residency in us) and poll_time_limit are set and
+ * menu_reflect(dev, idx) runs with tick_nohz_idle_got_tick() answering the
+ * step's "tick woke"; when not entered (the driver rejected the state),
+ * last_residency_ns = 0 and no reflect, as cpuidle_enter_state() does. The
+ * learning happens in the next menu_select() (menu_update()).
+ *
+ * Output, per input:
+ *   I <id> <state>                        the device before the first step
+ *   S <id> <step> idx=<i> stop_tick=<0|1>  each selection
+ *   U <id> <step> <state>                 the device after that selection
+ *   WARN <id> <text>                      WARN_ON/BUG_ON hits
+ *   CRASH <id> <step> <signal> <name> | HANG <id> <step>   (the input stops there)
+ * where <state> is "ptr=<interval_ptr> bucket=<b> next_timer=<v> unit=<ns|us>
+ * f=<factor>,... iv=<interval>,..." (the first 6 correction factors: the
+ * buckets without iowaiters). After all inputs: DONE <inputs run>. After 8
+ * crashes/hangs "ABORT too many crashes/hangs" (exit 3); on a malformed
+ * line "ABORT bad input line N: why" (exit 2).
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+#define MAX_TRAPS 8
+#define MAX_WARNS 20
+#define MAX_STEPS 256
+#define WATCHDOG_SECONDS 2
+
+/* --- output: buffered per input, written with write(2) ---------------------- */
+static char out_buf[1 << 17];
+static size_t out_len;
+
+static void flush_out(void) {
+  size_t off = 0;
+  while (off < out_len) {
+    const ssize_t w = write(1, out_buf + off, out_len - off);
+    if (w <= 0) break;
+    off += (size_t)w;
+  }
+  out_len = 0;
+}
+
+static void emit(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void emit(const char *fmt, ...) {
+  char line[1024];
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(line, sizeof(line) - 1, fmt, ap);
+  va_end(ap);
+  if (n < 0) return;
+  if (n > (int)sizeof(line) - 2) n = (int)sizeof(line) - 2;
+  for (int i = 0; i < n; i++)
+    if (line[i] == '\n' || line[i] == '\r') line[i] = ' ';
+  line[n++] = '\n';
+  if (out_len + (size_t)n > sizeof(out_buf)) flush_out();
+  memcpy(out_buf + out_len, line, (size_t)n);
+  out_len += (size_t)n;
+}
+
+/* --- findings the kernel code raises (WARN_ON, BUG_ON: kernel.h) ------------ */
+static char warns[MAX_WARNS][320];
+static unsigned nwarns;
+
+__attribute__((unused)) static void shim_kernel_finding(const char *what, const char *cond,
+                                                     const char *file, int line) {
+  if (nwarns >= MAX_WARNS) return;
+  snprintf(warns[nwarns], sizeof(warns[nwarns]), "%s(%s) fired at %s:%d", what, cond, file, line);
+  nwarns++;
+}
+
+#ifdef HAVE_MENU_SELECT
+/* --- traps: crashes and hangs ------------------------------------------------- */
+static sigjmp_buf recover;
+static volatile sig_atomic_t in_call;
+static volatile sig_atomic_t trap_sig; /* > 0: the signal; -1: hang */
+static int traps;
+
+static void on_crash(int sig) {
+  if (!in_call) {
+    signal(sig, SIG_DFL);
+    raise(sig);
+    return;
+  }
+  in_call = 0;
+  trap_sig = sig;
+  siglongjmp(recover, 1);
+}
+
+static void on_alarm(int sig) {
+  (void)sig;
+  if (!in_call) return;
+  in_call = 0;
+  trap_sig = -1;
+  siglongjmp(recover, 1);
+}
+
+static void install_traps(void) {
+  struct sigaction sa;
+  memset(&sa, 0, sizeof(sa));
+  sa.sa_handler = on_crash;
+  sa.sa_flags = SA_NODEFER;
+  sigaction(SIGSEGV, &sa, NULL);
+  sigaction(SIGBUS, &sa, NULL);
+  sigaction(SIGFPE, &sa, NULL);
+  sigaction(SIGILL, &sa, NULL);
+  sa.sa_handler = on_alarm;
+  sigaction(SIGALRM, &sa, NULL);
+}
+
+static void watchdog(int seconds) {
+  struct itimerval it;
+  memset(&it, 0, sizeof(it));
+  it.it_value.tv_sec = seconds;
+  setitimer(ITIMER_REAL, &it, NULL);
+}
+
+static const char *signal_name(int sig) {
+  return sig == SIGSEGV ? "SIGSEGV" : sig == SIGBUS ? "SIGBUS" : sig == SIGFPE ? "SIGFPE"
+                                                                : sig == SIGILL ? "SIGILL" : "signal";
+}
+
+/* --- input ------------------------------------------------------------------- */
+static unsigned long line_no;
+
+__attribute__((noreturn)) static void bad_input(const char *why) {
+  emit("ABORT bad input line %lu: %s", line_no, why);
+  flush_out();
+  exit(2);
+}
+
+struct gov_step {
+  unsigned long long latency_req, sleep_length, delta_tick, residency;
+  int tick_stopped, got_tick, poll_time_limit, entered;
+};
+
+static struct cpuidle_driver drv;
+static struct cpuidle_device dev;
+static struct gov_step steps[MAX_STEPS];
+static unsigned nsteps;
+
+static unsigned long long number(char **p, const char *what) {
+  char *end;
+  errno = 0;
+  const unsigned long long v = strtoull(*p, &end, 10);
+  if (end == *p || errno) bad_input(what);
+  *p = end;
+  return v;
+}
+
+static void parse_states(char *s) {
+  memset(&drv, 0, sizeof(drv));
+  memset(&dev, 0, sizeof(dev));
+  drv.name = "idlespec";
+  int n = 0;
+  char *save = NULL;
+  for (char *tok = strtok_r(s, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+    if (n >= CPUIDLE_STATE_MAX) bad_input("more than CPUIDLE_STATE_MAX states");
+    char *p = tok;
+    const unsigned long long exit_ns = number(&p, "exit latency is not a number");
+    if (*p++ != ':') bad_input("a state is <exit>:<target>:<flags>");
+    const unsigned long long target_ns = number(&p, "target residency is not a number");
+    if (*p++ != ':') bad_input("a state is <exit>:<target>:<flags>");
+    struct cpuidle_state *st = &drv.states[n];
+    snprintf(st->name, sizeof(st->name), "S%d", n);
+    st->exit_latency_ns = (s64)exit_ns;
+    st->target_residency_ns = (s64)target_ns;
+    st->exit_latency = (unsigned int)(exit_ns / 1000);
+    st->target_residency = (unsigned int)(target_ns / 1000);
+    for (; *p; p++) {
+      if (*p == 'p')
+        st->flags |= CPUIDLE_FLAG_POLLING;
+      else if (*p == 'd')
+        dev.states_usage[n].disable = CPUIDLE_STATE_DISABLED_BY_USER;
+      else if (*p != '-')
+        bad_input("state flags are '-' or the letters p, d");
+    }
+    n++;
+  }
+  if (n == 0) bad_input("no states");
+  drv.state_count = n;
+}
+
+static void parse_steps(char *s) {
+  nsteps = 0;
+  char *save = NULL;
+  for (char *tok = strtok_r(s, ";", &save); tok; tok = strtok_r(NULL, ";", &save)) {
+    if (nsteps >= MAX_STEPS) bad_input("too many steps");
+    unsigned long long v[8];
+    char *p = tok;
+    for (int k = 0; k < 8; k++) {
+      v[k] = number(&p, "a step is eight numbers separated by '/'");
+      if (k < 7 && *p++ != '/') bad_input("a step is eight numbers separated by '/'");
+    }
+    if (*p) bad_input("trailing characters in a step");
+    struct gov_step *st = &steps[nsteps++];
+    st->latency_req = v[0];
+    st->sleep_length = v[1];
+    st->delta_tick = v[2];
+    st->tick_stopped = v[3] != 0;
+    st->residency = v[4];
+    st->got_tick = v[5] != 0;
+    st->poll_time_limit = v[6] != 0;
+    st->entered = v[7] != 0;
+  }
+}
+
+static void trace_at(bool trace, long long id) {
+  if (!trace) return;
+  char line[48];
+  const int n = snprintf(line, sizeof(line), "AT %lld\n", id);
+  const ssize_t w = write(2, line, (size_t)n);
+  (void)w;
+}
+
+/* --- the device's learned state ---------------------------------------------------- */
+static void emit_device(const char *tag, long long id, long step) {
+  const struct menu_device *data = &menu_devices;
+  char f[256], iv[256];
+  size_t fl = 0, il = 0;
+  f[0] = iv[0] = 0;
+  for (unsigned b = 0; b < 6 && b < ARRAY_SIZE(data->correction_factor); b++)
+    fl += (size_t)snprintf(f + fl, sizeof(f) - fl, "%s%u", b ? "," : "", (unsigned)data->correction_factor[b]);
+  for (unsigned i = 0; i < ARRAY_SIZE(data->intervals); i++)
+    il += (size_t)snprintf(iv + il, sizeof(iv) - il, "%s%u", i ? "," : "", (unsigned)data->intervals[i]);
+#ifdef MENU_NEXT_TIMER_US
+  const unsigned long long next_timer = (unsigned long long)data->next_timer_us;
+  const char *unit = "us";
+#else
+  const unsigned long long next_timer = (unsigned long long)data->next_timer_ns;
+  const char *unit = "ns";
+#endif
+  if (step < 0)
+    emit("%s %lld ptr=%d bucket=%u next_timer=%llu unit=%s f=%s iv=%s", tag, id, (int)data->interval_ptr,
+         (unsigned)data->bucket, next_timer, unit, f, iv);
+  else
+    emit("%s %lld %ld ptr=%d bucket=%u next_timer=%llu unit=%s f=%s iv=%s", tag, id, step,
+         (int)data->interval_ptr, (unsigned)data->bucket, next_timer, unit, f, iv);
+}
+
+/* --- one input ----------------------------------------------------------------- */
+static void run_input(long long id, bool trace, unsigned hz) {
+  static volatile long step;
+  static volatile int idx;
+  static volatile bool stop_tick;
+
+  memset(&menu_devices, 0, sizeof(menu_devices));
+  for (unsigned b = 0; b < ARRAY_SIZE(menu_devices.correction_factor); b++)
+    menu_devices.correction_factor[b] = RESOLUTION * DECAY;
+  memset(&gov_env, 0, sizeof(gov_env));
+  gov_env.tick_nsec = (1000000000ULL + hz / 2) / hz;
+  gov_env.tick_usec = (1000000ULL + hz / 2) / hz;
+  dev.cpu = 0;
+  dev.last_state_idx = 0;
+  dev.last_residency_ns = 0;
+  dev.last_residency = 0;
+  dev.poll_time_limit = 0;
+  nwarns = 0;
+  trap_sig = 0;
+
+  trace_at(trace, id);
+  emit_device("I", id, -1);
+  step = 0;
+  if (sigsetjmp(recover, 1) == 0) {
+    watchdog(WATCHDOG_SECONDS);
+    for (step = 0; step < (long)nsteps; step++) {
+      const struct gov_step *st = &steps[step];
+#ifdef MENU_NEXT_TIMER_US
+      gov_env.latency_req = (s64)(st->latency_req / 1000); /* v5.x: microseconds */
+#else
+      gov_env.latency_req = (s64)st->latency_req;
+#endif
+      gov_env.sleep_length_ns = (s64)st->sleep_length;
+      gov_env.delta_tick_ns = (s64)st->delta_tick;
+      gov_env.tick_stopped = st->tick_stopped;
+      stop_tick = true;
+      in_call = 1;
+      bool stop = true;
+      idx = menu_select(&drv, &dev, &stop);
+      in_call = 0;
+      stop_tick = stop;
+      emit("S %lld %ld idx=%d stop_tick=%d", id, step, idx, stop_tick ? 1 : 0);
+      emit_device("U", id, step);
+      /* The idle period. */
+      if (st->entered) {
+        dev.last_residency_ns = st->residency;
+        dev.last_residency = (int)(st->residency / 1000);
+        dev.poll_time_limit = st->poll_time_limit ? 1 : 0;
+        gov_env.got_tick = st->got_tick;
+        in_call = 1;
+#ifdef HAVE_MENU_REFLECT
+        menu_reflect(&dev, idx);
+#else
+        dev.last_state_idx = idx;
+        menu_devices.needs_update = 1;
+        menu_devices.tick_wakeup = tick_nohz_idle_got_tick();
+#endif
+        in_call = 0;
+      } else {
+        dev.last_state_idx = idx;
+        dev.last_residency_ns = 0;
+        dev.last_residency = 0;
+        dev.poll_time_limit = 0;
+      }
+    }
+    watchdog(0);
+  } else {
+    watchdog(0);
+  }
+  if (trap_sig != 0) {
+    traps++;
+    if (trap_sig > 0)
+      emit("CRASH %lld %ld %d %s", id, step, (int)trap_sig, signal_name(trap_sig));
+    else
+      emit("HANG %lld %ld", id, step);
+  }
+  for (unsigned i = 0; i < nwarns; i++) emit("WARN %lld %s", id, warns[i]);
+  if (traps >= MAX_TRAPS) {
+    emit("ABORT too many crashes/hangs");
+    flush_out();
+    exit(3);
+  }
+}
+#endif
+
+static int usage(void) {
+  fprintf(stderr, "usage: harness_governor [trace]  (inputs on stdin: <id> <hz> <states> <steps>)\n");
+  return 2;
+}
+
+int main(int argc, char **argv) {
+  bool trace = false;
+  if (argc > 2) return usage();
+  if (argc == 2) {
+    if (strcmp(argv[1], "trace") && strcmp(argv[1], "boundary")) return usage();
+    trace = true;
+  }
+#ifndef HAVE_MENU_SELECT
+  (void)trace;
+  emit("ABSENT menu_select");
+  emit("DONE 0");
+  flush_out();
+  return 0;
+#else
+  install_traps();
+  char *line = NULL;
+  size_t cap = 0;
+  ssize_t len;
+  unsigned long count = 0;
+  while ((len = getline(&line, &cap, stdin)) >= 0) {
+    line_no++;
+    while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r' || line[len - 1] == ' ')) line[--len] = 0;
+    char *save = NULL;
+    char *f_id = strtok_r(line, " \t", &save);
+    if (!f_id) continue;
+    char *f_hz = strtok_r(NULL, " \t", &save);
+    char *f_states = strtok_r(NULL, " \t", &save);
+    char *f_steps = strtok_r(NULL, " \t", &save);
+    if (!f_hz || !f_states || !f_steps || strtok_r(NULL, " \t", &save))
+      bad_input("expected four fields: <id> <hz> <states> <steps>");
+    char *end;
+    const long long id = strtoll(f_id, &end, 10);
+    if (end == f_id || *end) bad_input("id is not a decimal integer");
+    const long hz = strtol(f_hz, &end, 10);
+    if (end == f_hz || *end || hz < 1 || hz > 100000) bad_input("hz is not a number in 1..100000");
+    parse_states(f_states);
+    parse_steps(f_steps);
+    run_input(id, trace, (unsigned)hz);
+    count++;
+    flush_out();
+  }
+  free(line);
+  emit("DONE %lu", count);
+  flush_out();
+  return 0;
+#endif
+}

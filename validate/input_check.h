@@ -1,0 +1,193 @@
+// Internal to validate/: the engine of the input-driven components (xcede,
+// states): generated inputs go through a line-protocol harness
+// (validate/harness_firmware.c) in both builds; each input's outcome is
+// judged against the clauses; the first counterexample of each failed
+// clause is shrunk by re-running the harness on candidates; the verdicts
+// are filled in. A component supplies the inputs and an InputChecker.
+#pragma once
+
+#include <algorithm>
+#include <chrono>
+#include <functional>
+#include <map>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "validate/component.h"
+
+namespace idlespec::validate {
+
+// What a harness printed for one input.
+struct HarnessOutcome {
+  bool reported = false;
+  bool crashed = false, hung = false;
+  std::string crash;               // "11 SIGSEGV" (CRASH's words before its fields)
+  std::string result;              // the first R or S line (or CRASH/HANG), without the id
+  std::vector<std::string> lines;  // every line of the input but LOG/WARN, without the id
+  std::vector<std::string> log, warns, sanitizer;
+  // key=value of the result line (0 when absent).
+  long long field(const std::string& key) const;
+};
+
+struct HarnessBatch {
+  std::vector<HarnessOutcome> outcomes;
+  std::vector<RunRecord> runs;
+  std::vector<std::string> errors;  // runs that did not finish and could not be resumed
+};
+
+// Runs the inputs (each a line without its id) through `harness` ("trace"
+// and sanitizer_env() when `sanitizers`), resuming after a run that stops
+// early (a crash the harness could not survive, its abort after too many
+// traps), so that no input's result is lost; ASan and UBSan reports are
+// summarised and attributed to the input in flight.
+HarnessBatch run_harness_inputs(const std::string& harness, bool sanitizers,
+                                const std::vector<std::string>& lines, const std::string& dir,
+                                const std::string& tag, double budget);
+
+// Findings per clause for one input: clause -> what happened.
+using Findings = std::map<std::string, std::string>;
+
+template <class Input>
+struct InputChecker {
+  std::function<std::string(const Input&)> line;  // the harness line, without the id
+  std::function<Findings(const Input&, const HarnessOutcome&)> judge;
+  std::function<std::vector<Input>(const Input&)> shrink;  // smaller candidates, best first
+  std::function<std::string(const Input&)> describe;       // for people
+  std::function<size_t(const Input&)> weight;              // the smallest failing input is shrunk
+  std::string sanitizer_clause;  // judged only with the ASan build ("" none): unknown without it
+  std::map<std::string, std::string> failure_notes;  // clause -> note when it fails
+  int shrink_rounds = 48;
+};
+
+namespace detail {
+struct Found {
+  size_t input;
+  std::string text;
+  bool plain;  // the plain build shows it (else only the ASan build)
+};
+void fill_clause(const Options& opt, ClauseVerdict& v, const std::vector<std::string>& errors,
+                 size_t judged_plain, size_t judged_san, bool san, bool needs_san);
+}  // namespace detail
+
+// Runs `inputs` through `hb`'s builds, judges, shrinks and appends one
+// verdict per clause of `component` to `part`.
+template <class Input>
+void check_inputs(const Options& opt, const HarnessBuild& hb, const Component& component,
+                  const Target& target, int line, const std::vector<Input>& inputs,
+                  const InputChecker<Input>& c, Part& part) {
+  using Clock = std::chrono::steady_clock;
+  const auto t0 = Clock::now();
+  const bool san = !hb.san.empty();
+  std::vector<std::string> lines;
+  for (const auto& in : inputs) lines.push_back(c.line(in));
+  HarnessBatch plain, sanb;
+  {
+    std::thread other;  // both builds at once, one per CPU
+    if (san)
+      other = std::thread([&] {
+        sanb = run_harness_inputs(hb.san, true, lines, part.temp_dir, "san", opt.budget_seconds);
+      });
+    plain = run_harness_inputs(hb.plain, false, lines, part.temp_dir, "plain", opt.budget_seconds);
+    if (other.joinable()) other.join();
+  }
+  part.runs.insert(part.runs.end(), plain.runs.begin(), plain.runs.end());
+  part.runs.insert(part.runs.end(), sanb.runs.begin(), sanb.runs.end());
+
+  std::map<std::string, std::vector<detail::Found>> found;
+  size_t judged_plain = 0, judged_san = 0;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    judged_plain += plain.outcomes[i].reported;
+    if (san) judged_san += sanb.outcomes[i].reported;
+    for (const HarnessBatch* b : {&sanb, &plain}) {  // a sanitizer's report says more than a crash
+      if (b->outcomes.empty() || !b->outcomes[i].reported) continue;
+      for (const auto& [clause, text] : c.judge(inputs[i], b->outcomes[i])) {
+        auto& v = found[clause];
+        const auto it =
+            std::find_if(v.begin(), v.end(), [&](const auto& x) { return x.input == i; });
+        if (it == v.end())
+          v.push_back({i, text, b == &plain});
+        else if (b == &plain)
+          it->plain = true;
+      }
+    }
+  }
+
+  // Shrink through the build that shows the finding: plain if it does.
+  auto shrink = [&](const std::string& clause, Input in, std::string text, bool via_san) {
+    const std::string& harness = via_san ? hb.san : hb.plain;
+    for (int round = 0; round < c.shrink_rounds; ++round) {
+      if (std::chrono::duration<double>(Clock::now() - t0).count() > opt.budget_seconds) break;
+      const std::vector<Input> cand = c.shrink(in);
+      if (cand.empty()) break;
+      std::vector<std::string> cl;
+      for (const auto& x : cand) cl.push_back(c.line(x));
+      const HarnessBatch b = run_harness_inputs(harness, via_san, cl, part.temp_dir,
+                                                "shrink" + std::to_string(round) + "-", 20);
+      bool progressed = false;
+      for (size_t i = 0; i < cand.size() && !progressed; ++i) {
+        const Findings f = c.judge(cand[i], b.outcomes[i]);
+        const auto it = f.find(clause);
+        if (it != f.end()) in = cand[i], text = it->second, progressed = true;
+      }
+      if (!progressed) break;
+    }
+    // ASan reports each faulting instruction once per process: the shrunk
+    // input's own report may have gone to an earlier candidate. Alone in a
+    // fresh process it shows it.
+    if (via_san) {
+      const HarnessBatch alone =
+          run_harness_inputs(hb.san, true, {c.line(in)}, part.temp_dir, "alone-", 20);
+      const Findings f = c.judge(in, alone.outcomes.front());
+      if (const auto it = f.find(clause); it != f.end()) text = it->second;
+    }
+    return std::make_pair(in, text);
+  };
+
+  for (const auto& [id, fn] : component.clauses) {
+    ClauseVerdict v;
+    v.id = id;
+    v.component = component.name;
+    v.function = fn;
+    v.file = target.display;
+    v.line = line;
+    const auto it = found.find(id);
+    if (it != found.end() && !it->second.empty()) {
+      v.status = "failed";
+      auto list = it->second;
+      std::stable_sort(list.begin(), list.end(), [&](const auto& a, const auto& b) {
+        return c.weight(inputs[a.input]) < c.weight(inputs[b.input]);
+      });
+      const bool via_san = san && !list.front().plain;
+      auto [small, text] = shrink(id, inputs[list.front().input], list.front().text, via_san);
+      v.counterexamples.push_back(c.describe(small) + ": " + text);
+      for (size_t k = 1; k < list.size() && v.counterexamples.size() < 3; ++k)
+        v.counterexamples.push_back(c.describe(inputs[list[k].input]) + ": " + list[k].text);
+      v.coverage =
+          std::to_string(list.size()) + " of " + std::to_string(inputs.size()) + " inputs fail";
+      v.replay =
+          "printf '0 " + c.line(small) + "\\n' | " + (via_san ? "harness_san trace" : "harness");
+      if (const auto n = c.failure_notes.find(id); n != c.failure_notes.end()) v.note = n->second;
+    } else {
+      std::vector<std::string> errors = plain.errors;
+      if (id == c.sanitizer_clause)
+        errors.insert(errors.end(), sanb.errors.begin(), sanb.errors.end());
+      detail::fill_clause(opt, v, errors, judged_plain, judged_san, san, id == c.sanitizer_clause);
+    }
+    part.clauses.push_back(v);
+  }
+}
+
+// The part of a component's check before its inputs: extract (or the
+// candidate adapter), make the temp dir, build the harness. Returns false
+// (with the verdicts filled in) when there is nothing to run.
+bool prepare_part(const Options& opt, const Component& component, const Target& target,
+                  const std::string& env_header, const std::string& harness_file,
+                  const std::string& have_define, const std::string& candidate_define, Part& part,
+                  HarnessBuild& hb, int& line);
+
+// Removes the temp dir (unless kept) and stamps the time.
+void finish_part(const Options& opt, Part& part, std::chrono::steady_clock::time_point t0);
+
+}  // namespace idlespec::validate
