@@ -1,0 +1,135 @@
+/*
+ * The runtime every line-protocol harness of `idlespec validate` shares
+ * (harness_firmware.c for xcede and states, harness_governor.c): buffered
+ * output one line per record, WARN_ON/BUG_ON findings, crash and hang
+ * recovery around the call under test (sigsetjmp and a watchdog), bad-input
+ * aborts, and the "AT <id>" trace that attributes sanitizer reports.
+ * Included once, after the shims and the code under test.
+ */
+#include <setjmp.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+#define MAX_TRAPS 8
+#define MAX_WARNS 20
+#define WATCHDOG_SECONDS 2
+
+/* --- output: buffered per input, written with write(2) ---------------------- */
+static char out_buf[1 << 17];
+static size_t out_len;
+
+__attribute__((unused)) static void flush_out(void) {
+  size_t off = 0;
+  while (off < out_len) {
+    const ssize_t w = write(1, out_buf + off, out_len - off);
+    if (w <= 0) break;
+    off += (size_t)w;
+  }
+  out_len = 0;
+}
+
+static void emit(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void emit(const char *fmt, ...) {
+  char line[1024];
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(line, sizeof(line) - 1, fmt, ap);
+  va_end(ap);
+  if (n < 0) return;
+  if (n > (int)sizeof(line) - 2) n = (int)sizeof(line) - 2;
+  for (int i = 0; i < n; i++)
+    if (line[i] == '\n' || line[i] == '\r') line[i] = ' '; /* one line per record, always */
+  line[n++] = '\n';
+  if (out_len + (size_t)n > sizeof(out_buf)) flush_out();
+  memcpy(out_buf + out_len, line, (size_t)n);
+  out_len += (size_t)n;
+}
+
+/* --- findings the kernel code raises (WARN_ON, BUG_ON: kernel.h) ------------ */
+static char warns[MAX_WARNS][320];
+static unsigned nwarns;
+
+static void add_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+__attribute__((unused)) static void add_warn(const char *fmt, ...) {
+  if (nwarns >= MAX_WARNS) return;
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(warns[nwarns], sizeof(warns[nwarns]), fmt, ap);
+  va_end(ap);
+  nwarns++;
+}
+
+__attribute__((unused)) static void shim_kernel_finding(const char *what, const char *cond,
+                                                     const char *file, int line) {
+  add_warn("%s(%s) fired at %s:%d", what, cond, file, line);
+}
+
+/* --- traps: crashes and hangs ------------------------------------------------- */
+static sigjmp_buf recover;
+static volatile sig_atomic_t in_call; /* the code under test is running */
+static volatile sig_atomic_t trap_sig; /* > 0: the signal it crashed with; -1: hang */
+static int traps;
+
+static void on_crash(int sig) {
+  if (!in_call) { /* the harness itself: do not hide it */
+    signal(sig, SIG_DFL);
+    raise(sig);
+    return;
+  }
+  in_call = 0;
+  trap_sig = sig;
+  siglongjmp(recover, 1);
+}
+
+static void on_alarm(int sig) {
+  (void)sig;
+  if (!in_call) return;
+  in_call = 0;
+  trap_sig = -1;
+  siglongjmp(recover, 1);
+}
+
+__attribute__((unused)) static void install_traps(void) {
+  struct sigaction sa;
+  memset(&sa, 0, sizeof(sa));
+  sa.sa_handler = on_crash;
+  sa.sa_flags = SA_NODEFER;
+  sigaction(SIGSEGV, &sa, NULL);
+  sigaction(SIGBUS, &sa, NULL);
+  sigaction(SIGFPE, &sa, NULL);
+  sigaction(SIGILL, &sa, NULL);
+  sa.sa_handler = on_alarm;
+  sigaction(SIGALRM, &sa, NULL);
+}
+
+__attribute__((unused)) static void watchdog(int seconds) {
+  struct itimerval it;
+  memset(&it, 0, sizeof(it));
+  it.it_value.tv_sec = seconds;
+  setitimer(ITIMER_REAL, &it, NULL);
+}
+
+__attribute__((unused)) static const char *signal_name(int sig) {
+  return sig == SIGSEGV ? "SIGSEGV" : sig == SIGBUS ? "SIGBUS" : sig == SIGFPE ? "SIGFPE"
+                                                                : sig == SIGILL ? "SIGILL" : "signal";
+}
+
+/* --- input ------------------------------------------------------------------- */
+static unsigned long line_no;
+
+__attribute__((noreturn)) static void bad_input(const char *why) {
+  emit("ABORT bad input line %lu: %s", line_no, why);
+  flush_out();
+  exit(2);
+}
+
+
+__attribute__((unused)) static void trace_at(bool trace, long long id) {
+  if (!trace) return;
+  char line[48];
+  const int n = snprintf(line, sizeof(line), "AT %lld\n", id);
+  const ssize_t w = write(2, line, (size_t)n);
+  (void)w;
+}
