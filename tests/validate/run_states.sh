@@ -3,7 +3,7 @@
 #
 # The end-to-end test of `idlespec validate` on the states component (the
 # CEDE(0) fix-up, spec/states.md STATES-3 and STATES-4): the faithful
-# fixup_cede0_latency() of states_faithful.c holds both clauses, KD-1's
+# fixup_cede0_latency() of xcede_faithful.c + states_fixup.c holds both clauses, KD-1's
 # one-µs tolerance of the kernel's tb_to_ns() included; each variant derived
 # from it with sed fails exactly the clauses its bug breaks, with a shrunk
 # counterexample that names the records' latencies in ticks and µs and what
@@ -14,6 +14,12 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 CLAUSES="STATES-3 STATES-4"
 COMPONENT=states
 . "$HERE/lib.sh"
+
+# The faithful cpuidle-pseries.c: this suite's parse_cede_parameters()
+# (xcede_faithful.c) followed by its idle states and CEDE(0) fix-up
+# (states_fixup.c).
+cat "$HERE/xcede_faithful.c" "$HERE/states_fixup.c" >"$SCRATCH/states_faithful.c"
+src() { echo "$SCRATCH/states_$1.c"; }
 
 # The July 2020 RFC's arithmetic: CEDE's exit latency is the minimum - 1
 # (u64). Zero records are skipped before the minimum, so it does not wrap
@@ -72,7 +78,7 @@ expect_clause no_fixup STATES-3 absent
 expect_clause no_fixup STATES-4 absent
 
 # --- a kernel tree -------------------------------------------------------------
-# cpuidle-pseries.c is states_faithful.c: its parse_cede_parameters() is
+# cpuidle-pseries.c is the faithful concatenation: its parse_cede_parameters() is
 # xcede_faithful.c's, so xcede holds there too.
 TREE="$SCRATCH/tree"
 mkdir -p "$TREE/arch/powerpc/kernel" "$TREE/drivers/cpuidle"

@@ -89,7 +89,7 @@ PY
 TREE="$SCRATCH/tree"
 mkdir -p "$TREE/arch/powerpc/kernel" "$TREE/drivers/cpuidle"
 cp "$HERE/busy_delay_faithful.c" "$TREE/arch/powerpc/kernel/rtas.c"
-cp "$HERE/states_faithful.c" "$TREE/drivers/cpuidle/cpuidle-pseries.c"  # the same parse, and the fix-up
+cat "$(src faithful)" "$HERE/states_fixup.c" >"$TREE/drivers/cpuidle/cpuidle-pseries.c"  # and the fix-up
 mkdir -p "$TREE/drivers/cpuidle/governors"
 cp "$HERE/governor_faithful.c" "$TREE/drivers/cpuidle/governors/menu.c"
 run tree --kernel-tree "$TREE" --scan sampled --budget "$BUDGET"
