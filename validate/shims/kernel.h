@@ -34,6 +34,16 @@ typedef int64_t s64;
 typedef uint32_t __be32;
 typedef uint64_t __be64;
 
+/* --- limits (include/linux/limits.h) ------------------------------------- */
+#include <limits.h>
+#define U8_MAX ((u8)~0U)
+#define U16_MAX ((u16)~0U)
+#define U32_MAX ((u32)~0U)
+#define S32_MAX ((s32)(U32_MAX >> 1))
+#define U64_MAX ((u64)~0ULL)
+#define S64_MAX ((s64)(U64_MAX >> 1))
+#define S64_MIN (-S64_MAX - 1)
+
 /* --- annotations that mean nothing here ----------------------------------- */
 #define __init
 #define __initdata

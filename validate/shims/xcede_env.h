@@ -235,42 +235,8 @@ static inline struct lppaca *get_lppaca(void) { return &xcede_lppaca; }
 
 /* --- what the rest of cpuidle-pseries.c mentions, for fixup_cede0_latency() and
  * the state tables it pulls in: types and harmless no-ops ------------------------ */
-#define CPUIDLE_NAME_LEN 16
-#define CPUIDLE_DESC_LEN 32
-#define CPUIDLE_STATE_MAX 10
-struct cpuidle_device;
-struct cpuidle_driver;
-struct cpuidle_state {
-  char name[CPUIDLE_NAME_LEN];
-  char desc[CPUIDLE_DESC_LEN];
-  s64 exit_latency_ns;
-  s64 target_residency_ns;
-  unsigned int flags;
-  unsigned int exit_latency;     /* in US */
-  int power_usage;
-  unsigned int target_residency; /* in US */
-  int (*enter)(struct cpuidle_device *dev, struct cpuidle_driver *drv, int index);
-  int (*enter_dead)(struct cpuidle_device *dev, int index);
-  int (*enter_s2idle)(struct cpuidle_device *dev, struct cpuidle_driver *drv, int index);
-};
-struct cpuidle_device {
-  unsigned int registered : 1;
-  unsigned int enabled : 1;
-  unsigned int poll_time_limit : 1;
-  unsigned int cpu;
-};
-struct cpuidle_driver {
-  const char *name;
-  void *owner;
-  unsigned int bctimer : 1;
-  struct cpuidle_state states[CPUIDLE_STATE_MAX];
-  int state_count;
-  int safe_state_index;
-};
+#include "cpuidle.h"
 #define THIS_MODULE ((void *)0)
-#define CPUIDLE_FLAG_NONE 0x0000
-#define CPUIDLE_FLAG_POLLING 0x0001
-#define CPUIDLE_FLAG_TIMER_STOP 0x0004
 #define IDLE_NO_OVERRIDE 0
 __attribute__((unused)) static int cpuidle_disable = IDLE_NO_OVERRIDE;
 #define TIF_POLLING_NRFLAG 3
