@@ -55,7 +55,12 @@ pid_t start(const Job& job) {
 
 }  // namespace
 
-std::vector<JobResult> run_jobs(const std::vector<Job>& jobs, unsigned parallel) {
+std::vector<JobResult> run_jobs(const std::vector<Job>& jobs, unsigned parallel, double deadline) {
+  const auto t_start = Clock::now();
+  auto past_deadline = [&] {
+    return deadline > 0 &&
+           std::chrono::duration<double>(Clock::now() - t_start).count() >= deadline;
+  };
   std::vector<JobResult> results(jobs.size());
   struct Running {
     size_t index;
@@ -66,6 +71,10 @@ std::vector<JobResult> run_jobs(const std::vector<Job>& jobs, unsigned parallel)
   size_t next = 0;
   while (next < jobs.size() || !running.empty()) {
     while (next < jobs.size() && running.size() < std::max(1u, parallel)) {
+      if (past_deadline()) {
+        results[next++].skipped = true;
+        continue;
+      }
       const pid_t pid = start(jobs[next]);
       if (pid < 0) {
         results[next].exec_failed = true;
@@ -79,7 +88,7 @@ std::vector<JobResult> run_jobs(const std::vector<Job>& jobs, unsigned parallel)
       const double t = std::chrono::duration<double>(Clock::now() - it->t0).count();
       int status = 0;
       pid_t w = waitpid(it->pid, &status, WNOHANG);
-      if (w == 0 && t > jobs[it->index].timeout) {
+      if (w == 0 && (t > jobs[it->index].timeout || past_deadline())) {
         kill(-it->pid, SIGKILL);
         kill(it->pid, SIGKILL);
         w = waitpid(it->pid, &status, 0);

@@ -32,12 +32,16 @@ struct JobResult {
   int signal = 0;      // when killed by a signal
   bool timed_out = false;
   bool exec_failed = false;
+  bool skipped = false;  // not started: the deadline had passed
   double seconds = 0;
 };
 
-// Run the jobs, at most `parallel` at a time; a job over its timeout is
-// killed with its whole process group.
-std::vector<JobResult> run_jobs(const std::vector<Job>& jobs, unsigned parallel);
+// Run the jobs in order, at most `parallel` at a time; a job over its
+// timeout is killed with its whole process group. With a deadline (seconds
+// from the call, 0 none), jobs still running then are killed (timed_out)
+// and jobs not yet started are skipped.
+std::vector<JobResult> run_jobs(const std::vector<Job>& jobs, unsigned parallel,
+                                double deadline = 0);
 
 // The number of online CPUs (at least 1).
 unsigned cpu_count();

@@ -515,10 +515,10 @@ std::string render_text(const Report& rep) {
     }
     if (!p.build_error.empty()) o << "  error: " << p.build_error << "\n";
     for (const auto& r : p.runs) {
-      char line[200];
-      std::snprintf(line, sizeof(line), "  run %-10s %-22s %7.2fs  %s\n", r.build.c_str(),
-                    r.mode.c_str(), r.seconds, r.outcome.c_str());
-      o << line;
+      char line[120];
+      std::snprintf(line, sizeof(line), "  run %-10s %-22s %7.2fs  ", r.build.c_str(),
+                    r.mode.c_str(), r.seconds);
+      o << line << r.outcome << "\n";
     }
     for (const auto& v : p.clauses) {
       o << v.id << " [" << v.function << "] " << v.status;
@@ -673,7 +673,9 @@ into a plain and an ASan+UBSan harness, and run in child processes.
   --json                 the report as JSON on stdout
   --junit FILE           also write JUnit XML (one testcase per clause)
   --sarif FILE           also write SARIF 2.1.0 (one result per failed clause)
-  --budget SECONDS       wall-clock limit per harness run (default 120)
+  --budget SECONDS       wall-clock budget per component and file (default 30):
+                         busy_delay's exhaustive 2^32 scans run in chunks after the
+                         sampled ones, and the report says which chunks it cut
   --scan full|sampled    busy_delay: all 2^32 statuses (default) or a sample
   --seed N               xcede: the generated inputs' seed (default 1)
   --memory MB            memory limit per harness process (default 2048; 0 none;

@@ -35,7 +35,7 @@ struct Options {
   std::string candidate;                // --candidate LIB.so (validate/candidate_abi.h)
   std::vector<std::string> functions;   // --function: restrict to these
   std::vector<std::string> components;  // --component: restrict to these
-  double budget_seconds = 120;          // wall-clock limit per harness run
+  double budget_seconds = 30;           // wall-clock budget per component and file
   bool sanitizers = true;               // also the ASan + UBSan runs
   std::string cc = "cc";                // the system C compiler
   std::string validate_dir;             // where harness_*.c and shims/ live

@@ -39,6 +39,14 @@ expect_rc faithful 0
 expect_only_failed faithful
 expect_no_driver_crash faithful
 
+# --- a budget too short for the exhaustive scans: the sampled scans decide,
+# the report names the ranges the budget cut --------------------------------------
+run short_budget --source "$(src faithful)" --budget 2
+expect_rc short_budget 0
+expect_only_failed short_budget
+expect_text short_budget "s cut the exhaustive scan-policy 0: statuses 0x"
+expect_text short_budget "were covered by the sampled scan only"
+
 # --- one injected bug each: exactly the expected clauses fail, with the status ----
 run no_reset --source "$(src_variant no_reset)" --budget "$BUDGET" --scan "$SCAN"
 expect_rc no_reset 1
