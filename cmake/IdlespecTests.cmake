@@ -63,6 +63,9 @@ set_tests_properties(unit/validate_states PROPERTIES LABELS unit TIMEOUT 300)
 add_test(NAME unit/validate_governor
          COMMAND sh ${CMAKE_SOURCE_DIR}/tests/validate/run_governor.sh $<TARGET_FILE:idlespec-validate> 60)
 set_tests_properties(unit/validate_governor PROPERTIES LABELS unit TIMEOUT 300)
+add_test(NAME unit/validate_idle_core
+         COMMAND sh ${CMAKE_SOURCE_DIR}/tests/validate/run_idle_core.sh $<TARGET_FILE:idlespec-validate> 120)
+set_tests_properties(unit/validate_idle_core PROPERTIES LABELS unit TIMEOUT 600)
 add_test(NAME unit/validate_candidate
          COMMAND sh ${CMAKE_SOURCE_DIR}/tests/validate/run_candidate.sh $<TARGET_FILE:idlespec-validate> 60)
 set_tests_properties(unit/validate_candidate PROPERTIES LABELS unit TIMEOUT 300)

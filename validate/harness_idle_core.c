@@ -1,0 +1,1067 @@
+/*
+ * The idle_core harness of `idlespec validate` (spec/idle_core.md): a
+ * file's power9_idle_stop() run by the threads of one POWER9 core (SMT2 or
+ * SMT4), one ucontext per hardware thread, under a scheduler that decides
+ * at every scheduling point (validate/shims/idle_env.h) which thread moves,
+ * when the hardware wakes a thread from its idle instruction, and when the
+ * core loses state. The clauses are judged here, in C, on every move:
+ *
+ *   IDLE-1  the lock bit is set exactly while one thread holds it (from its
+ *           successful test_and_set_bit_lock to the operation that clears
+ *           it); no thread returns to running holding it; no reachable
+ *           state leaves every unfinished thread unable to move; the kernel
+ *           assertions on the lock bit do not fire
+ *   IDLE-2  while the lock is free, a thread in hardware idle in a deep
+ *           stop has its bit clear and a thread running outside
+ *           power9_idle_stop has it set; the assertions on the own bit
+ *   IDLE-3  no thread returns to running while the timebase is invalid
+ *   IDLE-7  POWER9's form: IDLE-1's lock part, IDLE-2 and IDLE-3, and no
+ *           thread returns before the per-core SPRs and its own SPRs hold
+ *           their values again; any other kernel assertion, a crash
+ *   IDLE-8  a thread that woke returns: no deadlock leaves it spinning
+ *           (bounded: within the explored schedules, not fair cycles)
+ *   IDLE-9  a thread resyncs the timebase only when it found no other
+ *           thread's bit set (the word after its last successful
+ *           test_and_set_bit_lock, else after its last operation)
+ *
+ * Moves: "bTK" thread T begins an idle cycle of kind K (s: EC=ESL=0, l:
+ * ESL=1 below the SPR-loss level, d: SPR loss, t: timebase loss); "T" thread
+ * T performs its pending operation and runs to its next scheduling point
+ * (the idle instruction: enters hardware idle); "wT" the hardware wakes T
+ * (SRR1 and PSSCR[PLS] from what the core lost while T was stopped); "L"
+ * the core loses state (enabled when every thread is in hardware idle in a
+ * deep stop; timebase too when all are at the timebase-loss level).
+ *
+ * Input, one job per line:
+ *   <id> <threads> dfs <cycles> <kinds> <preemption bound, -1: none> <max schedules>
+ *   <id> <threads> pct <cycles> <kinds> <seed> <runs> <depth>
+ *   <id> <threads> replay <cycles> <kinds> <move,move,...>
+ * Output per job:
+ *   FINDING <id> <clause> count=<schedules> moves=<n> schedule=<moves> :: <what>
+ *   TL <id> <clause> <step>: <thread>: <action>          the shrunk schedule's timeline
+ *   R <id> mode=<m> schedules=<n> states=<n> transitions=<n> max_depth=<n>
+ *       bound_hits=<n> complete=<0|1> findings=<n>
+ * or CRASH <id> <signal> <name> / HANG <id>; after all jobs DONE <jobs>.
+ * With argument "trace", "AT <id>" goes to stderr before each job.
+ */
+#include <ucontext.h>
+
+#include "harness_runtime.c"
+
+#if defined(__SANITIZE_ADDRESS__)
+#define IC_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define IC_ASAN 1
+#endif
+#endif
+#ifdef IC_ASAN
+#include <sanitizer/asan_interface.h>
+#include <sanitizer/common_interface_defs.h>
+#endif
+
+#define IC_STACK_SIZE (256 * 1024)
+#define IC_MAX_MOVES 1024    /* per schedule: beyond it the schedule is cut (a bound hit) */
+#define IC_MAX_FIND 8        /* findings kept per schedule */
+#define IC_NCLAUSES 10       /* bit c: IDLE-c */
+#define IC_DEEP_LEVEL 4      /* deep_spr_loss_state */
+#define IC_TB_LEVEL 6        /* pnv_first_tb_loss_level */
+#define IC_HASH_BITS 22
+#define IC_MAX_ENABLED (4 * IC_MAX_THREADS + 1) /* every kind for every thread, and the loss */
+
+enum ic_status { ST_BEGIN, ST_PENDING, ST_HWIDLE, ST_DONE };
+
+struct ic_move {
+  char kind; /* 'b', 's' (step), 'w', 'L' */
+  unsigned char t, k;
+};
+
+struct ic_thread {
+  ucontext_t ctx;
+  char *stack;
+  enum ic_status st;
+  int cycle, kind;       /* kind: index into ic_kind_letters */
+  unsigned long psscr;   /* the request of the current cycle */
+  int in_call;           /* inside power9_idle_stop */
+  int woke;              /* woke in the current call (on the wake path) */
+  int pend_op, pend_line;
+  unsigned long pend_arg;
+  int lost;              /* 0, 1 SPR loss, 2 timebase loss: while in hardware idle */
+  int idle_mayloss;      /* the pending/current idle instruction may lose state */
+  unsigned long srr1;    /* what the wake hands back */
+  int holds_lock;
+  int decided_set;
+  unsigned long decided, last_seen;
+  uint64_t hist;         /* hash of what the thread observed in this call */
+  int ro_line, ro_op;    /* its last operation, if it only read the word */
+  unsigned long ro_word;
+  void *fake_stack;
+};
+
+static struct ic_thread ic_th[IC_MAX_THREADS];
+static int ic_n = 2, ic_cycles = 1;
+static unsigned long ic_core_mask = 3;
+static char ic_kinds[8] = "dt";
+static int ic_nkinds = 2;
+static const char ic_kind_letters[] = "sldt";
+static const char *const ic_kind_names[] = {"stop EC=ESL=0", "stop ESL=1 shallow", "deep stop (SPR loss)",
+                                            "deep stop (timebase loss)"};
+
+/* The hardware. */
+static unsigned long ic_spr[IC_MAX_THREADS][IC_NR_SPRS]; /* per-core ones live in [0] */
+static unsigned long ic_golden[IC_MAX_THREADS][IC_NR_SPRS];
+static int ic_tb_valid;
+static const char *const ic_spr_names[IC_NR_SPRS] = {
+    "?",     "PTCR",  "RPR",   "TSCR",  "LDBAR", "LPCR",  "HFSCR", "FSCR", "PID",  "PURR",
+    "SPURR", "DSCR",  "CIABR", "MMCRA", "MMCR0", "MMCR1", "MMCR2", "AMR",  "IAMR", "AMOR",
+    "UAMOR", "SPRG3", "WORT",  "PSSCR", "HSPRG0", "HID0", "HMEER"};
+static const char *const ic_op_names[IC_OP_COUNT] = {
+    "?", "clear_bit", "set_bit", "test_and_set_bit_lock", "clear_bit_unlock", "test_bit",
+    "cmpxchg", "READ_ONCE", "WRITE_ONCE", "stop", "mtspr", "opal_resync_timebase"};
+
+static int ic_is_core_spr(int spr) { return spr >= SPRN_PTCR && spr < IC_FIRST_THREAD_SPR; }
+
+/* --- contexts ------------------------------------------------------------------ */
+static ucontext_t ic_main_ctx;
+#ifdef IC_ASAN
+static void *ic_main_fake;
+static const void *ic_main_bottom;
+static size_t ic_main_size;
+#endif
+
+static void ic_to_main(int finishing) {
+  struct ic_thread *th = &ic_th[ic_cur];
+#ifdef IC_ASAN
+  __sanitizer_start_switch_fiber(finishing ? NULL : &th->fake_stack, ic_main_bottom, ic_main_size);
+#else
+  (void)finishing;
+#endif
+  swapcontext(&th->ctx, &ic_main_ctx);
+#ifdef IC_ASAN
+  __sanitizer_finish_switch_fiber(th->fake_stack, &ic_main_bottom, &ic_main_size);
+#endif
+}
+
+static void ic_to_thread(int t) {
+  ic_cur = t;
+#ifdef IC_ASAN
+  __sanitizer_start_switch_fiber(&ic_main_fake, ic_th[t].stack, IC_STACK_SIZE);
+#endif
+  swapcontext(&ic_main_ctx, &ic_th[t].ctx);
+#ifdef IC_ASAN
+  __sanitizer_finish_switch_fiber(ic_main_fake, NULL, NULL);
+#endif
+}
+
+/* --- the schedule being run: moves, events, findings ---------------------------- */
+struct ic_event {
+  int t, op, line;
+  unsigned long arg, before, after, ret;
+  char what; /* 'o' operation, 'b' begin, 'i' idle, 'w' wake, 'L' loss, 'r' return, 'm' core mtspr, 'y' resync, 'x' blocked */
+};
+
+static struct ic_move ic_moves[IC_MAX_MOVES];
+static int ic_nmoves;
+static struct ic_event ic_ev[4 * IC_MAX_MOVES];
+static int ic_nev;
+static struct {
+  unsigned clauses;
+  int move; /* the move after which it was seen */
+  char text[300];
+} ic_find[IC_MAX_FIND];
+static int ic_nfind;
+static unsigned ic_found_mask; /* clauses found in this schedule */
+
+static void ic_event(char what, int t, int op, int line, unsigned long arg, unsigned long before,
+                     unsigned long after, unsigned long ret) {
+  if (ic_nev >= (int)(sizeof ic_ev / sizeof ic_ev[0])) return;
+  struct ic_event *e = &ic_ev[ic_nev++];
+  e->what = what, e->t = t, e->op = op, e->line = line;
+  e->arg = arg, e->before = before, e->after = after, e->ret = ret;
+}
+
+static void ic_finding(unsigned clauses, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void ic_finding(unsigned clauses, const char *fmt, ...) {
+  if ((ic_found_mask & clauses) == clauses || ic_nfind >= IC_MAX_FIND) return;
+  ic_found_mask |= clauses;
+  ic_find[ic_nfind].clauses = clauses;
+  ic_find[ic_nfind].move = ic_nmoves;
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(ic_find[ic_nfind].text, sizeof ic_find[ic_nfind].text, fmt, ap);
+  va_end(ap);
+  ic_nfind++;
+}
+#define C(n) (1u << (n))
+
+static unsigned long *ic_word(void) { return &paca_ptrs[0]->idle_state; }
+
+static int ic_is_word(const volatile void *addr) {
+  for (int t = 0; t < ic_n; t += threads_per_core)
+    if (addr == (const volatile void *)&paca_ptrs[t]->idle_state) return 1;
+  return 0;
+}
+
+static uint64_t ic_mix(uint64_t h, uint64_t v) {
+  h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+  h *= 0xff51afd7ed558ccdull;
+  return h ^ (h >> 33);
+}
+
+/* --- the hooks the shim calls ------------------------------------------------------ */
+static void ic_point(int op, int line, const volatile void *addr, unsigned long arg) {
+  (void)addr;
+  struct ic_thread *th = &ic_th[ic_cur];
+  th->st = ST_PENDING;
+  th->pend_op = op, th->pend_line = line, th->pend_arg = arg;
+  ic_to_main(0);
+}
+
+static void ic_did(int op, int line, unsigned long arg, unsigned long before, unsigned long after,
+                   unsigned long ret) {
+  const int t = ic_cur;
+  struct ic_thread *th = &ic_th[t];
+  ic_event('o', t, op, line, arg, before, after, ret);
+  th->hist = ic_mix(ic_mix(th->hist, (uint64_t)op << 32 | (uint64_t)line), after ^ (ret << 40));
+  th->last_seen = after;
+  const int readonly = before == after && (op == IC_OP_READ || op == IC_OP_TEST_BIT ||
+                                           op == IC_OP_TAS_LOCK || op == IC_OP_CMPXCHG);
+  th->ro_op = readonly ? op : 0, th->ro_line = line, th->ro_word = after;
+  const int had = (before & PNV_CORE_IDLE_LOCK_BIT) != 0, has = (after & PNV_CORE_IDLE_LOCK_BIT) != 0;
+  if (op == IC_OP_TAS_LOCK && arg == NR_PNV_CORE_IDLE_LOCK_BIT && ret == 0) {
+    th->holds_lock = 1;
+    th->decided = after, th->decided_set = 1;
+  } else if (had && !has) {
+    if (th->holds_lock)
+      th->holds_lock = 0;
+    else {
+      int holder = -1;
+      for (int u = 0; u < ic_n; u++)
+        if (ic_th[u].holds_lock) holder = u, ic_th[u].holds_lock = 0;
+      if (holder >= 0)
+        ic_finding(C(1) | C(7), "t%d's %s cleared the lock bit while t%d held the lock", t,
+                   ic_op_names[op], holder);
+      else
+        ic_finding(C(1) | C(7), "t%d's %s cleared the lock bit, which no thread held", t,
+                   ic_op_names[op]);
+    }
+  } else if (!had && has) {
+    ic_finding(C(1) | C(7), "t%d's %s set the lock bit without taking the lock (test_and_set_bit_lock)",
+               t, ic_op_names[op]);
+  }
+}
+
+static unsigned long ic_mfspr(int spr) {
+  if (spr <= 0 || spr >= IC_NR_SPRS) return 0;
+  const unsigned long v = ic_is_core_spr(spr) ? ic_spr[0][spr] : ic_spr[ic_cur][spr];
+  ic_th[ic_cur].hist = ic_mix(ic_th[ic_cur].hist, v);
+  return v;
+}
+
+static void ic_mtspr(int spr, unsigned long v, int line) {
+  if (spr <= 0 || spr >= IC_NR_SPRS) return;
+  if (ic_is_core_spr(spr)) {
+    ic_point(IC_OP_MTSPR_CORE, line, NULL, (unsigned long)spr);
+    ic_event('m', ic_cur, IC_OP_MTSPR_CORE, line, (unsigned long)spr, ic_spr[0][spr], v, 0);
+    ic_spr[0][spr] = v;
+  } else {
+    ic_spr[ic_cur][spr] = v;
+  }
+}
+
+static void ic_resync(int line) {
+  const int t = ic_cur;
+  struct ic_thread *th = &ic_th[t];
+  ic_point(IC_OP_RESYNC, line, NULL, 0);
+  const unsigned long seen = th->decided_set ? th->decided : th->last_seen;
+  ic_event('y', t, IC_OP_RESYNC, line, seen, (unsigned long)ic_tb_valid, 1, 0);
+  const unsigned long others = seen & ic_core_mask & ~(1UL << (t % threads_per_core));
+  if (others)
+    ic_finding(C(9), "t%d resynced the timebase having found other threads awake (word %#lx)", t,
+               seen);
+  ic_tb_valid = 1;
+}
+
+static unsigned long ic_idle(unsigned long psscr, int mayloss, int line) {
+  struct ic_thread *th = &ic_th[ic_cur];
+  th->idle_mayloss = mayloss;
+  ic_point(IC_OP_IDLE, line, NULL, psscr);
+  /* Resumed by a wake: the scheduler set srr1 and PSSCR. */
+  th->hist = ic_mix(th->hist, th->srr1 ^ (ic_spr[ic_cur][SPRN_PSSCR] << 1));
+  th->woke = 1;
+  return th->srr1;
+}
+
+/* --- the threads -------------------------------------------------------------------- */
+static unsigned long ic_psscr_of(int kind) {
+  switch (ic_kind_letters[kind]) {
+    case 's': return 0x2UL | PSSCR_MTL_MASK;                       /* stop2, EC=ESL=0 */
+    case 'l': return PSSCR_EC | PSSCR_ESL | 0x2UL | PSSCR_MTL_MASK; /* stop2, ESL=1 */
+    case 'd': return PSSCR_EC | PSSCR_ESL | (unsigned long)IC_DEEP_LEVEL | PSSCR_MTL_MASK;
+    default: return PSSCR_EC | PSSCR_ESL | (unsigned long)IC_TB_LEVEL | PSSCR_MTL_MASK;
+  }
+}
+
+static int ic_deep_request(const struct ic_thread *th) {
+  return th->idle_mayloss && (th->psscr & (PSSCR_EC | PSSCR_ESL)) &&
+         (th->psscr & PSSCR_RL_MASK) >= IC_DEEP_LEVEL;
+}
+
+static void ic_check_return(int t, unsigned long ret) {
+  struct ic_thread *th = &ic_th[t];
+  ic_event('r', t, 0, 0, 0, *ic_word(), *ic_word(), ret);
+  if (th->holds_lock)
+    ic_finding(C(1) | C(7), "t%d returned to running holding the lock (word %#lx)", t, *ic_word());
+  if (!ic_tb_valid)
+    ic_finding(C(3) | C(7), "t%d returned to running with the timebase not resynced", t);
+  for (int s = SPRN_PTCR; s < IC_FIRST_THREAD_SPR; s++)
+    if (ic_spr[0][s] != ic_golden[0][s]) {
+      ic_finding(C(7), "t%d returned to running with the per-core %s lost (%#lx, not %#lx)", t,
+                 ic_spr_names[s], ic_spr[0][s], ic_golden[0][s]);
+      break;
+    }
+  for (int s = IC_FIRST_THREAD_SPR; s <= IC_LAST_CHECKED_SPR; s++)
+    if (ic_spr[t][s] != ic_golden[t][s]) {
+      ic_finding(C(7), "t%d returned to running with its own %s lost (%#lx, not %#lx)", t,
+                 ic_spr_names[s], ic_spr[t][s], ic_golden[t][s]);
+      break;
+    }
+}
+
+static void ic_thread_main(void) {
+  const int t = ic_cur;
+  struct ic_thread *th = &ic_th[t];
+#ifdef IC_ASAN
+  __sanitizer_finish_switch_fiber(NULL, &ic_main_bottom, &ic_main_size);
+#endif
+  for (th->cycle = 0; th->cycle < ic_cycles; th->cycle++) {
+    th->st = ST_BEGIN;
+    ic_to_main(0);
+    th->psscr = ic_psscr_of(th->kind);
+    th->in_call = 1, th->woke = 0, th->decided_set = 0, th->hist = (uint64_t)th->kind + 1;
+    th->idle_mayloss = (th->psscr & (PSSCR_EC | PSSCR_ESL)) != 0;
+    const unsigned long r = power9_idle_stop(th->psscr);
+    th->in_call = 0, th->woke = 0, th->hist = 0;
+    ic_check_return(t, r);
+  }
+  th->st = ST_DONE;
+  ic_to_main(1);
+  abort(); /* never resumed */
+}
+
+/* --- one schedule --------------------------------------------------------------------- */
+static void ic_reset(void) {
+  memset(ic_pacas, 0, sizeof ic_pacas);
+  for (int t = 0; t < ic_n; t++) paca_ptrs[t]->sprg_vdso = 0x5e5e0000UL + (unsigned long)t;
+  paca_ptrs[0]->idle_state = ic_core_mask;
+  for (int t = 0; t < ic_n; t++)
+    for (int s = 1; s < IC_NR_SPRS; s++)
+      ic_spr[t][s] = ic_golden[t][s] =
+          s == SPRN_SPRG3 ? paca_ptrs[t]->sprg_vdso
+                          : (ic_is_core_spr(s) && t ? 0 : 0x1000UL * (unsigned long)s + (unsigned long)t + 1);
+  ic_tb_valid = 1;
+  ic_nmoves = ic_nev = ic_nfind = 0;
+  ic_found_mask = 0;
+  nwarns = 0;
+  for (int t = 0; t < ic_n; t++) {
+    struct ic_thread *th = &ic_th[t];
+    char *stack = th->stack;
+    memset(th, 0, sizeof *th);
+    th->stack = stack;
+#ifdef IC_ASAN
+    ASAN_UNPOISON_MEMORY_REGION(stack, IC_STACK_SIZE);
+#endif
+    getcontext(&th->ctx);
+    th->ctx.uc_stack.ss_sp = stack;
+    th->ctx.uc_stack.ss_size = IC_STACK_SIZE;
+    th->ctx.uc_link = NULL;
+    makecontext(&th->ctx, ic_thread_main, 0);
+    th->st = ST_PENDING; /* runs to its first point (the BEGIN) on the first switch */
+    ic_to_thread(t);
+  }
+  ic_nev = 0;
+}
+
+/* A thread spinning without effect: its pending operation would read what
+ * it read last time at the same place, or fail to take a held lock. */
+static int ic_blocked(const struct ic_thread *th) {
+  if (th->st != ST_PENDING) return 0;
+  const unsigned long w = *ic_word();
+  if (th->pend_op == IC_OP_TAS_LOCK && ((w >> th->pend_arg) & 1)) return 1;
+  if ((th->pend_op == IC_OP_READ || th->pend_op == IC_OP_TEST_BIT) && th->ro_op == th->pend_op &&
+      th->ro_line == th->pend_line && th->ro_word == w)
+    return 1;
+  return 0;
+}
+
+static int ic_loss_level(void) {
+  int all_tb = 1, need = 0;
+  for (int t = 0; t < ic_n; t++) {
+    const struct ic_thread *th = &ic_th[t];
+    if (th->st != ST_HWIDLE || !ic_deep_request(th)) return 0;
+    if ((th->psscr & PSSCR_RL_MASK) < IC_TB_LEVEL) all_tb = 0;
+  }
+  const int level = all_tb ? 2 : 1;
+  for (int t = 0; t < ic_n; t++) need |= ic_th[t].lost < level;
+  return need ? level : 0;
+}
+
+static int ic_enabled(struct ic_move *out) {
+  int n = 0;
+  for (int t = 0; t < ic_n; t++) {
+    const struct ic_thread *th = &ic_th[t];
+    if (th->st == ST_BEGIN) {
+      for (int k = 0; k < ic_nkinds; k++) {
+        out[n].kind = 'b', out[n].t = (unsigned char)t;
+        out[n++].k = (unsigned char)(strchr(ic_kind_letters, ic_kinds[k]) - ic_kind_letters);
+      }
+    } else if (th->st == ST_PENDING && !ic_blocked(th)) {
+      out[n].kind = 's', out[n].t = (unsigned char)t, out[n++].k = 0;
+    } else if (th->st == ST_HWIDLE) {
+      out[n].kind = 'w', out[n].t = (unsigned char)t, out[n++].k = 0;
+    }
+  }
+  if (ic_loss_level()) out[n].kind = 'L', out[n].t = 0, out[n++].k = 0;
+  return n;
+}
+
+static void ic_check_state(void) {
+  const unsigned long w = *ic_word();
+  int holders = 0;
+  for (int t = 0; t < ic_n; t++) holders += ic_th[t].holds_lock;
+  if (holders > 1) ic_finding(C(1) | C(7), "%d threads hold the lock at once (word %#lx)", holders, w);
+  if (w & PNV_CORE_IDLE_LOCK_BIT) return;
+  for (int t = 0; t < ic_n; t++) {
+    const struct ic_thread *th = &ic_th[t];
+    const int bit = (w >> (t % threads_per_core)) & 1;
+    if (th->st == ST_HWIDLE && ic_deep_request(th) && bit)
+      ic_finding(C(2) | C(7), "lock free, word %#lx: t%d is in hardware idle in a deep stop but its bit is set",
+                 w, t);
+    if (!th->in_call && bit == 0)
+      ic_finding(C(2) | C(7), "lock free, word %#lx: t%d is running but its bit is clear", w, t);
+  }
+}
+
+static void ic_check_warns(int t) {
+  for (unsigned i = 0; i < nwarns; i++) {
+    const char *w = warns[i];
+    unsigned c = C(7);
+    if (strstr(w, "LOCK_BIT"))
+      c |= C(1);
+    else if (strstr(w, "& thread") || strstr(w, "& me") || strstr(w, "(s & ") || strstr(w, "seen & "))
+      c |= C(2);
+    ic_finding(c, "kernel assertion on t%d: %s", t, w);
+  }
+  nwarns = 0;
+}
+
+/* Hangs: a thread that runs without reaching a scheduling point. An
+ * interval timer checks that moves keep being made. */
+static volatile unsigned long ic_progress, ic_progress_seen;
+static void ic_on_alarm(int sig) {
+  (void)sig;
+  if (!in_call) return;
+  if (ic_progress != ic_progress_seen) {
+    ic_progress_seen = ic_progress;
+    return;
+  }
+  in_call = 0;
+  trap_sig = -1;
+  siglongjmp(recover, 1);
+}
+static void ic_watchdog(int on) {
+  struct itimerval it;
+  memset(&it, 0, sizeof(it));
+  it.it_value.tv_sec = it.it_interval.tv_sec = on ? WATCHDOG_SECONDS : 0;
+  setitimer(ITIMER_REAL, &it, NULL);
+}
+
+/* Perform one move. */
+static void ic_apply(const struct ic_move *m) {
+  ic_progress++;
+  if (ic_nmoves < IC_MAX_MOVES) ic_moves[ic_nmoves++] = *m;
+  if (m->kind == 'L') {
+    const int level = ic_loss_level();
+    ic_event('L', -1, 0, 0, (unsigned long)level, 0, 0, 0);
+    for (int t = 0; t < ic_n; t++) {
+      if (ic_th[t].lost < level) ic_th[t].lost = level;
+      for (int s = IC_FIRST_THREAD_SPR; s <= IC_LAST_CHECKED_SPR; s++)
+        ic_spr[t][s] = 0xdead0000UL + (unsigned long)s;
+    }
+    for (int s = SPRN_PTCR; s < IC_FIRST_THREAD_SPR; s++) ic_spr[0][s] = 0xdead0000UL + (unsigned long)s;
+    if (level >= 2) ic_tb_valid = 0;
+    return;
+  }
+  const int t = m->t;
+  struct ic_thread *th = &ic_th[t];
+  if (m->kind == 'b') {
+    th->kind = m->k;
+    ic_event('b', t, 0, 0, (unsigned long)m->k, th->cycle, 0, ic_psscr_of(m->k));
+  } else if (m->kind == 'w') {
+    unsigned long pls;
+    if (!th->idle_mayloss) {
+      th->srr1 = 0, pls = 0; /* EC=ESL=0: a synchronous wake-up */
+    } else if (th->lost) {
+      th->srr1 = SRR1_WS_HVLOSS | SRR1_WAKEDEC;
+      pls = th->lost >= 2 ? IC_TB_LEVEL : IC_DEEP_LEVEL;
+    } else {
+      const unsigned long rl = th->psscr & PSSCR_RL_MASK;
+      th->srr1 = SRR1_WS_NOLOSS | SRR1_WAKEDEC;
+      pls = rl < IC_DEEP_LEVEL ? rl : IC_DEEP_LEVEL - 1;
+    }
+    ic_spr[t][SPRN_PSSCR] = (pls << PSSCR_PLS_SHIFT) | (th->psscr & ~PSSCR_PLS);
+    th->last_seen = *ic_word(); /* what a plain read right after the wake-up sees */
+    ic_event('w', t, 0, 0, th->srr1, (unsigned long)th->lost, pls, 0);
+    th->lost = 0;
+  } else if (th->pend_op == IC_OP_IDLE) {
+    ic_event('i', t, IC_OP_IDLE, th->pend_line, th->pend_arg, *ic_word(), *ic_word(), 0);
+    th->st = ST_HWIDLE;
+    th->lost = 0;
+    return;
+  }
+  ic_to_thread(t);
+  ic_check_warns(t);
+}
+
+/* --- timelines ------------------------------------------------------------------- */
+static void ic_word_text(char *b, size_t n, unsigned long w) {
+  int k = snprintf(b, n, "%#lx", w);
+  if (k < 0 || (size_t)k >= n) return;
+  k += snprintf(b + k, n - (size_t)k, " [%s", (w & PNV_CORE_IDLE_LOCK_BIT) ? "lock" : "free");
+  for (int t = 0; t < ic_n && (size_t)k < n; t++)
+    k += snprintf(b + k, n - (size_t)k, " %c%d", ((w >> t) & 1) ? '+' : '-', t);
+  if ((size_t)k < n) snprintf(b + k, n - (size_t)k, "]");
+}
+
+static void ic_event_text(const struct ic_event *e, char *b, size_t n) {
+  char w1[96], w2[96];
+  switch (e->what) {
+    case 'b':
+      snprintf(b, n, "t%d: cycle %lu: power9_idle_stop(%#lx), %s", e->t, e->before + 1, e->ret,
+               ic_kind_names[e->arg]);
+      break;
+    case 'i':
+      snprintf(b, n, "t%d: stop instruction (line %d): in hardware idle", e->t, e->line);
+      break;
+    case 'w':
+      snprintf(b, n, "t%d: woken, %s, PSSCR[PLS]=%lu", e->t,
+               e->arg == 0 ? "synchronously (SRR1 0)"
+               : (e->arg & SRR1_WAKESTATE) == SRR1_WS_NOLOSS ? "SRR1 no loss"
+                                                             : "SRR1 state loss",
+               e->after);
+      break;
+    case 'L':
+      snprintf(b, n, "hw: every thread stopped deep: the core loses SPRs%s",
+               e->arg >= 2 ? " and the timebase" : "");
+      break;
+    case 'r':
+      ic_word_text(w1, sizeof w1, e->before);
+      snprintf(b, n, "t%d: power9_idle_stop returns %#lx: running (word %s)", e->t, e->ret, w1);
+      break;
+    case 'm':
+      snprintf(b, n, "t%d: mtspr(%s) (line %d): per-core register %s", e->t,
+               ic_spr_names[e->arg < IC_NR_SPRS ? e->arg : 0], e->line,
+               e->after == e->before ? "written" : "restored");
+      break;
+    case 'y':
+      ic_word_text(w1, sizeof w1, e->arg);
+      snprintf(b, n, "t%d: opal_resync_timebase() (line %d), having found word %s", e->t, e->line, w1);
+      break;
+    case 'x':
+      snprintf(b, n, "t%d: spins forever at %s (line %d)", e->t, ic_op_names[e->op], e->line);
+      break;
+    default:
+      ic_word_text(w1, sizeof w1, e->before);
+      ic_word_text(w2, sizeof w2, e->after);
+      if (e->op == IC_OP_CMPXCHG)
+        snprintf(b, n, "t%d: cmpxchg(expect %#lx) (line %d) = %#lx %s: %s -> %s", e->t, e->arg, e->line,
+                 e->ret, e->ret == e->arg ? "ok" : "failed", w1, w2);
+      else if (e->op == IC_OP_READ)
+        snprintf(b, n, "t%d: READ_ONCE (line %d) = %s", e->t, e->line, w1);
+      else
+        snprintf(b, n, "t%d: %s(%lu) (line %d)%s: %s -> %s", e->t, ic_op_names[e->op], e->arg, e->line,
+                 e->op == IC_OP_TAS_LOCK || e->op == IC_OP_TEST_BIT ? (e->ret ? " = 1" : " = 0") : "",
+                 w1, w2);
+  }
+}
+
+static void ic_moves_text(const struct ic_move *mv, int n, char *b, size_t cap) {
+  size_t k = 0;
+  b[0] = 0;
+  for (int i = 0; i < n && k + 8 < cap; i++) {
+    int w;
+    if (mv[i].kind == 'b')
+      w = snprintf(b + k, cap - k, "%sb%d%c", i ? "," : "", mv[i].t, ic_kind_letters[mv[i].k]);
+    else if (mv[i].kind == 'w')
+      w = snprintf(b + k, cap - k, "%sw%d", i ? "," : "", mv[i].t);
+    else if (mv[i].kind == 'L')
+      w = snprintf(b + k, cap - k, "%sL", i ? "," : "");
+    else
+      w = snprintf(b + k, cap - k, "%s%d", i ? "," : "", mv[i].t);
+    if (w < 0) break;
+    k += (size_t)w;
+  }
+}
+
+static int ic_parse_moves(const char *s, struct ic_move *mv) {
+  int n = 0;
+  if (!strcmp(s, "-")) return 0;
+  while (*s && n < IC_MAX_MOVES) {
+    struct ic_move m = {0, 0, 0};
+    if (*s == 'b') {
+      m.kind = 'b', m.t = (unsigned char)(s[1] - '0');
+      const char *p = s[1] && s[2] ? strchr(ic_kind_letters, s[2]) : NULL;
+      if (!p || m.t >= IC_MAX_THREADS) bad_input("bad begin move");
+      m.k = (unsigned char)(p - ic_kind_letters);
+      s += 3;
+    } else if (*s == 'w') {
+      m.kind = 'w', m.t = (unsigned char)(s[1] - '0');
+      s += 2;
+    } else if (*s == 'L') {
+      m.kind = 'L';
+      s += 1;
+    } else if (*s >= '0' && *s <= '9') {
+      m.kind = 's', m.t = (unsigned char)(*s - '0');
+      s += 1;
+    } else {
+      bad_input("bad move");
+    }
+    if (m.t >= IC_MAX_THREADS) bad_input("bad thread in a move");
+    mv[n++] = m;
+    if (*s == ',') s++;
+  }
+  return n;
+}
+
+static int ic_same_move(const struct ic_move *a, const struct ic_move *b) {
+  return a->kind == b->kind && a->t == b->t && (a->kind != 'b' || a->k == b->k);
+}
+
+/* Runs a fixed schedule; moves that are not enabled are skipped. Returns the
+ * clauses found. With `finish_deadlock`, a schedule that ends with no move
+ * enabled is judged for deadlock. */
+static void ic_judge_leaf(void);
+static unsigned ic_replay(const struct ic_move *mv, int n) {
+  struct ic_move en[IC_MAX_ENABLED];
+  ic_reset();
+  for (int i = 0; i < n && ic_nmoves < IC_MAX_MOVES; i++) {
+    const int ne = ic_enabled(en);
+    int ok = 0;
+    for (int j = 0; j < ne && !ok; j++) ok = ic_same_move(&en[j], &mv[i]);
+    if (!ok) continue;
+    ic_apply(&mv[i]);
+    ic_check_state();
+  }
+  if (ic_enabled(en) == 0) ic_judge_leaf();
+  return ic_found_mask;
+}
+
+static void ic_judge_leaf(void) {
+  int stuck = 0;
+  for (int t = 0; t < ic_n; t++) stuck += ic_th[t].st != ST_DONE;
+  if (!stuck) return;
+  for (int t = 0; t < ic_n; t++) {
+    const struct ic_thread *th = &ic_th[t];
+    if (th->st == ST_DONE) continue;
+    ic_event('x', t, th->pend_op, th->pend_line, 0, 0, 0, 0);
+    ic_finding(C(1), "no thread can move: t%d spins at %s (line %d), word %#lx", t,
+               ic_op_names[th->pend_op], th->pend_line, *ic_word());
+    if (th->woke)
+      ic_finding(C(8), "t%d woke and never returns: it spins at %s (line %d), word %#lx", t,
+                 ic_op_names[th->pend_op], th->pend_line, *ic_word());
+  }
+}
+
+/* --- the job's findings: one per clause, the shortest schedule, shrunk ------------------ */
+static struct {
+  int count;
+  int n; /* moves */
+  struct ic_move mv[IC_MAX_MOVES];
+  char text[300];
+} ic_best[IC_NCLAUSES];
+
+static void ic_record_findings(void) {
+  for (int i = 0; i < ic_nfind; i++)
+    for (int c = 1; c < IC_NCLAUSES; c++) {
+      if (!(ic_find[i].clauses & C(c))) continue;
+      ic_best[c].count++;
+      const int n = ic_find[i].move;
+      if (ic_best[c].count == 1 || n < ic_best[c].n) {
+        ic_best[c].n = n;
+        memcpy(ic_best[c].mv, ic_moves, sizeof(struct ic_move) * (size_t)n);
+        snprintf(ic_best[c].text, sizeof ic_best[c].text, "%s", ic_find[i].text);
+      }
+    }
+}
+
+static void ic_shrink_and_emit(long long id) {
+  static struct ic_move cand[IC_MAX_MOVES];
+  static char buf[IC_MAX_MOVES * 5];
+  for (int c = 1; c < IC_NCLAUSES; c++) {
+    if (!ic_best[c].count) continue;
+    int n = ic_best[c].n;
+    struct ic_move *mv = ic_best[c].mv;
+    for (int progress = 1; progress;) { /* drop one move at a time while the clause still fails */
+      progress = 0;
+      for (int i = n - 1; i >= 0; i--) {
+        memcpy(cand, mv, sizeof(struct ic_move) * (size_t)i);
+        memcpy(cand + i, mv + i + 1, sizeof(struct ic_move) * (size_t)(n - i - 1));
+        if (ic_replay(cand, n - 1) & C(c)) {
+          memcpy(mv, cand, sizeof(struct ic_move) * (size_t)(n - 1));
+          n--, progress = 1;
+        }
+      }
+    }
+    ic_replay(mv, n);
+    /* The moves actually taken, up to the finding. */
+    int upto = ic_nmoves;
+    const char *text = ic_best[c].text;
+    for (int i = 0; i < ic_nfind; i++)
+      if (ic_find[i].clauses & C(c)) upto = ic_find[i].move, text = ic_find[i].text;
+    ic_moves_text(ic_moves, upto, buf, sizeof buf);
+    emit("FINDING %lld IDLE-%d count=%d moves=%d schedule=%s :: %s", id, c, ic_best[c].count, upto,
+         buf[0] ? buf : "-", text);
+    char line[400];
+    for (int i = 0; i < ic_nev && i < 200; i++) {
+      ic_event_text(&ic_ev[i], line, sizeof line);
+      emit("TL %lld IDLE-%d %s", id, c, line);
+    }
+    ic_best[c].n = 0;
+  }
+}
+
+/* --- exploration -------------------------------------------------------------------------- */
+static uint64_t *ic_seen_key;
+static unsigned char *ic_seen_pre; /* preemptions used to reach it (bounded mode) */
+static unsigned long ic_states;
+
+static uint64_t ic_state_hash(int last) {
+  uint64_t h = ic_mix(*ic_word(), (uint64_t)ic_tb_valid);
+  for (int s = SPRN_PTCR; s < IC_FIRST_THREAD_SPR; s++) h = ic_mix(h, ic_spr[0][s]);
+  for (int t = 0; t < ic_n; t++) {
+    const struct ic_thread *th = &ic_th[t];
+    h = ic_mix(h, (uint64_t)th->st | (uint64_t)th->cycle << 4 | (uint64_t)th->kind << 12 |
+                      (uint64_t)th->lost << 16 | (uint64_t)th->pend_op << 20 | (uint64_t)th->holds_lock << 28 |
+                      (uint64_t)th->in_call << 29 | (uint64_t)th->woke << 30 |
+                      (uint64_t)th->pend_line << 32);
+    h = ic_mix(h, th->hist);
+    h = ic_mix(h, th->decided_set ? th->decided : 0xffff);
+    h = ic_mix(h, (uint64_t)th->ro_op << 32 | (uint64_t)th->ro_line);
+    for (int s = IC_FIRST_THREAD_SPR; s <= IC_LAST_CHECKED_SPR; s++) h = ic_mix(h, ic_spr[t][s]);
+  }
+  h = ic_mix(h, (uint64_t)(last + 1));
+  return h ? h : 1;
+}
+
+/* Returns 1 if the state is new (or reached with fewer preemptions). */
+static int ic_visit(uint64_t key, int pre) {
+  const size_t mask = ((size_t)1 << IC_HASH_BITS) - 1;
+  for (size_t i = (size_t)key & mask;; i = (i + 1) & mask) {
+    if (ic_seen_key[i] == 0) {
+      if (ic_states >= mask - (mask >> 3)) return 1; /* full: no more pruning */
+      ic_seen_key[i] = key, ic_seen_pre[i] = (unsigned char)pre;
+      ic_states++;
+      return 1;
+    }
+    if (ic_seen_key[i] == key) {
+      if (pre < ic_seen_pre[i]) {
+        ic_seen_pre[i] = (unsigned char)pre;
+        return 1;
+      }
+      return 0;
+    }
+  }
+}
+
+static int ic_stepper(const struct ic_move *m) { return m->kind == 'b' || m->kind == 's'; }
+
+/* Is choosing m a preemption of `last` (the thread that moved last)? */
+static int ic_preempts(const struct ic_move *m, const struct ic_move *en, int ne, int last) {
+  if (!ic_stepper(m) || last < 0 || m->t == last) return 0;
+  for (int j = 0; j < ne; j++)
+    if (ic_stepper(&en[j]) && en[j].t == last) return 1;
+  return 0;
+}
+
+struct ic_stats {
+  unsigned long schedules, transitions, bound_hits, max_depth;
+  int complete;
+};
+
+/* Stateless DFS with replay from the start, pruned by visited states (and,
+ * bounded, by the number of preemptions: choosing another thread's step
+ * while the thread that stepped last could step too; wakes and the core's
+ * loss are the hardware's and free). */
+static void ic_dfs(int bound, unsigned long max_schedules, struct ic_stats *st) {
+  static int choice[IC_MAX_MOVES], nchoice[IC_MAX_MOVES];
+  struct ic_move en[IC_MAX_ENABLED];
+  int depth_fixed = 0; /* choices [0, depth_fixed) are replayed */
+  st->complete = 0;
+  for (;;) {
+    if (st->schedules >= max_schedules) return;
+    ic_reset();
+    int last = -1, pre = 0, d = 0, counted = 1;
+    const int start = depth_fixed > 0 ? depth_fixed - 1 : 0; /* the first new transition */
+    for (;; d++) {
+      const int ne = ic_enabled(en);
+      if (ne == 0) {
+        ic_judge_leaf();
+        break;
+      }
+      if (d >= IC_MAX_MOVES - 1) {
+        st->bound_hits++;
+        break;
+      }
+      int c;
+      if (d < depth_fixed) {
+        c = choice[d];
+        if (bound >= 0 && pre + ic_preempts(&en[c], en, ne, last) > bound) { /* over the bound */
+          d++, counted = 0;
+          break;
+        }
+      } else {
+        for (c = 0; c < ne; c++) /* the first choice within the bound */
+          if (bound < 0 || pre + ic_preempts(&en[c], en, ne, last) <= bound) break;
+        if (c == ne) break;
+        choice[d] = c, nchoice[d] = ne;
+      }
+      pre += ic_preempts(&en[c], en, ne, last);
+      if (ic_stepper(&en[c])) last = en[c].t;
+      ic_apply(&en[c]);
+      ic_check_state();
+      if (d >= start) {
+        st->transitions++;
+        if (!ic_visit(ic_state_hash(bound >= 0 ? last : -1), pre)) {
+          d++;
+          break;
+        }
+      }
+    }
+    if (counted) {
+      st->schedules++;
+      if ((unsigned long)d > st->max_depth) st->max_depth = (unsigned long)d;
+      ic_record_findings();
+    }
+    int k = d - 1; /* the deepest choice with an untried alternative */
+    while (k >= 0 && choice[k] + 1 >= nchoice[k]) k--;
+    if (k < 0) {
+      st->complete = 1;
+      return;
+    }
+    choice[k]++;
+    depth_fixed = k + 1;
+  }
+}
+
+/* PCT: random thread priorities, depth-1 priority change points. */
+static uint64_t ic_rng;
+static uint64_t ic_rand(void) {
+  ic_rng ^= ic_rng << 13, ic_rng ^= ic_rng >> 7, ic_rng ^= ic_rng << 17;
+  return ic_rng;
+}
+
+/* Whose move: a thread's steps and begins are its own; wakes and the loss the hardware's. */
+#define IC_ACTOR(m) ((m).kind == 'L' || (m).kind == 'w' ? ic_n : (m).t)
+
+static void ic_pct(uint64_t seed, unsigned long runs, int depth, struct ic_stats *st) {
+  struct ic_move en[IC_MAX_ENABLED];
+  ic_rng = seed * 0x9e3779b97f4a7c15ull + 1;
+  const int est = 14 * ic_cycles * ic_n + 8; /* expected moves per schedule */
+  for (unsigned long r = 0; r < runs; r++) {
+    int prio[IC_MAX_THREADS + 1], change[8];
+    const int actors = ic_n + 1; /* the threads and the hardware */
+    for (int a = 0; a < actors; a++) prio[a] = depth + a;
+    for (int a = actors - 1; a > 0; a--) { /* shuffle */
+      const int j = (int)(ic_rand() % (uint64_t)(a + 1)), x = prio[a];
+      prio[a] = prio[j], prio[j] = x;
+    }
+    for (int i = 0; i < depth - 1 && i < 8; i++) change[i] = 1 + (int)(ic_rand() % (uint64_t)est);
+    ic_reset();
+    int d = 0;
+    for (;; d++) {
+      const int ne = ic_enabled(en);
+      if (ne == 0) {
+        ic_judge_leaf();
+        break;
+      }
+      if (d >= IC_MAX_MOVES - 1) {
+        st->bound_hits++;
+        break;
+      }
+      int best = -1, bp = -1;
+      for (int j = 0; j < ne; j++) {
+        const int a = IC_ACTOR(en[j]);
+        if (prio[a] > bp) bp = prio[a], best = j;
+      }
+      if (IC_ACTOR(en[best]) == ic_n) { /* the hardware: one of its moves at random */
+        int hw = 0;
+        for (int j = 0; j < ne; j++) hw += IC_ACTOR(en[j]) == ic_n;
+        int pick = (int)(ic_rand() % (uint64_t)hw);
+        for (int j = 0; j < ne; j++)
+          if (IC_ACTOR(en[j]) == ic_n && pick-- == 0) best = j;
+      }
+      /* Several moves of one thread (the kinds of a begin): pick one at random. */
+      int same = 0;
+      for (int j = 0; j < ne; j++) same += en[j].kind == 'b' && en[best].kind == 'b' && en[j].t == en[best].t;
+      if (same > 1) best += (int)(ic_rand() % (uint64_t)same);
+      const int a = IC_ACTOR(en[best]);
+      ic_apply(&en[best]);
+      ic_check_state();
+      st->transitions++;
+      for (int i = 0; i < depth - 1 && i < 8; i++)
+        if (change[i] == d) prio[a] = depth - 1 - i; /* drop below every initial priority */
+    }
+    st->schedules++;
+    if ((unsigned long)d > st->max_depth) st->max_depth = (unsigned long)d;
+    ic_record_findings();
+  }
+  st->complete = 1;
+}
+
+/* --- the job loop ------------------------------------------------------------------------------ */
+static void ic_setup_core(int threads, int cycles, const char *kinds) {
+  ic_n = threads, ic_cycles = cycles;
+  threads_per_core = threads;
+  threads_shift = threads == 4 ? 2 : threads == 2 ? 1 : 0;
+  ic_core_mask = (1UL << threads) - 1;
+  snprintf(ic_kinds, sizeof ic_kinds, "%s", kinds);
+  ic_nkinds = (int)strlen(ic_kinds);
+  for (int i = 0; i < ic_nkinds; i++)
+    if (!strchr(ic_kind_letters, ic_kinds[i])) bad_input("kinds: letters of sldt");
+  deep_spr_loss_state = IC_DEEP_LEVEL;
+  pnv_first_tb_loss_level = IC_TB_LEVEL;
+}
+
+static void ic_job(long long id, char **f, int nf, int trace) {
+  static struct ic_move mv[IC_MAX_MOVES];
+  struct ic_stats st;
+  memset(&st, 0, sizeof st);
+  memset(ic_best, 0, sizeof ic_best);
+  const int threads = atoi(f[0]);
+  if (threads != 1 && threads != 2 && threads != 4) bad_input("threads: 1, 2 or 4 (POWER9: SMT4 at most)");
+  const char *mode = f[1];
+  const int cycles = atoi(f[2]);
+  if (cycles < 1 || cycles > 8) bad_input("cycles: 1..8");
+  ic_setup_core(threads, cycles, f[3]);
+  memset(ic_seen_key, 0, sizeof(uint64_t) << IC_HASH_BITS);
+  ic_states = 0;
+  trace_at(trace, id);
+  trap_sig = 0;
+  if (sigsetjmp(recover, 1) == 0) {
+    in_call = 1;
+    ic_watchdog(1);
+    if (!strcmp(mode, "dfs")) {
+      if (nf != 6) bad_input("dfs: <threads> dfs <cycles> <kinds> <bound> <max schedules>");
+      ic_dfs(atoi(f[4]), strtoul(f[5], NULL, 10), &st);
+    } else if (!strcmp(mode, "pct")) {
+      if (nf != 7) bad_input("pct: <threads> pct <cycles> <kinds> <seed> <runs> <depth>");
+      const int depth = atoi(f[6]);
+      if (depth < 1 || depth > 8) bad_input("pct depth: 1..8");
+      ic_pct(strtoull(f[4], NULL, 10), strtoul(f[5], NULL, 10), depth, &st);
+    } else if (!strcmp(mode, "replay")) {
+      if (nf != 5) bad_input("replay: <threads> replay <cycles> <kinds> <moves>");
+      const int n = ic_parse_moves(f[4], mv);
+      ic_replay(mv, n);
+      st.schedules = 1, st.transitions = (unsigned long)ic_nmoves, st.complete = 1;
+      st.max_depth = (unsigned long)ic_nmoves;
+      ic_record_findings();
+    } else {
+      bad_input("mode: dfs, pct or replay");
+    }
+    in_call = 0;
+    ic_watchdog(0);
+  } else {
+    ic_watchdog(0);
+    char sched[IC_MAX_MOVES * 5];
+    ic_moves_text(ic_moves, ic_nmoves, sched, sizeof sched);
+    if (trap_sig > 0)
+      emit("CRASH %lld %d %s schedule=%s", id, (int)trap_sig, signal_name((int)trap_sig), sched);
+    else
+      emit("HANG %lld schedule=%s", id, sched);
+    for (unsigned i = 0; i < nwarns; i++) emit("WARN %lld %s", id, warns[i]);
+    if (++traps >= MAX_TRAPS) {
+      emit("ABORT too many crashes/hangs");
+      flush_out();
+      exit(3);
+    }
+    return;
+  }
+  int nfound = 0;
+  for (int c = 1; c < IC_NCLAUSES; c++) nfound += ic_best[c].count > 0;
+  /* The shrinking replays: under the watchdog too. */
+  if (sigsetjmp(recover, 1) == 0) {
+    in_call = 1;
+    ic_watchdog(1);
+    ic_shrink_and_emit(id);
+    in_call = 0;
+    ic_watchdog(0);
+  } else {
+    ic_watchdog(0);
+  }
+  emit("R %lld mode=%s schedules=%lu states=%lu transitions=%lu max_depth=%lu bound_hits=%lu complete=%d "
+       "findings=%d",
+       id, mode, st.schedules, ic_states, st.transitions, st.max_depth, st.bound_hits, st.complete, nfound);
+}
+
+int main(int argc, char **argv) {
+  const int trace = argc == 2 && !strcmp(argv[1], "trace");
+  if (argc > 2 || (argc == 2 && !trace)) {
+    fprintf(stderr, "usage: %s [trace]  (jobs on stdin, see harness_idle_core.c)\n", argv[0]);
+    return 2;
+  }
+#ifndef HAVE_POWER9_IDLE_STOP
+  emit("ABSENT power9_idle_stop");
+  emit("DONE 0");
+  flush_out();
+  return 0;
+#else
+  for (int t = 0; t < IC_MAX_THREADS; t++) {
+    ic_th[t].stack = (char *)malloc(IC_STACK_SIZE);
+    if (!ic_th[t].stack) return 3;
+  }
+  ic_seen_key = (uint64_t *)calloc((size_t)1 << IC_HASH_BITS, sizeof(uint64_t));
+  ic_seen_pre = (unsigned char *)calloc((size_t)1 << IC_HASH_BITS, 1);
+  if (!ic_seen_key || !ic_seen_pre) return 3;
+  /* Crashes may happen on a thread's stack: handle them on their own. */
+  static char altstack[1 << 16];
+  stack_t ss;
+  memset(&ss, 0, sizeof ss);
+  ss.ss_sp = altstack, ss.ss_size = sizeof altstack;
+  sigaltstack(&ss, NULL);
+  struct sigaction sa;
+  memset(&sa, 0, sizeof(sa));
+  sa.sa_handler = on_crash;
+  sa.sa_flags = SA_NODEFER | SA_ONSTACK;
+  sigaction(SIGSEGV, &sa, NULL);
+  sigaction(SIGBUS, &sa, NULL);
+  sigaction(SIGFPE, &sa, NULL);
+  sigaction(SIGILL, &sa, NULL);
+  sa.sa_handler = ic_on_alarm;
+  sigaction(SIGALRM, &sa, NULL);
+
+  char *line = NULL;
+  size_t cap = 0;
+  ssize_t len;
+  unsigned long count = 0;
+  while ((len = getline(&line, &cap, stdin)) >= 0) {
+    line_no++;
+    while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r' || line[len - 1] == ' ')) line[--len] = 0;
+    char *save = NULL, *f[8];
+    char *f_id = strtok_r(line, " \t", &save);
+    if (!f_id) continue;
+    int nf = 0;
+    for (char *x; nf < 8 && (x = strtok_r(NULL, " \t", &save));) f[nf++] = x;
+    if (nf < 5) bad_input("expected <id> <threads> <mode> <cycles> <kinds> ...");
+    char *end;
+    const long long id = strtoll(f_id, &end, 10);
+    if (end == f_id || *end) bad_input("id is not a decimal integer");
+    ic_job(id, f, nf, trace);
+    count++;
+    flush_out();
+  }
+  free(line);
+  emit("DONE %lu", count);
+  flush_out();
+  return 0;
+#endif
+}

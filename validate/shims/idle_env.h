@@ -1,0 +1,274 @@
+/*
+ * The POWER9 core as powernv's idle.c sees it, for the idle_core harness
+ * (validate/harness_idle_core.c, spec/idle_core.md).
+ *
+ * One context per hardware thread of one core (SMT4 at most: POWER9). The
+ * code under test runs unmodified; what it does to the shared per-core word
+ * (paca_ptrs[first]->idle_state) goes through the operations below, and each
+ * of them is a scheduling point: the thread stops *before* the operation and
+ * the harness's scheduler decides who moves next. So is the idle instruction
+ * (isa300_idle_stop_mayloss/noloss: the thread then stays in hardware idle
+ * until the scheduler wakes it, with the SRR1 wake state and PSSCR[PLS] the
+ * core's history gives), a write of a per-core SPR (mtspr of PTCR, RPR, TSCR,
+ * LDBAR: the restore others may not run ahead of) and opal_resync_timebase().
+ * Plain loads of the word (`*state & core_thread_mask`) are not points: they
+ * happen atomically with the thread's preceding operation, which is exact for
+ * the code at hand (the preceding operation is a test-and-set of the lock
+ * bit, which commutes with every other thread's bit operation).
+ *
+ * SPRs are a register file: per core (PTCR, RPR, TSCR, LDBAR) and per thread
+ * (the rest). A core state loss overwrites them with garbage, so that a
+ * thread that returns to running before they are restored is seen doing so.
+ *
+ * The hooks (ic_point, ic_did, ic_idle, ic_spr_*, ic_resync) are defined by
+ * the harness, which is compiled after the code under test.
+ */
+#ifndef IDLESPEC_VALIDATE_SHIM_IDLE_ENV_H
+#define IDLESPEC_VALIDATE_SHIM_IDLE_ENV_H
+
+#define IC_MAX_THREADS 4
+
+/* --- the operations that are scheduling points --------------------------- */
+enum ic_op {
+  IC_OP_NONE = 0,
+  IC_OP_CLEAR_BIT,        /* clear_bit */
+  IC_OP_SET_BIT,          /* set_bit */
+  IC_OP_TAS_LOCK,         /* test_and_set_bit_lock (and test_and_set_bit) */
+  IC_OP_CLEAR_BIT_UNLOCK, /* clear_bit_unlock */
+  IC_OP_TEST_BIT,         /* test_bit */
+  IC_OP_CMPXCHG,          /* cmpxchg */
+  IC_OP_READ,             /* READ_ONCE */
+  IC_OP_WRITE,            /* WRITE_ONCE */
+  IC_OP_IDLE,             /* isa300_idle_stop_mayloss / _noloss */
+  IC_OP_MTSPR_CORE,       /* mtspr of a per-core SPR */
+  IC_OP_RESYNC,           /* opal_resync_timebase() */
+  IC_OP_COUNT
+};
+
+/* The harness's side (validate/harness_idle_core.c). */
+static int ic_cur;                                /* the thread running */
+static int ic_is_word(const volatile void* addr); /* a core's idle_state */
+static void ic_point(int op, int line, const volatile void* addr, unsigned long arg);
+static void ic_did(int op, int line, unsigned long arg, unsigned long before, unsigned long after,
+                   unsigned long ret);
+static unsigned long ic_idle(unsigned long psscr, int mayloss, int line);
+static unsigned long ic_mfspr(int spr);
+static void ic_mtspr(int spr, unsigned long v, int line);
+static void ic_resync(int line);
+
+/* One atomic read-modify-write of an unsigned long, a point when it is the word. */
+#define IC_RMW(op, line, addr, arg, expr_new, ret_expr)                   \
+  ({                                                                      \
+    volatile unsigned long* _a = (volatile unsigned long*)(addr);         \
+    const int _w = ic_is_word(_a);                                        \
+    if (_w) ic_point((op), (line), _a, (unsigned long)(arg));             \
+    const unsigned long _old = *_a;                                       \
+    const unsigned long _new = (expr_new);                                \
+    *_a = _new;                                                           \
+    const unsigned long _ret = (ret_expr);                                \
+    if (_w) ic_did((op), (line), (unsigned long)(arg), _old, _new, _ret); \
+    _ret;                                                                 \
+  })
+
+#define clear_bit(nr, addr) \
+  ((void)IC_RMW(IC_OP_CLEAR_BIT, __LINE__, (addr), (nr), _old & ~(1UL << (nr)), 0UL))
+#define set_bit(nr, addr) \
+  ((void)IC_RMW(IC_OP_SET_BIT, __LINE__, (addr), (nr), _old | (1UL << (nr)), 0UL))
+#define test_and_set_bit_lock(nr, addr) \
+  ((int)IC_RMW(IC_OP_TAS_LOCK, __LINE__, (addr), (nr), _old | (1UL << (nr)), (_old >> (nr)) & 1UL))
+#define test_and_set_bit(nr, addr) test_and_set_bit_lock(nr, addr)
+#define clear_bit_unlock(nr, addr) \
+  ((void)IC_RMW(IC_OP_CLEAR_BIT_UNLOCK, __LINE__, (addr), (nr), _old & ~(1UL << (nr)), 0UL))
+#define __clear_bit_unlock(nr, addr) clear_bit_unlock(nr, addr)
+#define test_bit(nr, addr) \
+  ((int)IC_RMW(IC_OP_TEST_BIT, __LINE__, (addr), (nr), _old, (_old >> (nr)) & 1UL))
+#define cmpxchg(ptr, o, n)                                                      \
+  ({                                                                            \
+    const unsigned long _cx_o = (unsigned long)(o), _cx_n = (unsigned long)(n); \
+    (__typeof__(*(ptr)))IC_RMW(IC_OP_CMPXCHG, __LINE__, (ptr), _cx_o,           \
+                               _old == _cx_o ? _cx_n : _old, _old);             \
+  })
+#define cmpxchg_relaxed cmpxchg
+#define cmpxchg_acquire cmpxchg
+#define cmpxchg_release cmpxchg
+
+/* READ_ONCE / WRITE_ONCE: points on the word, plain volatile accesses elsewhere. */
+#undef READ_ONCE
+#undef WRITE_ONCE
+#define READ_ONCE(x)                                                            \
+  ({                                                                            \
+    __typeof__(x) _ro_v;                                                        \
+    if (sizeof(x) == sizeof(unsigned long) && ic_is_word(&(x))) {               \
+      _ro_v = (__typeof__(x))IC_RMW(IC_OP_READ, __LINE__, &(x), 0, _old, _old); \
+    } else {                                                                    \
+      _ro_v = *(const volatile __typeof__(x)*)&(x);                             \
+    }                                                                           \
+    _ro_v;                                                                      \
+  })
+#define WRITE_ONCE(x, v)                                            \
+  do {                                                              \
+    if (sizeof(x) == sizeof(unsigned long) && ic_is_word(&(x))) {   \
+      const unsigned long _wo_v = (unsigned long)(v);               \
+      (void)IC_RMW(IC_OP_WRITE, __LINE__, &(x), _wo_v, _wo_v, 0UL); \
+    } else {                                                        \
+      *(volatile __typeof__(x)*)&(x) = (v);                         \
+    }                                                               \
+  } while (0)
+
+/* Barriers order nothing here: every context runs sequentially consistent. */
+#define smp_mb() barrier()
+#define smp_rmb() barrier()
+#define smp_wmb() barrier()
+#define mb() barrier()
+#define isync() barrier()
+
+typedef struct {
+  int counter;
+} atomic_t;
+#define atomic_read(v) READ_ONCE((v)->counter)
+#define atomic_set(v, i) WRITE_ONCE((v)->counter, (i))
+#define atomic_inc(v) ((void)__atomic_add_fetch(&(v)->counter, 1, __ATOMIC_SEQ_CST))
+#define atomic_dec(v) ((void)__atomic_sub_fetch(&(v)->counter, 1, __ATOMIC_SEQ_CST))
+
+/* --- the word's layout (arch/powerpc/include/asm/cpuidle.h) --------------- */
+#define PNV_THREAD_RUNNING 0
+#define PNV_THREAD_NAP 1
+#define PNV_THREAD_SLEEP 2
+#define PNV_THREAD_WINKLE 3
+#define PNV_CORE_IDLE_LOCK_BIT 0x10000000UL
+#define NR_PNV_CORE_IDLE_LOCK_BIT 28
+#define PNV_CORE_IDLE_WINKLE_COUNT 0x00010000UL
+#define PNV_CORE_IDLE_WINKLE_COUNT_ALL_BIT 0x00080000UL
+#define PNV_CORE_IDLE_WINKLE_COUNT_BITS 0x000F0000UL
+#define PNV_CORE_IDLE_WINKLE_COUNT_SHIFT 16
+#define PNV_CORE_IDLE_THREAD_WINKLE_BITS 0x0000FF00UL
+#define PNV_CORE_IDLE_THREAD_WINKLE_BITS_SHIFT 8
+#define PNV_CORE_IDLE_THREAD_BITS 0x000000FFUL
+
+/* --- PSSCR and SRR1 (arch/powerpc/include/asm/reg.h) ---------------------- */
+#define PSSCR_RL_MASK 0x0000000FUL
+#define PSSCR_MTL_MASK 0x000000F0UL
+#define PSSCR_TR_MASK 0x00000300UL
+#define PSSCR_PSLL_MASK 0x000F0000UL
+#define PSSCR_EC 0x00100000UL
+#define PSSCR_ESL 0x00200000UL
+#define PSSCR_SD 0x00400000UL
+#define PSSCR_PLS 0xf000000000000000UL
+#define PSSCR_PLS_SHIFT 60
+#define SRR1_WAKESTATE 0x00030000UL
+#define SRR1_WS_HVLOSS 0x00030000UL
+#define SRR1_WS_GPRLOSS 0x00020000UL
+#define SRR1_WS_NOLOSS 0x00010000UL
+#define SRR1_WAKEMASK_P8 0x003c0000UL
+#define SRR1_WAKEHMI 0x00280000UL
+#define SRR1_WAKEDEC 0x00180000UL
+#define PPC_BIT(bit) (1UL << (63 - (bit)))
+#define PPC_ISA_3_0_INVALIDATE_ERAT ""
+#define MSR_IR 0x20UL
+#define MSR_DR 0x10UL
+#define MSR_ME 0x1000UL
+#define MSR_HV (1UL << 60)
+#define MSR_SF (1UL << 63)
+#define MSR_KERNEL (MSR_SF | MSR_HV | MSR_ME | MSR_IR | MSR_DR)
+#define MSR_IDLE (MSR_SF | MSR_HV | MSR_ME)
+static inline unsigned long mfmsr(void) { return MSR_IDLE; /* idle code runs in real mode */ }
+static inline void mtmsr(unsigned long msr) { (void)msr; }
+#define __mtmsrd(msr, l) mtmsr(msr)
+
+/* --- SPRs: a register file (the harness keeps the values) ------------------ */
+enum {
+  SPRN_PTCR = 1, /* per core */
+  SPRN_RPR,
+  SPRN_TSCR,
+  SPRN_LDBAR,
+  IC_FIRST_THREAD_SPR,
+  SPRN_LPCR = IC_FIRST_THREAD_SPR, /* per thread */
+  SPRN_HFSCR,
+  SPRN_FSCR,
+  SPRN_PID,
+  SPRN_PURR,
+  SPRN_SPURR,
+  SPRN_DSCR,
+  SPRN_CIABR,
+  SPRN_MMCRA,
+  SPRN_MMCR0,
+  SPRN_MMCR1,
+  SPRN_MMCR2,
+  SPRN_AMR,
+  SPRN_IAMR,
+  SPRN_AMOR,
+  SPRN_UAMOR,
+  SPRN_SPRG3,
+  IC_LAST_CHECKED_SPR = SPRN_SPRG3,
+  SPRN_WORT,  /* not lost by a POWER9 stop: neither saved nor judged */
+  SPRN_PSSCR, /* set by the hardware on wake-up */
+  SPRN_HSPRG0,
+  SPRN_HID0,
+  SPRN_HMEER,
+  IC_NR_SPRS
+};
+#define mfspr(n) ic_mfspr(n)
+#define mtspr(n, v) ic_mtspr((n), (unsigned long)(v), __LINE__)
+
+/* --- the core's threads ----------------------------------------------------- */
+struct lppaca;
+struct paca_struct {
+  unsigned long idle_state; /* the word, in the first thread's paca */
+  u8 thread_idle_state;
+  u8 subcore_sibling_mask;
+  unsigned long requested_psscr;
+  atomic_t dont_stop;
+  u64 sprg_vdso;
+  u16 hw_cpu_id;
+  u64 saved_r1;
+  void* idle_stack_ptr;
+};
+static struct paca_struct ic_pacas[IC_MAX_THREADS];
+static struct paca_struct* paca_ptrs[IC_MAX_THREADS] = {&ic_pacas[0], &ic_pacas[1], &ic_pacas[2],
+                                                        &ic_pacas[3]};
+static int threads_per_core = 2;
+static int threads_shift = 1;
+#define local_paca (paca_ptrs[ic_cur])
+#define get_paca() local_paca
+#define raw_smp_processor_id() (ic_cur)
+#define smp_processor_id() (ic_cur)
+#define get_hard_smp_processor_id(cpu) (cpu)
+static inline int cpu_first_thread_sibling(int cpu) { return cpu & ~(threads_per_core - 1); }
+static inline int cpu_thread_in_core(int cpu) { return cpu & (threads_per_core - 1); }
+static inline int cpu_last_thread_sibling(int cpu) { return cpu | (threads_per_core - 1); }
+
+/* --- features: a POWER9 DD2.2+ bare-metal host, hash or radix --------------- */
+#define CPU_FTR_ARCH_206 0x0000000000000100ull
+#define CPU_FTR_ARCH_207S 0x0000000000000200ull
+#define CPU_FTR_ARCH_300 0x0000000000000400ull
+#define CPU_FTR_ARCH_31 0x0000000000000800ull
+#define CPU_FTR_POWER9_DD2_1 0x0000000000001000ull
+#define CPU_FTR_P9_TM_XER_SO_BUG 0x0000000000002000ull
+#define CPU_FTR_HVMODE 0x0000000000004000ull
+#define FW_FEATURE_ULTRAVISOR 0x0000000000001000ull
+#define FW_FEATURE_OPAL 0x0000000000002000ull
+static unsigned long long ic_cpu_features =
+    CPU_FTR_ARCH_206 | CPU_FTR_ARCH_207S | CPU_FTR_ARCH_300 | CPU_FTR_POWER9_DD2_1 | CPU_FTR_HVMODE;
+static unsigned long long ic_fw_features = FW_FEATURE_OPAL;
+static inline bool cpu_has_feature(unsigned long long f) { return (ic_cpu_features & f) == f; }
+static inline bool firmware_has_feature(unsigned long long f) { return (ic_fw_features & f) == f; }
+static inline bool radix_enabled(void) { return true; }
+static inline void __slb_restore_bolted_realmode(void) {}
+struct pt_regs;
+static inline long hmi_exception_realmode(struct pt_regs* regs) {
+  (void)regs;
+  return 0;
+}
+static inline void __ppc64_runlatch_off(void) {}
+static inline void __ppc64_runlatch_on(void) {}
+
+/* --- the idle instruction and OPAL ----------------------------------------- */
+#define isa300_idle_stop_mayloss(psscr) ic_idle((psscr), 1, __LINE__)
+#define isa300_idle_stop_noloss(psscr) ic_idle((psscr), 0, __LINE__)
+#define OPAL_SUCCESS 0
+#define OPAL_CONFIG_IDLE_FASTSLEEP 1
+#define OPAL_CONFIG_IDLE_UNDO 0
+#define OPAL_CONFIG_IDLE_APPLY 1
+#define opal_resync_timebase() (ic_resync(__LINE__), (s64)OPAL_SUCCESS)
+
+#endif /* IDLESPEC_VALIDATE_SHIM_IDLE_ENV_H */
