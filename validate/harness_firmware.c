@@ -133,6 +133,17 @@ static void run_input(const struct harness_component *c, long long id, bool trac
   emit_log_and_warns(id);
 }
 
+static const struct harness_component *harness_current;
+
+static void firmware_input(long long id, char **f, int nf, bool trace) {
+  (void)nf;
+  xcede_fw_reset();
+  parse_statuses(f[0]);
+  xcede_fw.payload_len = parse_payload(f[1]);
+  xcede_fw.payload = payload;
+  run_input(harness_current, id, trace);
+}
+
 static int harness_run(int argc, char **argv, const struct harness_component *c) {
   bool trace = false;
   if (argc > 2 || (argc == 2 && strcmp(argv[1], "trace") && strcmp(argv[1], "boundary"))) {
@@ -148,34 +159,7 @@ static int harness_run(int argc, char **argv, const struct harness_component *c)
   }
   if (c->setup) c->setup();
   install_traps();
-  char *line = NULL;
-  size_t cap = 0;
-  ssize_t len;
-  unsigned long count = 0;
-  while ((len = getline(&line, &cap, stdin)) >= 0) {
-    line_no++;
-    while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r' || line[len - 1] == ' ')) line[--len] = 0;
-    char *save = NULL;
-    char *f_id = strtok_r(line, " \t", &save);
-    if (!f_id) continue; /* blank */
-    char *f_status = strtok_r(NULL, " \t", &save);
-    char *f_payload = strtok_r(NULL, " \t", &save);
-    if (!f_status || !f_payload || strtok_r(NULL, " \t", &save))
-      bad_input("expected three fields: <id> <statuses> <payloadhex>");
-    char *end;
-    const long long id = strtoll(f_id, &end, 10);
-    if (end == f_id || *end) bad_input("id is not a decimal integer");
-
-    xcede_fw_reset();
-    parse_statuses(f_status);
-    xcede_fw.payload_len = parse_payload(f_payload);
-    xcede_fw.payload = payload;
-    run_input(c, id, trace);
-    count++;
-    flush_out();
-  }
-  free(line);
-  emit("DONE %lu", count);
-  flush_out();
-  return 0;
+  harness_current = c;
+  return harness_input_loop(firmware_input, 2, 2, "expected three fields: <id> <statuses> <payloadhex>",
+                            trace);
 }

@@ -246,6 +246,18 @@ static int usage(void) {
   return 2;
 }
 
+#ifdef HAVE_MENU_SELECT
+static void governor_input(long long id, char **f, int nf, bool trace) {
+  (void)nf;
+  char *end;
+  const long hz = strtol(f[0], &end, 10);
+  if (end == f[0] || *end || hz < 1 || hz > 100000) bad_input("hz is not a number in 1..100000");
+  parse_states(f[1]);
+  parse_steps(f[2]);
+  run_input(id, trace, (unsigned)hz);
+}
+#endif
+
 int main(int argc, char **argv) {
   bool trace = false;
   if (argc > 2) return usage();
@@ -261,35 +273,7 @@ int main(int argc, char **argv) {
   return 0;
 #else
   install_traps();
-  char *line = NULL;
-  size_t cap = 0;
-  ssize_t len;
-  unsigned long count = 0;
-  while ((len = getline(&line, &cap, stdin)) >= 0) {
-    line_no++;
-    while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r' || line[len - 1] == ' ')) line[--len] = 0;
-    char *save = NULL;
-    char *f_id = strtok_r(line, " \t", &save);
-    if (!f_id) continue;
-    char *f_hz = strtok_r(NULL, " \t", &save);
-    char *f_states = strtok_r(NULL, " \t", &save);
-    char *f_steps = strtok_r(NULL, " \t", &save);
-    if (!f_hz || !f_states || !f_steps || strtok_r(NULL, " \t", &save))
-      bad_input("expected four fields: <id> <hz> <states> <steps>");
-    char *end;
-    const long long id = strtoll(f_id, &end, 10);
-    if (end == f_id || *end) bad_input("id is not a decimal integer");
-    const long hz = strtol(f_hz, &end, 10);
-    if (end == f_hz || *end || hz < 1 || hz > 100000) bad_input("hz is not a number in 1..100000");
-    parse_states(f_states);
-    parse_steps(f_steps);
-    run_input(id, trace, (unsigned)hz);
-    count++;
-    flush_out();
-  }
-  free(line);
-  emit("DONE %lu", count);
-  flush_out();
-  return 0;
+  return harness_input_loop(governor_input, 3, 3, "expected four fields: <id> <hz> <states> <steps>",
+                            trace);
 #endif
 }

@@ -1003,6 +1003,10 @@ static void ic_job(long long id, char **f, int nf, int trace) {
        id, mode, st.schedules, ic_states, st.transitions, st.max_depth, st.bound_hits, st.complete, nfound);
 }
 
+#ifdef HAVE_POWER9_IDLE_STOP
+static void idle_input(long long id, char **f, int nf, bool trace) { ic_job(id, f, nf, trace); }
+#endif
+
 int main(int argc, char **argv) {
   const int trace = argc == 2 && !strcmp(argv[1], "trace");
   if (argc > 2 || (argc == 2 && !trace)) {
@@ -1039,29 +1043,7 @@ int main(int argc, char **argv) {
   sa.sa_handler = ic_on_alarm;
   sigaction(SIGALRM, &sa, NULL);
 
-  char *line = NULL;
-  size_t cap = 0;
-  ssize_t len;
-  unsigned long count = 0;
-  while ((len = getline(&line, &cap, stdin)) >= 0) {
-    line_no++;
-    while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r' || line[len - 1] == ' ')) line[--len] = 0;
-    char *save = NULL, *f[8];
-    char *f_id = strtok_r(line, " \t", &save);
-    if (!f_id) continue;
-    int nf = 0;
-    for (char *x; nf < 8 && (x = strtok_r(NULL, " \t", &save));) f[nf++] = x;
-    if (nf < 5) bad_input("expected <id> <threads> <mode> <cycles> <kinds> ...");
-    char *end;
-    const long long id = strtoll(f_id, &end, 10);
-    if (end == f_id || *end) bad_input("id is not a decimal integer");
-    ic_job(id, f, nf, trace);
-    count++;
-    flush_out();
-  }
-  free(line);
-  emit("DONE %lu", count);
-  flush_out();
-  return 0;
+  return harness_input_loop(idle_input, 5, 8, "expected <id> <threads> <mode> <cycles> <kinds> ...",
+                            trace);
 #endif
 }

@@ -133,3 +133,42 @@ __attribute__((unused)) static void trace_at(bool trace, long long id) {
   const ssize_t w = write(2, line, (size_t)n);
   (void)w;
 }
+
+/* --- the input loop ------------------------------------------------------------ */
+/* One input per line: "<id> <field>..." (blank lines skipped). A line with
+ * fewer than min_fields or more than max_fields fields after the id aborts
+ * with `expect`. `each` runs the input; its output is flushed after it.
+ * Ends with "DONE <inputs run>". */
+typedef void (*harness_input_fn)(long long id, char **fields, int nfields, bool trace);
+
+__attribute__((unused)) static int harness_input_loop(harness_input_fn each, int min_fields,
+                                                     int max_fields, const char *expect,
+                                                     bool trace) {
+  char *line = NULL;
+  size_t cap = 0;
+  ssize_t len;
+  unsigned long count = 0;
+  while ((len = getline(&line, &cap, stdin)) >= 0) {
+    line_no++;
+    while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r' || line[len - 1] == ' ')) line[--len] = 0;
+    char *save = NULL, *fields[16];
+    char *f_id = strtok_r(line, " \t", &save);
+    if (!f_id) continue; /* blank */
+    int nf = 0;
+    for (char *x; (x = strtok_r(NULL, " \t", &save));) {
+      if (nf >= max_fields || nf >= 16) bad_input(expect);
+      fields[nf++] = x;
+    }
+    if (nf < min_fields) bad_input(expect);
+    char *end;
+    const long long id = strtoll(f_id, &end, 10);
+    if (end == f_id || *end) bad_input("id is not a decimal integer");
+    each(id, fields, nf, trace);
+    count++;
+    flush_out();
+  }
+  free(line);
+  emit("DONE %lu", count);
+  flush_out();
+  return 0;
+}
