@@ -20,7 +20,8 @@ struct Job {
   // none. A job whose env sets ASAN_OPTIONS gets ASan's own limits
   // (hard_rss_limit_mb, malloc_limit_mb): ASan reserves terabytes of address
   // space, so RLIMIT_AS would stop it before it starts. Any other job gets
-  // RLIMIT_AS.
+  // IDLESPEC_MEMORY_MB, which the harness applies to itself as RLIMIT_AS
+  // (validate/shims/kernel.h).
   long memory_mb = -1;
 };
 

@@ -20,6 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* --- types ---------------------------------------------------------------- */
@@ -74,8 +75,29 @@ typedef uint64_t __be64;
 #define WRITE_ONCE(x, v) (*(volatile __typeof__(x) *)&(x) = (v))
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
+/* --- the memory limit the driver asks for (IDLESPEC_MEMORY_MB) -------------
+ * Applied here, by the harness itself at start-up, so that the driver (which
+ * may be an ASan build) never runs under RLIMIT_AS; an ASan harness gets
+ * ASan's own limits (hard_rss_limit_mb, malloc_limit_mb) instead. */
+#if defined(__SANITIZE_ADDRESS__)
+#define SHIM_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define SHIM_ASAN 1
+#endif
+#endif
+#ifndef SHIM_ASAN
+#include <sys/resource.h>
+__attribute__((constructor)) static void shim_memory_limit(void) {
+  const char *v = getenv("IDLESPEC_MEMORY_MB");
+  const unsigned long long mb = v ? strtoull(v, NULL, 10) : 0;
+  if (mb == 0) return;
+  const struct rlimit lim = {(rlim_t)mb << 20, (rlim_t)mb << 20};
+  setrlimit(RLIMIT_AS, &lim);
+}
+#endif
+
 /* --- allocation: the C heap (the harness process has a memory limit) ------ */
-#include <stdlib.h>
 typedef unsigned int gfp_t;
 #define GFP_KERNEL 0u
 #define GFP_ATOMIC 0u
