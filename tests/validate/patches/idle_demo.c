@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * A tiny idle driver used by the patch intake tests.
+ * idlespec test fixture: a made-up two-state driver for the patch tests.
  */
-#include <linux/cpuidle.h>
+#include "demo_platform.h"
 
 #define DEMO_MAX_STATES 2
 
@@ -10,8 +10,8 @@ static int demo_nr_states;
 
 static int demo_snooze(struct cpuidle_device *dev, int index)
 {
-	while (!need_resched())
-		cpu_relax();
+	for (unsigned int spin = 0; demo_nothing_queued(); spin++)
+		demo_spin_hint(spin);
 	return index;
 }
 
@@ -19,15 +19,15 @@ static int demo_cede(struct cpuidle_device *dev, int index)
 {
 	int ret;
 
-	ret = demo_hcall_cede();
+	ret = demo_give_up_cpu();
 	if (ret)
-		pr_warn("demo: cede failed\n");
+		demo_log("demo: giving up the cpu failed\n");
 	return index;
 }
 
-static int __init demo_init(void)
+static int demo_init(void)
 {
 	demo_nr_states = DEMO_MAX_STATES;
 	return 0;
 }
-device_initcall(demo_init);
+DEMO_REGISTER(demo_init);
