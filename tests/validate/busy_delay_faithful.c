@@ -15,60 +15,66 @@
 #define RTAS_SHORT_WAIT_MS	20	/* usleep_range up to here, msleep above */
 #define RTAS_LONGEST_WAIT_MS	1000U	/* poll firmware at least once a second */
 
-/* Busy: 1 ms (callers with loops of their own expect it); 990n: 10^n ms. */
+/* The hint of a status in ms: busy 1, 990n 10^n, anything else none (0). */
 unsigned int rtas_busy_delay_time(int status)
 {
-	static const unsigned int hint_ms[] = { 1, 10, 100, 1000, 10000, 100000 };
+	unsigned int hint = 1;
+	int n;
 
 	if (status == RTAS_BUSY)	/* variant: hang */
 		return 1;
 	if (status < RTAS_EXTENDED_DELAY_MIN || status > RTAS_EXTENDED_DELAY_MAX)
 		return 0;
-	return hint_ms[status - RTAS_EXTENDED_DELAY_MIN];
+	for (n = RTAS_EXTENDED_DELAY_MIN; n < status; n++)
+		hint *= 10;
+	return hint;
 }
 
-/* No timer before the scheduler: a millisecond's spin per extended delay. */
+/*
+ * Boot time, no scheduler: each extended delay is a millisecond of spinning.
+ * After RTAS_EARLY_GIVE_UP of them in a row the caller is told to stop; any
+ * other status, busy included, starts the count again.
+ */
 static bool __init rtas_busy_delay_early(int status)
 {
-	static unsigned int waited __initdata;
+	static unsigned int spun __initdata;
 
-	if (status == RTAS_BUSY) {
-		waited = 0;
-		return true;
-	}
 	if (status < RTAS_EXTENDED_DELAY_MIN || status > RTAS_EXTENDED_DELAY_MAX) {
-		waited = 0;
-		return false;
+		spun = 0;
+		return status == RTAS_BUSY;
 	}
 	mdelay(1);
-	if (++waited <= RTAS_EARLY_GIVE_UP)
-		return true;
-	pr_warn("rtas: still told to wait after %u tries, giving up\n", RTAS_EARLY_GIVE_UP);
-	waited = 0;	/* variant: no_reset */
-	return false;
+	spun++;
+	if (spun > RTAS_EARLY_GIVE_UP) {
+		pr_warn("rtas: %u extended delays in a row during boot, stopping\n",
+			RTAS_EARLY_GIVE_UP);
+		spun = 0;	/* variant: no_reset */
+		return false;
+	}
+	return true;
 }
 
-/* Whether to call RTAS again, after waiting as the status asks. */
+/* Waits as the status asks (or yields), then says whether to call again. */
 bool __ref rtas_busy_delay(int status)
 {
-	bool wait = status >= RTAS_EXTENDED_DELAY_MIN &&
-		    status <= RTAS_EXTENDED_DELAY_MAX;	/* variant: accepts_9906 */
+	const bool hinted = status >= RTAS_EXTENDED_DELAY_MIN &&
+			    status <= RTAS_EXTENDED_DELAY_MAX;	/* variant: accepts_9906 */
 	unsigned int ms;
 
 	if (system_state < SYSTEM_SCHEDULING)
 		return rtas_busy_delay_early(status);
-	if (status == RTAS_BUSY) {
-		cond_resched();	/* variant: sleeps_on_busy */
-		return true;
-	}
-	if (!wait) {
+	if (!hinted && status != RTAS_BUSY) {
 		might_sleep();	/* variant: segfault */
 		return false;
 	}
+	if (!hinted) {
+		cond_resched();	/* variant: sleeps_on_busy */
+		return true;
+	}
 	ms = clamp(rtas_busy_delay_time(status), 1U, RTAS_LONGEST_WAIT_MS);	/* variant: bug_on */
-	if (ms > RTAS_SHORT_WAIT_MS)
-		msleep(ms);
-	else
+	if (ms <= RTAS_SHORT_WAIT_MS)
 		usleep_range(ms * 100, ms * 1000);
+	else
+		msleep(ms);
 	return true;
 }
