@@ -1,221 +1,208 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * idlespec validate test input (tests/validate/run_idle_core.sh): the POWER9
- * deep-stop bookkeeping of arch/powerpc/platforms/powernv/idle.c, written
- * for this suite after spec/idle_core.md. The names and signatures are the
- * kernel's (power9_idle_stop(), the atomic_*_thread_idle() helpers, the
- * paca's idle_state word, deep_spr_loss_state, pnv_first_tb_loss_level);
- * the text is not. The "variant: NAME" markers are where run_idle_core.sh
- * injects one bug at a time with sed.
+ * Test input for tests/validate/run_idle_core.sh, written for idlespec from
+ * spec/idle_core.md: how one hardware thread of a POWER9 core goes into a
+ * stop state that may lose register state, and how it comes back. Only what
+ * the harness binds to keeps an outside name: the entry point
+ * power9_idle_stop(), the two level thresholds and the paca's shared
+ * idle_state word. Lines tagged "variant: NAME" are where the test script
+ * plants one bug at a time with sed.
  */
 #include <linux/types.h>
 #include <asm/cpuidle.h>
 #include <asm/opal.h>
 #include <asm/cputhreads.h>
 
-/* Stop levels from which SPRs, and then the timebase, are lost. */
+/*
+ * PSSCR levels (the harness sets both): a stop this deep costs the thread
+ * its registers; one at least as deep as the second also stops the clock.
+ */
 static u64 pnv_first_tb_loss_level = 0xF + 1;
 static u64 deep_spr_loss_state = 0xF + 1;
 
-/* Clear the caller's bit: it is about to enter a state-loss stop. */
-static inline void atomic_start_thread_idle(void)
-{
-	int cpu = raw_smp_processor_id();
-	unsigned long *word = &paca_ptrs[cpu_first_thread_sibling(cpu)]->idle_state;
+/* --- registers to carry over a stop, grouped by who writes them back ---- */
 
-	clear_bit(cpu_thread_in_core(cpu), word);
+/* Shared by the core: written back once, by the first thread to wake. */
+static const int spr_core_once[] = { SPRN_PTCR, SPRN_RPR, SPRN_TSCR };
+
+/* Written back by every thread after a deep wake-up (LDBAR included). */
+static const int spr_each_thread[] = {
+	SPRN_MMCR0, SPRN_MMCR1, SPRN_MMCR2, SPRN_MMCRA,
+	SPRN_PURR, SPRN_SPURR,
+	SPRN_LPCR, SPRN_HFSCR, SPRN_FSCR, SPRN_PID, SPRN_DSCR, SPRN_CIABR,
+	SPRN_LDBAR,
+};
+
+/* Storage keys: gone after any stop that loses state, shallow ones too. */
+static const int spr_keys[] = { SPRN_AMR, SPRN_IAMR, SPRN_AMOR, SPRN_UAMOR };
+
+struct stop_snapshot {
+	unsigned long core_once[ARRAY_SIZE(spr_core_once)];
+	unsigned long each_thread[ARRAY_SIZE(spr_each_thread)];
+	unsigned long keys[ARRAY_SIZE(spr_keys)];
+};
+
+static void snap_sprs(const int *ids, unsigned long *vals, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		vals[i] = mfspr(ids[i]);
 }
 
-/* Set the caller's bit again: it woke without losing state. */
-static inline void atomic_stop_thread_idle(void)
+static void load_sprs(const int *ids, const unsigned long *vals, size_t n)
 {
-	int cpu = raw_smp_processor_id();
-	unsigned long *word = &paca_ptrs[cpu_first_thread_sibling(cpu)]->idle_state;
-
-	set_bit(cpu_thread_in_core(cpu), word);
+	for (size_t i = 0; i < n; i++)
+		mtspr(ids[i], vals[i]);
 }
 
-/* Spin until the core's lock bit is ours. */
-static inline void atomic_lock_thread_idle(void)
-{
-	int cpu = raw_smp_processor_id();
-	unsigned long *word = &paca_ptrs[cpu_first_thread_sibling(cpu)]->idle_state;
+#define SNAP(ids, vals) snap_sprs((ids), (vals), ARRAY_SIZE(ids))
+#define LOAD(ids, vals) load_sprs((ids), (vals), ARRAY_SIZE(ids))
 
+/* --- the per-core word: one awake bit per thread plus a lock bit -------- */
+
+static unsigned long *core_word(void)
+{
+	return &paca_ptrs[cpu_first_thread_sibling(raw_smp_processor_id())]->idle_state;
+}
+
+static unsigned int my_slot(void)
+{
+	return cpu_thread_in_core(raw_smp_processor_id());
+}
+
+/* Going down deep: no longer counted among the awake threads. */
+static void word_leave(unsigned long *word)
+{
+	clear_bit(my_slot(), word);
+}
+
+/* Back up with nothing lost: counted awake again, no lock needed. */
+static void word_rejoin(unsigned long *word)
+{
+	set_bit(my_slot(), word);
+}
+
+static void word_lock(unsigned long *word)
+{
 	while (unlikely(test_and_set_bit_lock(NR_PNV_CORE_IDLE_LOCK_BIT, word)))
-		barrier();
+		cpu_relax();
 }
 
 /*
- * Drop the lock and mark the caller awake in one update. Other threads may
- * set or clear their bits without the lock meanwhile, so retry with what
- * the word holds until the exchange goes through.
+ * Release the lock and count this thread awake with a single compare and
+ * swap. Siblings keep flipping their own bits without taking the lock, so
+ * the swap can miss; try again against the value it found.
  */
-static inline void atomic_unlock_and_stop_thread_idle(void)
+static void word_unlock_rejoin(unsigned long *word)
 {
-	int cpu = raw_smp_processor_id();
-	unsigned long me = 1UL << cpu_thread_in_core(cpu);
-	unsigned long *word = &paca_ptrs[cpu_first_thread_sibling(cpu)]->idle_state;
-	u64 seen = READ_ONCE(*word);
-	u64 want, got;
+	const unsigned long mine = 1UL << my_slot();
+	unsigned long seen, expected, next;
 
+	seen = READ_ONCE(*word);
 	BUG_ON(!(seen & PNV_CORE_IDLE_LOCK_BIT));
-	BUG_ON(seen & me);
+	BUG_ON(seen & mine);
 
-	for (;;) {
-		want = (seen | me) & ~PNV_CORE_IDLE_LOCK_BIT;	/* variant: lost_bit */
-		got = cmpxchg(word, seen, want);
-		if (likely(got == seen))
-			break;
-		seen = got;
-	}
+	do {
+		expected = seen;
+		next = (expected & ~PNV_CORE_IDLE_LOCK_BIT) | mine;	/* variant: lost_bit, no_unlock */
+		seen = cmpxchg(word, expected, next);
+	} while (unlikely(seen != expected));
 }
 
-/* What a deep stop loses and the thread keeps a copy of. */
-struct p9_sprs {
-	/* shared by the core's threads */
-	u64 ptcr;
-	u64 rpr;
-	u64 tscr;
-	u64 ldbar;
+/* --- pieces of the wake-up path ----------------------------------------- */
 
-	/* the thread's own */
-	u64 lpcr;
-	u64 hfscr;
-	u64 fscr;
-	u64 pid;
-	u64 purr;
-	u64 spurr;
-	u64 dscr;
-	u64 ciabr;
-	u64 mmcra;
-	u32 mmcr0;
-	u32 mmcr1;
-	u64 mmcr2;
+/* ESL and EC both clear: the stop cannot lose anything. */
+static unsigned long stop_keeping_state(unsigned long psscr)
+{
+	unsigned long wake = isa300_idle_stop_noloss(psscr);
 
-	/* lost even by the shallower state-loss stops */
-	u64 amr;
-	u64 iamr;
-	u64 amor;
-	u64 uamor;
-};
+	if (wake) {
+		BUG_ON((wake & SRR1_WAKESTATE) != SRR1_WS_NOLOSS);
+		mtmsr(MSR_KERNEL);
+	}
+	return wake;
+}
+
+/* Toggle MMCRA bit 60 once so that the PMU counts again after a loss. */
+static void pmu_restart(void)
+{
+	const unsigned long mmcra_now = mfspr(SPRN_MMCRA);
+
+	mtspr(SPRN_MMCRA, mmcra_now | PPC_BIT(60));
+	mtspr(SPRN_MMCRA, mmcra_now & ~PPC_BIT(60));
+}
+
+static void clock_resync(void)
+{
+	const s64 rc = opal_resync_timebase();
+
+	BUG_ON(rc != OPAL_SUCCESS);
+}
+
+/*
+ * The whole core went down and its registers are garbage. With the word
+ * locked, a thread that sees no sibling counted awake is the first one up:
+ * it writes back the shared registers, and the clock if that stopped too.
+ * Later threads only pass through the lock, which is enough to keep them
+ * from running ahead of that write-back.
+ */
+static void recover_core(unsigned long *word, const struct stop_snapshot *snap,
+			 unsigned long pls)
+{
+	const unsigned long all_slots = (1UL << threads_per_core) - 1;
+	bool first_up;
+
+	word_lock(word);					/* variant: no_lock */
+	first_up = (*word & all_slots) == 0;			/* variant: early_return */
+	if (first_up)
+		LOAD(spr_core_once, snap->core_once);
+	if (first_up && pls >= pnv_first_tb_loss_level)		/* variant: resync_every */
+		clock_resync();
+	isync();
+	word_unlock_rejoin(word);				/* variant: early_return (the unlock) */
+
+	LOAD(spr_each_thread, snap->each_thread);
+	mtspr(SPRN_SPRG3, local_paca->sprg_vdso);
+	if (!radix_enabled())
+		__slb_restore_bolted_realmode();
+}
 
 static unsigned long power9_idle_stop(unsigned long psscr)
 {
-	int cpu = raw_smp_processor_id();
-	unsigned long *word = &paca_ptrs[cpu_first_thread_sibling(cpu)]->idle_state;
-	unsigned long all_threads = (1UL << threads_per_core) - 1;
-	struct p9_sprs sprs = {};
-	bool saved = false;
-	unsigned long srr1, level, mmcra;
-	bool first;
+	struct stop_snapshot snap = {};
+	unsigned long *word;
+	unsigned long wake, pls;
+	bool went_deep;
 
-	if (!(psscr & (PSSCR_EC | PSSCR_ESL))) {
-		/* No state loss possible: the thread wakes where it stopped. */
-		srr1 = isa300_idle_stop_noloss(psscr);
-		if (likely(!srr1))
-			return 0;
-		BUG_ON((srr1 & SRR1_WAKESTATE) != SRR1_WS_NOLOSS);
-		goto out;
+	if (!(psscr & (PSSCR_EC | PSSCR_ESL)))
+		return stop_keeping_state(psscr);
+
+	word = core_word();
+	went_deep = (psscr & PSSCR_RL_MASK) >= deep_spr_loss_state;
+
+	SNAP(spr_keys, snap.keys);
+	if (went_deep) {
+		SNAP(spr_core_once, snap.core_once);
+		SNAP(spr_each_thread, snap.each_thread);
+		word_leave(word);
 	}
 
-	if ((psscr & PSSCR_RL_MASK) >= deep_spr_loss_state) {
-		sprs.ptcr = mfspr(SPRN_PTCR);
-		sprs.rpr = mfspr(SPRN_RPR);
-		sprs.tscr = mfspr(SPRN_TSCR);
-		sprs.ldbar = mfspr(SPRN_LDBAR);
+	wake = isa300_idle_stop_mayloss(psscr);
+	/* How deep the core really went is in PSSCR[PLS], not in SRR1. */
+	pls = (mfspr(SPRN_PSSCR) & PSSCR_PLS) >> PSSCR_PLS_SHIFT;
+	WARN_ON_ONCE(!wake);
 
-		sprs.lpcr = mfspr(SPRN_LPCR);
-		sprs.hfscr = mfspr(SPRN_HFSCR);
-		sprs.fscr = mfspr(SPRN_FSCR);
-		sprs.pid = mfspr(SPRN_PID);
-		sprs.purr = mfspr(SPRN_PURR);
-		sprs.spurr = mfspr(SPRN_SPURR);
-		sprs.dscr = mfspr(SPRN_DSCR);
-		sprs.ciabr = mfspr(SPRN_CIABR);
-		sprs.mmcra = mfspr(SPRN_MMCRA);
-		sprs.mmcr0 = mfspr(SPRN_MMCR0);
-		sprs.mmcr1 = mfspr(SPRN_MMCR1);
-		sprs.mmcr2 = mfspr(SPRN_MMCR2);
-		saved = true;
-
-		atomic_start_thread_idle();
+	if ((wake & SRR1_WAKESTATE) != SRR1_WS_NOLOSS) {
+		pmu_restart();
+		LOAD(spr_keys, snap.keys);
 	}
 
-	sprs.amr = mfspr(SPRN_AMR);
-	sprs.iamr = mfspr(SPRN_IAMR);
-	sprs.amor = mfspr(SPRN_AMOR);
-	sprs.uamor = mfspr(SPRN_UAMOR);
-
-	srr1 = isa300_idle_stop_mayloss(psscr);
-	psscr = mfspr(SPRN_PSSCR);
-
-	WARN_ON_ONCE(!srr1);
-
-	if ((srr1 & SRR1_WAKESTATE) != SRR1_WS_NOLOSS) {
-		mtspr(SPRN_AMR, sprs.amr);
-		mtspr(SPRN_IAMR, sprs.iamr);
-		mtspr(SPRN_AMOR, sprs.amor);
-		mtspr(SPRN_UAMOR, sprs.uamor);
-
-		/* Kick the PMU: set and clear MMCRA bit 60. */
-		mmcra = mfspr(SPRN_MMCRA);
-		mtspr(SPRN_MMCRA, mmcra | PPC_BIT(60));
-		mtspr(SPRN_MMCRA, mmcra & ~PPC_BIT(60));
+	if (pls >= deep_spr_loss_state) {
+		BUG_ON(!went_deep);
+		recover_core(word, &snap, pls);
+	} else if (went_deep) {
+		word_rejoin(word);
 	}
 
-	/* SRR1 does not tell SPR loss apart reliably; PSSCR[PLS] does. */
-	level = (psscr & PSSCR_PLS) >> PSSCR_PLS_SHIFT;
-	if (likely(level < deep_spr_loss_state)) {
-		if (saved)
-			atomic_stop_thread_idle();
-		goto out;
-	}
-
-	BUG_ON(!saved);
-
-	/*
-	 * The core lost state. Under the lock, the thread that finds no
-	 * sibling awake restores what the core shares, and the timebase
-	 * when that was lost too; the others wait for it on the lock.
-	 */
-	atomic_lock_thread_idle();				/* variant: no_lock */
-	first = !(*word & all_threads);				/* variant: early_return */
-	if (!first)
-		goto core_restored;				/* variant: resync_every */
-
-	mtspr(SPRN_PTCR, sprs.ptcr);
-	mtspr(SPRN_RPR, sprs.rpr);
-	mtspr(SPRN_TSCR, sprs.tscr);
-
-timebase:
-	if (level >= pnv_first_tb_loss_level) {
-		if (opal_resync_timebase() != OPAL_SUCCESS)
-			BUG();
-	}
-	isync();
-
-core_restored:
-	atomic_unlock_and_stop_thread_idle();			/* variant: early_return (the unlock) */
-
-	/* The thread's own registers. */
-	mtspr(SPRN_LPCR, sprs.lpcr);
-	mtspr(SPRN_HFSCR, sprs.hfscr);
-	mtspr(SPRN_FSCR, sprs.fscr);
-	mtspr(SPRN_PID, sprs.pid);
-	mtspr(SPRN_PURR, sprs.purr);
-	mtspr(SPRN_SPURR, sprs.spurr);
-	mtspr(SPRN_DSCR, sprs.dscr);
-	mtspr(SPRN_CIABR, sprs.ciabr);
-	mtspr(SPRN_MMCRA, sprs.mmcra);
-	mtspr(SPRN_MMCR0, sprs.mmcr0);
-	mtspr(SPRN_MMCR1, sprs.mmcr1);
-	mtspr(SPRN_MMCR2, sprs.mmcr2);
-	mtspr(SPRN_LDBAR, sprs.ldbar);
-	mtspr(SPRN_SPRG3, local_paca->sprg_vdso);
-
-	if (!radix_enabled())
-		__slb_restore_bolted_realmode();
-out:
 	mtmsr(MSR_KERNEL);
-	return srr1;
+	return wake;
 }

@@ -17,12 +17,12 @@ COMPONENT=governor
 # The walk, the trivial check and the tick correction all take disabled
 # states (GOV-1; GOV-2 as well: the disabled state 0 it falls back to is
 # over the limit and is not the first enabled state).
-variant ignores_disabled '/variant: ignores_disabled/s/return dev->states_usage\[i\].disable;/return false;/'
+variant ignores_disabled '/variant: ignores_disabled/s/return dev->states_usage\[k\].disable != 0;/return false;/'
 # The QoS limit checked after the residency block, as before 779b1a1cb13a:
 # with the tick stopped the promotion returns a state over the limit (GOV-2).
-variant limit_after_residency '/variant: limit_after_residency/s/if (s->exit_latency_ns > latency_req)/if (0)/'
+variant limit_after_residency '/variant: limit_after_residency/s/if (st->exit_latency_ns > qos_ns)/if (0)/'
 # The time to the timer times the correction factor in 32 bits (GOV-5).
-variant prediction_32bit '/variant: prediction_32bit/s/= data->next_timer_ns \*/= (u32)data->next_timer_ns */'
+variant prediction_32bit '/variant: prediction_32bit/s/= md->next_timer_ns \*/= (u32)md->next_timer_ns */'
 
 run faithful --source "$(src faithful)" --component governor --budget "$BUDGET"
 expect_rc faithful 1  # GOV-3 and GOV-6 are unknown

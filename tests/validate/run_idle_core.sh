@@ -19,14 +19,14 @@ variant no_lock '/variant: no_lock/d'
 # The first thread drops the lock before restoring the core: another thread
 # takes it, finds the first one's bit and returns with PTCR (and the timebase) lost.
 variant early_return '/variant: early_return \*\//a\
-	atomic_unlock_and_stop_thread_idle();
+	word_unlock_rejoin(word);
 /variant: early_return (the unlock)/d'
 # The unlock forgets the own bit: a running thread whose bit is clear.
-variant lost_bit '/variant: lost_bit/s/(seen | me) & ~PNV_CORE_IDLE_LOCK_BIT/seen \& ~PNV_CORE_IDLE_LOCK_BIT/'
+variant lost_bit '/variant: lost_bit, no_unlock/s/ | mine;/;/'
 # Every thread that lost state resyncs the timebase (before the 2014 redesign).
-variant resync_every '/variant: resync_every/s/goto core_restored;/goto timebase;/'
+variant resync_every '/variant: resync_every/s/first_up \&\& //'
 # The unlock keeps the lock bit: the thread returns holding it, the next one spins forever.
-variant no_unlock '/variant: lost_bit/s/(seen | me) & ~PNV_CORE_IDLE_LOCK_BIT/seen | me/'
+variant no_unlock '/variant: lost_bit, no_unlock/s/(expected \& ~PNV_CORE_IDLE_LOCK_BIT) | mine/expected | mine/'
 
 
 run faithful --source "$(src faithful)" --budget "$BUDGET"
