@@ -12,6 +12,13 @@ using Clock = std::chrono::steady_clock;
 constexpr int kRestarts = 40;
 }  // namespace
 
+std::string payload_hex(const std::vector<uint8_t>& bytes) {
+  static const char* digits = "0123456789abcdef";
+  std::string s;
+  for (const uint8_t c : bytes) s += digits[c >> 4], s += digits[c & 15];
+  return s.empty() ? "-" : s;
+}
+
 long long HarnessOutcome::field(const std::string& key) const {
   const size_t p = result.find(" " + key + "=");
   return p == std::string::npos ? 0
@@ -156,9 +163,8 @@ HarnessBatch run_harness_inputs(const std::string& harness, bool sanitizers,
 }
 
 namespace detail {
-void fill_clause(const Options& opt, ClauseVerdict& v, const std::vector<std::string>& errors,
-                 size_t judged_plain, size_t judged_san, bool san, bool needs_san) {
-  (void)opt;
+void fill_clause(ClauseVerdict& v, const std::vector<std::string>& errors, size_t judged_plain,
+                 size_t judged_san, bool san, bool needs_san) {
   if (!errors.empty()) {
     v.status = "error";
     for (const auto& e : errors) v.error += (v.error.empty() ? "" : "; ") + e;

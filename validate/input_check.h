@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <string>
@@ -46,6 +47,9 @@ HarnessBatch run_harness_inputs(const std::string& harness, bool sanitizers,
                                 const std::vector<std::string>& lines, const std::string& dir,
                                 const std::string& tag, double budget);
 
+// A payload as a harness line field: lower-case hex, "-" when empty.
+std::string payload_hex(const std::vector<uint8_t>& bytes);
+
 // Findings per clause for one input: clause -> what happened.
 using Findings = std::map<std::string, std::string>;
 
@@ -67,8 +71,8 @@ struct Found {
   std::string text;
   bool plain;  // the plain build shows it (else only the ASan build)
 };
-void fill_clause(const Options& opt, ClauseVerdict& v, const std::vector<std::string>& errors,
-                 size_t judged_plain, size_t judged_san, bool san, bool needs_san);
+void fill_clause(ClauseVerdict& v, const std::vector<std::string>& errors, size_t judged_plain,
+                 size_t judged_san, bool san, bool needs_san);
 }  // namespace detail
 
 // Runs `inputs` through `hb`'s builds, judges, shrinks and appends one
@@ -173,7 +177,7 @@ void check_inputs(const Options& opt, const HarnessBuild& hb, const Component& c
       std::vector<std::string> errors = plain.errors;
       if (id == c.sanitizer_clause)
         errors.insert(errors.end(), sanb.errors.begin(), sanb.errors.end());
-      detail::fill_clause(opt, v, errors, judged_plain, judged_san, san, id == c.sanitizer_clause);
+      detail::fill_clause(v, errors, judged_plain, judged_san, san, id == c.sanitizer_clause);
     }
     part.clauses.push_back(v);
   }

@@ -9,6 +9,7 @@
 #include <set>
 #include <sstream>
 
+#include "impl/json.h"
 #include "validate/component.h"
 #include "validate/patch.h"
 #include "validate/process.h"
@@ -202,21 +203,11 @@ std::string render_review_text(const ReviewReport& rr) {
 
 std::string render_review_json(const ReviewReport& rr) {
   auto js = [](const std::string& s) {
-    std::string o = "\"";
-    for (const unsigned char c : s) {
-      if (c == '"' || c == '\\')
-        o += '\\', o += static_cast<char>(c);
-      else if (c == '\n')
-        o += "\\n";
-      else if (c < 0x20) {
-        char b[8];
-        std::snprintf(b, sizeof(b), "\\u%04x", c);
-        o += b;
-      } else
-        o += static_cast<char>(c);
-    }
-    return o + "\"";
+    std::string quoted = "\"";
+    quoted += json_escape(s);
+    return quoted += '"';
   };
+
   std::ostringstream o;
   o << "{\"patch\":" << js(rr.patch) << ",\"subject\":" << js(rr.subject) << ",\"touched\":[";
   for (size_t i = 0; i < rr.touched.size(); ++i) o << (i ? "," : "") << js(rr.touched[i]);

@@ -229,13 +229,6 @@ bool kd1_accepts(const Input& in, long long exit_latency, long long residency) {
 
 // --- running the harness ---------------------------------------------------------
 
-std::string hex(const Bytes& b) {
-  static const char* d = "0123456789abcdef";
-  std::string s;
-  for (uint8_t c : b) s += d[c >> 4], s += d[c & 15];
-  return s.empty() ? "-" : s;
-}
-
 std::string u128_text(unsigned __int128 v) {
   if (v == 0) return "0";
   std::string s;
@@ -345,7 +338,7 @@ Part check_states(const Options& opt, const Target& target) {
         "states: CEDE(0) fix-up on a dedicated POWER10 LPAR at 512 MHz (STATES-6 is not checked "
         "here); KD-1: the reference with the kernel's tb_to_ns() conversion is accepted too");
     InputChecker<Input> c;
-    c.line = [](const Input& in) { return "0 " + hex(payload(in)); };
+    c.line = [](const Input& in) { return "0 " + payload_hex(payload(in)); };
     c.judge = judge;
     c.shrink = shrink_candidates;
     c.describe = describe;

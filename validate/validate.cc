@@ -13,6 +13,7 @@
 #include <set>
 #include <sstream>
 
+#include "impl/json.h"
 #include "validate/component.h"
 #include "validate/process.h"
 
@@ -425,23 +426,11 @@ Report validate(const Options& opt) {
 
 namespace {
 
+// A JSON string: the project's escaping (impl/json.h), quoted.
 std::string js(const std::string& s) {
-  std::string o = "\"";
-  for (const unsigned char c : s) {
-    if (c == '"' || c == '\\') {
-      o += '\\';
-      o += static_cast<char>(c);
-    } else if (c == '\n') {
-      o += "\\n";
-    } else if (c < 0x20) {
-      char b[8];
-      std::snprintf(b, sizeof(b), "\\u%04x", c);
-      o += b;
-    } else {
-      o += static_cast<char>(c);
-    }
-  }
-  return o + "\"";
+  std::string quoted = "\"";
+  quoted += json_escape(s);
+  return quoted += '"';
 }
 
 std::string js_list(const std::vector<std::string>& v) {

@@ -149,13 +149,6 @@ std::vector<Input> make_inputs(uint64_t seed) {
 
 // --- running the harness ---------------------------------------------------------
 
-std::string hex(const Bytes& b) {
-  static const char* d = "0123456789abcdef";
-  std::string s;
-  for (uint8_t c : b) s += d[c >> 4], s += d[c & 15];
-  return s.empty() ? "-" : s;
-}
-
 std::string statuses_text(const std::vector<int>& st) {
   std::string s;
   for (size_t i = 0; i < st.size(); ++i) {
@@ -171,7 +164,7 @@ bool retried_status(int s) { return s == -2 || (s >= 9900 && s <= 9905); }
 
 std::string show_payload(const Bytes& p) {
   if (p.empty()) return "(empty)";
-  std::string h = hex(p), s;
+  std::string h = payload_hex(p), s;
   // payload_size, record-size byte, then 10-byte records.
   s = h.substr(0, std::min<size_t>(4, h.size()));
   if (h.size() > 4) s += " " + h.substr(4, 2);
@@ -346,7 +339,9 @@ Part check_xcede(const Options& opt, const Target& target) {
   if (prepare_part(opt, component, target, "xcede_env.h", "harness_xcede.c",
                    "-DHAVE_PARSE_CEDE_PARAMETERS", "CANDIDATE_XCEDE", part, hb, line)) {
     InputChecker<Input> c;
-    c.line = [](const Input& in) { return statuses_text(in.statuses) + " " + hex(in.payload); };
+    c.line = [](const Input& in) {
+      return statuses_text(in.statuses) + " " + payload_hex(in.payload);
+    };
     c.judge = judge;
     c.shrink = shrink_candidates;
     c.describe = describe;
