@@ -50,22 +50,17 @@ endforeach()
 
 include(cmake/IdlespecStress.cmake)  # the stress test (label stress; the tsan preset)
 
-# idlespec-validate against the kernel-style C files of tests/validate/.
-add_test(NAME unit/validate_busy_delay
-         COMMAND sh ${CMAKE_SOURCE_DIR}/tests/validate/run.sh $<TARGET_FILE:idlespec-validate> 120)
-set_tests_properties(unit/validate_busy_delay PROPERTIES LABELS unit TIMEOUT 300)
-add_test(NAME unit/validate_xcede
-         COMMAND sh ${CMAKE_SOURCE_DIR}/tests/validate/run_xcede.sh $<TARGET_FILE:idlespec-validate> 60)
-set_tests_properties(unit/validate_xcede PROPERTIES LABELS unit TIMEOUT 300)
-add_test(NAME unit/validate_states
-         COMMAND sh ${CMAKE_SOURCE_DIR}/tests/validate/run_states.sh $<TARGET_FILE:idlespec-validate> 60)
-set_tests_properties(unit/validate_states PROPERTIES LABELS unit TIMEOUT 300)
-add_test(NAME unit/validate_governor
-         COMMAND sh ${CMAKE_SOURCE_DIR}/tests/validate/run_governor.sh $<TARGET_FILE:idlespec-validate> 60)
-set_tests_properties(unit/validate_governor PROPERTIES LABELS unit TIMEOUT 300)
-add_test(NAME unit/validate_idle_core
-         COMMAND sh ${CMAKE_SOURCE_DIR}/tests/validate/run_idle_core.sh $<TARGET_FILE:idlespec-validate> 120)
-set_tests_properties(unit/validate_idle_core PROPERTIES LABELS unit TIMEOUT 600)
-add_test(NAME unit/validate_candidate
-         COMMAND sh ${CMAKE_SOURCE_DIR}/tests/validate/run_candidate.sh $<TARGET_FILE:idlespec-validate> 60)
-set_tests_properties(unit/validate_candidate PROPERTIES LABELS unit TIMEOUT 300)
+# idlespec-validate against the kernel-style C files of tests/validate/:
+# test name, script, the script's --budget, ctest timeout.
+foreach(entry "busy_delay;run.sh;120;300" "xcede;run_xcede.sh;60;300" "states;run_states.sh;60;300"
+              "governor;run_governor.sh;60;300" "idle_core;run_idle_core.sh;120;600"
+              "candidate;run_candidate.sh;60;300")
+  list(GET entry 0 name)
+  list(GET entry 1 script)
+  list(GET entry 2 budget)
+  list(GET entry 3 timeout)
+  add_test(NAME unit/validate_${name}
+           COMMAND sh ${CMAKE_SOURCE_DIR}/tests/validate/${script} $<TARGET_FILE:idlespec-validate>
+                   ${budget})
+  set_tests_properties(unit/validate_${name} PROPERTIES LABELS unit TIMEOUT ${timeout})
+endforeach()
