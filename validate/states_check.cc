@@ -37,6 +37,7 @@
 
 #include "impl/states.h"
 #include "impl/timebase.h"
+#include "validate/boundaries.h"
 #include "validate/component.h"
 #include "validate/input_check.h"
 #include "validate/process.h"
@@ -51,6 +52,7 @@ constexpr size_t kMaxRecords = 16;                // what the kernel's buffer ho
 
 struct Input {
   std::vector<xcede::Record> records;  // all handed over, all decoded (record size 9)
+  std::string origin;                  // "Z3 <branch>" for a Z3-chosen input (not kept when shrunk)
 };
 
 // --- inputs ---------------------------------------------------------------------
@@ -96,15 +98,15 @@ std::vector<Input> make_inputs(uint64_t seed) {
   };
   in.push_back({});  // no records: CEDE keeps 10/100
   for (uint64_t t : edge) {
-    in.push_back({{rec(t, 1)}});
-    in.push_back({{rec(t, 1), rec(10 * 512, 2)}});  // against 10 µs
-    in.push_back({{rec(10 * 512, 1), rec(t, 2)}});
-    in.push_back({{rec(0, 1), rec(t, 2)}});  // behind a zero record
-    in.push_back({{rec(t, 1), rec(512, 2)}});
+    in.push_back({{rec(t, 1)}, {}});
+    in.push_back({{rec(t, 1), rec(10 * 512, 2)}, {}});  // against 10 µs
+    in.push_back({{rec(10 * 512, 1), rec(t, 2)}, {}});
+    in.push_back({{rec(0, 1), rec(t, 2)}, {}});  // behind a zero record
+    in.push_back({{rec(t, 1), rec(512, 2)}, {}});
   }
   for (uint64_t a : edge)
     for (uint64_t b : edge)
-      if (a != b) in.push_back({{rec(a, 1), rec(b, 2)}});
+      if (a != b) in.push_back({{rec(a, 1), rec(b, 2)}, {}});
   for (size_t k = 1; k <= kMaxRecords; ++k) {  // all zero
     Input z;
     for (size_t i = 0; i < k; ++i) z.records.push_back(rec(0, static_cast<uint8_t>(i)));
@@ -253,6 +255,7 @@ std::string describe(const Input& in) {
     if (s.size() > 400) return s + ", ...";
     s += (i ? ", " : "") + show_record(in.records[i]);
   }
+  if (!in.origin.empty()) s += " [" + in.origin + "]";
   return s;
 }
 
@@ -302,6 +305,7 @@ std::vector<Input> shrink_candidates(const Input& in) {
   std::vector<Input> c;
   auto with = [&](auto change) {
     Input x = in;
+    x.origin.clear();
     change(x);
     if (x.records != in.records) c.push_back(x);
   };
@@ -344,7 +348,19 @@ Part check_states(const Options& opt, const Target& target) {
     c.describe = describe;
     c.weight = [](const Input& in) { return in.records.size(); };
     c.shrink_rounds = 200;
-    check_inputs(opt, hb, component, target, line, make_inputs(opt.seed), c, part);
+    // Z3's inputs at the edges of the fix-up model's branches first.
+    const Boundaries z = states_boundaries(kTbHz);
+    part.notes.push_back(z.summary());
+    std::vector<Input> inputs;
+    for (const auto& b : z.inputs) {
+      Input x;
+      for (size_t i = 0; i < b.ticks.size(); ++i)
+        x.records.push_back({static_cast<uint8_t>(i + 1), b.ticks[i], 1});
+      x.origin = "Z3 " + b.branch;
+      inputs.push_back(std::move(x));
+    }
+    for (auto& x : make_inputs(opt.seed)) inputs.push_back(std::move(x));
+    check_inputs(opt, hb, component, target, line, inputs, c, part);
   }
   finish_part(opt, part, t0);
   return part;

@@ -29,6 +29,7 @@
 #include <sstream>
 
 #include "impl/xcede.h"
+#include "validate/boundaries.h"
 #include "validate/component.h"
 #include "validate/input_check.h"
 #include "validate/process.h"
@@ -42,6 +43,7 @@ struct Input {
   std::vector<int> statuses;  // one per RTAS call
   Bytes payload;              // handed over on status 0
   std::string clause;         // what it was made for (a hang or WARN fails this one)
+  std::string origin;         // "Z3 <branch>" for a Z3-chosen input (not kept when shrunk)
 };
 
 // --- inputs ---------------------------------------------------------------------
@@ -68,11 +70,22 @@ Bytes payload(std::mt19937_64& rng, uint32_t declared, uint32_t present, bool nu
   return b;
 }
 
+bool retried_status(int s) { return s == -2 || (s >= 9900 && s <= 9905); }
+
+// The clause an input was made for: a hang or a WARN fails this one.
+const char* clause_of(const std::vector<int>& statuses, const Bytes& p) {
+  if (statuses.empty() || statuses.back() != 0) return "XCEDE-6";
+  if (statuses.size() > 1 && retried_status(statuses.front())) return "XCEDE-7";
+  if (p.size() < 3 || p[2] != 9) return "XCEDE-2";
+  const unsigned ps = static_cast<unsigned>(p[0] << 8 | p[1]);
+  return ps < 2 ? "XCEDE-3" : ps > 162 ? "XCEDE-4" : "XCEDE-5";
+}
+
 std::vector<Input> make_inputs(uint64_t seed) {
   std::mt19937_64 rng(seed);
   std::vector<Input> in;
   auto add = [&](std::vector<int> st, Bytes p, const char* clause) {
-    in.push_back({std::move(st), std::move(p), clause});
+    in.push_back({std::move(st), std::move(p), clause, {}});
   };
   // XCEDE-5: valid payloads, 0..16 records.
   for (uint32_t k = 0; k <= 16; ++k) {
@@ -142,8 +155,19 @@ std::vector<Input> make_inputs(uint64_t seed) {
     if (rng() % 2) b.push_back(0);
     std::vector<int> st = {0};
     if (rng() % 10 == 0) st.insert(st.begin(), rng() % 2 ? -2 : 9900 + static_cast<int>(rng() % 3));
-    add(st, b, rs != 9 ? "XCEDE-2" : ps < 2 ? "XCEDE-3" : ps > 162 ? "XCEDE-4" : "XCEDE-5");
+    add(st, b, clause_of(st, b));
   }
+  return in;
+}
+
+// The inputs Z3 chose at the edges of the spec model's branches
+// (validate/boundaries.h).
+std::vector<Input> z3_inputs(Part& part) {
+  const Boundaries z = xcede_boundaries(xcede::kDefaultCapacity, 200);
+  part.notes.push_back(z.summary());
+  std::vector<Input> in;
+  for (const auto& b : z.inputs)
+    in.push_back({b.statuses, b.payload, clause_of(b.statuses, b.payload), "Z3 " + b.branch});
   return in;
 }
 
@@ -160,8 +184,6 @@ std::string statuses_text(const std::vector<int>& st) {
 
 // --- judging ----------------------------------------------------------------------
 
-bool retried_status(int s) { return s == -2 || (s >= 9900 && s <= 9905); }
-
 std::string show_payload(const Bytes& p) {
   if (p.empty()) return "(empty)";
   std::string h = payload_hex(p), s;
@@ -174,7 +196,10 @@ std::string show_payload(const Bytes& p) {
 }
 
 std::string describe(const Input& in) {
-  return "statuses " + statuses_text(in.statuses) + ", payload " + show_payload(in.payload);
+  std::string s =
+      "statuses " + statuses_text(in.statuses) + ", payload " + show_payload(in.payload);
+  if (!in.origin.empty()) s += " [" + in.origin + "]";
+  return s;
 }
 
 std::string show_record(const xcede::Record& r) {
@@ -303,10 +328,14 @@ std::vector<Input> shrink_candidates(const Input& in) {
   std::vector<Input> c;
   auto with = [&](auto change) {
     Input x = in;
+    x.origin.clear();
     change(x);
     if (x.payload != in.payload || x.statuses != in.statuses) c.push_back(x);
   };
   if (in.statuses.size() > 1) with([](Input& x) { x.statuses.erase(x.statuses.begin()); });
+  if (!in.statuses.empty() && in.statuses.back() != 0 && in.statuses.back() != -1 &&
+      !retried_status(in.statuses.back()))  // -1 is the simplest failing status
+    with([](Input& x) { x.statuses.back() = -1; });
   for (size_t i = 0; i < in.statuses.size(); ++i)  // busy (-2) is the simplest retried status
     if (in.statuses[i] > 9900 && in.statuses[i] <= 9905)
       with([&](Input& x) { x.statuses[i] = -2; });
@@ -351,7 +380,9 @@ Part check_xcede(const Options& opt, const Target& target) {
         "efficiency clause; spec/xcede.md accepts this for the upstream subject (one RTAS call, "
         "no retry)";
     c.shrink_rounds = 24;
-    check_inputs(opt, hb, component, target, line, make_inputs(opt.seed), c, part);
+    std::vector<Input> inputs = z3_inputs(part);
+    for (auto& x : make_inputs(opt.seed)) inputs.push_back(std::move(x));
+    check_inputs(opt, hb, component, target, line, inputs, c, part);
   }
   finish_part(opt, part, t0);
   return part;

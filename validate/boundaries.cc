@@ -1,0 +1,304 @@
+// Z3-chosen boundary inputs (validate/boundaries.h): the spec model is
+// impl/'s templates over proofs/z3_domain.h, the code production runs.
+#include "validate/boundaries.h"
+
+#include <z3++.h>
+
+#include <chrono>
+#include <cstdio>
+#include <functional>
+#include <optional>
+#include <set>
+#include <span>
+
+#include "impl/busy_delay.h"
+#include "impl/states.h"
+#include "impl/xcede.h"
+#include "proofs/proof.h"
+#include "proofs/xcede_proofs.h"
+#include "proofs/z3_domain.h"
+
+namespace idlespec::validate {
+namespace {
+
+using proofs::model_u64;
+using proofs::Sym;
+using proofs::SymBool;
+using proofs::Z3Domain;
+using proofs::Z3Scope;
+
+constexpr unsigned kQueryMs = 4000;  // per solver call; unknown beyond it
+
+struct Flag {
+  const char* name;
+  z3::expr holds;
+};
+
+// One valuation of `flags` as a Z3 constraint and as text ("size_ok
+// partial_record", or "none").
+z3::expr valuation(const std::vector<Flag>& flags, unsigned bits, std::string& text) {
+  z3::expr c = flags.front().holds.ctx().bool_val(true);
+  text.clear();
+  for (size_t i = 0; i < flags.size(); ++i) {
+    const bool on = (bits >> i) & 1;
+    c = c && (on ? flags[i].holds : !flags[i].holds);
+    if (!on) continue;
+    if (!text.empty()) text += ' ';
+    text += flags[i].name;
+  }
+  if (text.empty()) text = "none";
+  return c;
+}
+
+// Asks every valuation of `flags` under `domain`; for each satisfiable one
+// calls `edges(branch constraint, text)`, which adds its boundary inputs.
+void each_branch(z3::context& ctx, const z3::expr& domain, const std::vector<Flag>& flags,
+                 Boundaries& out,
+                 const std::function<void(const z3::expr&, unsigned, const std::string&)>& edges) {
+  z3::solver s(ctx);
+  z3::params p(ctx);
+  p.set("timeout", kQueryMs);
+  s.set(p);
+  s.add(domain);
+  for (unsigned bits = 0; bits < (1u << flags.size()); ++bits) {
+    std::string text;
+    const z3::expr branch = valuation(flags, bits, text);
+    ++out.valuations;
+    s.push();
+    s.add(branch);
+    const z3::check_result r = s.check();
+    s.pop();
+    if (r == z3::unknown) ++out.unknown;
+    if (r != z3::sat) continue;
+    ++out.feasible;
+    edges(domain && branch, bits, text);
+  }
+}
+
+// The model of `constraint` with `objective` at its least (or greatest)
+// unsigned value, and then `tie` (if any) at its least: nullopt when Z3 has
+// no answer.
+std::optional<z3::model> extreme(z3::context& ctx, const z3::expr& constraint,
+                                 const z3::expr& objective, bool greatest,
+                                 const std::optional<z3::expr>& tie) {
+  z3::optimize o(ctx);
+  z3::params p(ctx);
+  p.set("timeout", kQueryMs);
+  o.set(p);
+  o.add(constraint);
+  if (greatest)
+    o.maximize(objective);
+  else
+    o.minimize(objective);
+  if (tie) o.minimize(*tie);
+  if (o.check() != z3::sat) return std::nullopt;
+  return o.get_model();
+}
+
+double since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// The busy-delay model's status edges: each retried branch (busy, each
+// extended-delay status, told apart by the delay the model computes) at its
+// signed least and greatest; the failing statuses (neither retried nor 0) at
+// theirs, and those nearest to each retried one.
+void status_edges(std::vector<int>& retried, std::vector<int>& failing, Boundaries& out) {
+  z3::context ctx;
+  Z3Scope scope(ctx);
+  const Sym<32> status = proofs::fresh<32>("status");
+  const SymBool busy = busy_delay::is_busy<Z3Domain>(status);
+  const SymBool ext = busy_delay::is_extended_delay<Z3Domain>(status);
+  const Sym<32> ms = busy_delay::delay_time_ms<Z3Domain>(status);
+  const z3::expr retries = busy.e || ext.e;
+  const z3::expr fails = !retries && status.e != ctx.bv_val(0, 32);
+  // Signed order: biased by 2^31, the unsigned extremes are the signed ones.
+  const z3::expr biased = status.e + ctx.bv_val(0x80000000u, 32);
+  std::set<int> r, f;
+  auto add_edges = [&](const z3::expr& c, std::set<int>& into) {
+    ++out.valuations;
+    bool found = false;
+    for (bool greatest : {false, true})
+      if (auto m = extreme(ctx, c && scope.side_conditions(), biased, greatest, std::nullopt)) {
+        into.insert(static_cast<int>(static_cast<uint32_t>(model_u64(*m, status.e))));
+        found = true;
+      }
+    out.feasible += found;
+  };
+  for (uint32_t d : {1u, 10u, 100u, 1000u, 10000u, 100000u})
+    add_edges(retries && ms.e == ctx.bv_val(d, 32), r);
+  add_edges(fails, f);
+  for (int v : r) {  // the failing neighbours of each retried status
+    const z3::expr at = ctx.bv_val(static_cast<uint32_t>(v), 32);
+    add_edges(fails && (status.e == at - ctx.bv_val(1, 32) || status.e == at + ctx.bv_val(1, 32)),
+              f);
+  }
+  retried.assign(r.begin(), r.end());
+  failing.assign(f.begin(), f.end());
+}
+
+// The fix-up model's decision flags for one record of `ticks`: the table
+// builder (states::build_from_latencies) on its exact latency.
+std::vector<Flag> fixup_flags(z3::context& ctx, const Sym<64>& ticks, uint64_t tb_hz) {
+  xcede::RawRecord<Z3Domain> rec;
+  rec.present = SymBool(ctx.bool_val(true));
+  rec.hint = Sym<8>(ctx.bv_val(1, 8));
+  rec.latency_ticks = ticks;
+  rec.wake_on_irqs = Sym<8>(ctx.bv_val(1, 8));
+  const Sym<128> lat = states::exact_latency_us<Z3Domain>(ticks, tb_hz);
+  states::BuildConfig cfg;
+  cfg.tb_hz = tb_hz;
+  const auto table =
+      states::build_from_latencies<Z3Domain>(std::span<const xcede::RawRecord<Z3Domain>>(&rec, 1),
+                                             std::span<const Sym<128>>(&lat, 1), cfg);
+  return {{"zero", table.fates[0].zero_latency.e}, {"too_large", table.fates[0].too_large.e}};
+}
+
+}  // namespace
+
+std::string Boundaries::summary() const {
+  char secs[32];
+  std::snprintf(secs, sizeof(secs), "%.1f s", seconds);
+  std::string s = "Z3: ";
+  s += std::to_string(inputs.size());
+  s += " boundary inputs for ";
+  s += std::to_string(feasible);
+  s += " feasible branches of the spec model (";
+  s += std::to_string(valuations);
+  s += " valuations asked";
+  if (unknown) {
+    s += ", ";
+    s += std::to_string(unknown);
+    s += " without an answer";
+  }
+  s += ", ";
+  s += secs;
+  s += ")";
+  if (!error.empty()) s += "; Z3 failed: " + error;
+  return s;
+}
+
+Boundaries xcede_boundaries(uint32_t capacity, uint32_t max_len) {
+  const auto t0 = std::chrono::steady_clock::now();
+  Boundaries out;
+  try {
+    std::vector<int> retried, failing;
+    status_edges(retried, failing, out);
+
+    z3::context ctx;
+    Z3Scope scope(ctx);
+    proofs::SymbolicBuffer buf;
+    const proofs::Decoding d =
+        proofs::decode_symbolic(proofs::decoder_of<ReferenceSubject>(), buf, capacity);
+    const auto& raw = d.raw;
+    const std::vector<Flag> flags = {
+        {"header_ok", raw.header_ok.e},         {"size_ok", raw.size_ok.e},
+        {"short_payload", raw.short_payload.e}, {"partial_record", raw.partial_record.e},
+        {"over_capacity", raw.over_capacity.e}, {"truncated", raw.truncated.e},
+        {"nul_missing", raw.nul_missing.e}};
+    const z3::expr domain =
+        z3::ule(buf.len().e, ctx.bv_val(max_len, 32)) && scope.side_conditions();
+    const z3::expr ps = z3::zext(buf.payload_size(), 16);
+    std::set<std::string> seen;  // payloads already chosen
+    each_branch(ctx, domain, flags, out, [&](const z3::expr& c, unsigned, const std::string& text) {
+      for (bool greatest : {false, true}) {
+        const auto m = extreme(ctx, c, ps, greatest, buf.len().e);
+        if (!m) {
+          ++out.unknown;
+          continue;
+        }
+        const uint64_t len = model_u64(*m, buf.len().e);
+        std::vector<uint8_t> bytes;
+        for (uint32_t i = 0; i < len; ++i)
+          bytes.push_back(static_cast<uint8_t>(model_u64(*m, buf.byte(i))));
+        if (!seen.insert(std::string(bytes.begin(), bytes.end())).second) continue;
+        std::string why = text;
+        why += greatest ? ", payload_size greatest" : ", payload_size least";
+        out.inputs.push_back({bytes, {}, {0}, why});
+      }
+    });
+    // The status edges, each with a small valid payload.
+    const std::vector<uint8_t> valid = {0x00, 0x0c, 0x09, 0x01, 0,    0,    0,
+                                        0,    0,    0,    0x04, 0x00, 0x01, 0x00};
+    for (int s : retried)
+      out.inputs.push_back({valid, {}, {s, 0}, "retried status " + std::to_string(s)});
+    for (int s : failing)
+      out.inputs.push_back({valid, {}, {s}, "failing status " + std::to_string(s)});
+  } catch (const z3::exception& e) {
+    out.error = e.msg();
+  }
+  out.seconds = since(t0);
+  return out;
+}
+
+// Edges, not extremes: the arithmetic (a 128-bit product and a division)
+// makes optimisation slow, so each query asks directly for a pair of
+// neighbouring tick counts on either side of a branch's border: ticks in the
+// branch whose neighbour (one more, or one less) is not. One query per
+// border and direction, with Z3's lazy bit-vector core. The edges of one
+// record's fate are then paired (two records in either order, and each
+// beside a record one tick longer), which puts the fix-up's choice of the
+// smaller latency on every border too.
+Boundaries states_boundaries(uint64_t tb_hz) {
+  const auto t0 = std::chrono::steady_clock::now();
+  Boundaries out;
+  try {
+    z3::context ctx;
+    Z3Scope scope(ctx);
+    const Sym<64> ticks = proofs::fresh<64>("ticks");
+    const Sym<64> one(ctx.bv_val(1, 64));
+    const std::vector<Flag> here = fixup_flags(ctx, ticks, tb_hz);
+    const std::vector<Flag> next[2] = {fixup_flags(ctx, ticks + one, tb_hz),
+                                       fixup_flags(ctx, ticks - one, tb_hz)};
+    const z3::expr domain = scope.side_conditions();
+    z3::solver s = z3::tactic(ctx, "smt").mk_solver();
+    z3::params p(ctx);
+    p.set("timeout", kQueryMs);
+    s.set(p);
+    s.add(domain);
+    std::vector<std::pair<uint64_t, std::string>> edges;
+    for (unsigned bits = 0; bits < (1u << here.size()); ++bits) {
+      std::string text, unused;
+      const z3::expr in_branch = valuation(here, bits, text);
+      if (text == "none") text = "usable";
+      ++out.valuations;
+      s.push();
+      s.add(in_branch);
+      const z3::check_result feasible = s.check();
+      s.pop();
+      if (feasible == z3::unknown) ++out.unknown;
+      if (feasible != z3::sat) continue;
+      ++out.feasible;
+      for (int dir = 0; dir < 2; ++dir) {
+        const z3::expr at_end = ticks.e == ctx.bv_val(dir == 0 ? ~uint64_t{0} : 0, 64);
+        s.push();
+        s.add(in_branch && !at_end && !valuation(next[dir], bits, unused));
+        const z3::check_result r = s.check();
+        if (r == z3::sat)
+          edges.push_back({model_u64(s.get_model(), ticks.e),
+                           text + (dir == 0 ? ", upper edge" : ", lower edge")});
+        else if (r == z3::unknown)
+          ++out.unknown;
+        s.pop();
+      }
+    }
+    std::set<std::vector<uint64_t>> seen;
+    auto add = [&](std::vector<uint64_t> t, const std::string& why) {
+      if (seen.insert(t).second) out.inputs.push_back({{}, std::move(t), {0}, why});
+    };
+    for (const auto& [t, why] : edges) {
+      add({t}, "one record: " + why);
+      if (t != ~uint64_t{0}) add({t, t + 1}, "beside one tick more: " + why);
+      if (t != 0) add({t, t - 1}, "beside one tick less: " + why);
+    }
+    for (const auto& [a, wa] : edges)
+      for (const auto& [b, wb] : edges)
+        if (a != b) add({a, b}, "two records: " + wa + "; " + wb);
+  } catch (const z3::exception& e) {
+    out.error = e.msg();
+  }
+  out.seconds = since(t0);
+  return out;
+}
+
+}  // namespace idlespec::validate
