@@ -56,10 +56,17 @@ void fill_verdicts(const Component& component, const Target& target, Part& part,
 // the sanitizer build failed or was not asked for; `san_note` says why).
 struct HarnessBuild {
   std::string plain, san, san_note, error;
+  std::string fuzz, fuzz_note;  // the libFuzzer build, or why there is none
 };
+// `fuzz`: also the libFuzzer build (IDLESPEC_LIBFUZZER, opt.fuzz_cc), when
+// a campaign is asked for (fuzz_seconds(options) > 0).
 HarnessBuild build_harness(const Options& options, const std::string& dir,
                            const std::string& env_header, const std::string& code,
-                           const std::string& harness_file, const std::vector<std::string>& defs);
+                           const std::string& harness_file, const std::vector<std::string>& defs,
+                           bool fuzz = false);
+
+// The campaign's length: --fuzz, or by default a sixth of the budget, 1..5 s.
+double fuzz_seconds(const Options& options);
 
 // The sanitizer runtime's settings for a harness run: go on after a report,
 // no leak checking, no stack traces from UBSan.

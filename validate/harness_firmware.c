@@ -92,8 +92,9 @@ static void emit_log_and_warns(long long id) {
   for (unsigned i = 0; i < nwarns; i++) emit("WARN %lld %s", id, warns[i]);
 }
 
-static void run_input(const struct harness_component *c, long long id, bool trace) {
-  static volatile int ret;
+/* The state every input starts from: the function's own, the firmware's,
+ * the shims', the findings. */
+static void reset_for_input(const struct harness_component *c) {
   c->reset();
   memset(rtas_data_buf, 0, sizeof rtas_data_buf);
   rtas_data_buf_lock.held = 0;
@@ -101,6 +102,11 @@ static void run_input(const struct harness_component *c, long long id, bool trac
   shim_clock_us = 0;
   xcede_log_reset();
   nwarns = 0;
+}
+
+static void run_input(const struct harness_component *c, long long id, bool trace) {
+  static volatile int ret;
+  reset_for_input(c);
   ret = 0;
   trap_sig = 0;
 
@@ -163,3 +169,60 @@ static int harness_run(int argc, char **argv, const struct harness_component *c)
   return harness_input_loop(firmware_input, 2, 2, "expected three fields: <id> <statuses> <payloadhex>",
                             trace);
 }
+
+/* --- the fuzz campaign's entry (built with -fsanitize=fuzzer) ----------------
+ * libFuzzer's bytes as a firmware script; validate/input_check.cc
+ * (fuzz_script) reads them the same way to judge the corpus:
+ *   byte 0   bits 0-1: retried statuses before the last (0..3), each from
+ *            the next byte (FUZZ_RETRIED[b % 7]); bit 2: the last status
+ *            fails (FUZZ_FAILING[bits 3-5]), else it is 0
+ *   the rest the payload.
+ * With `records_only` every byte is record data: whole 10-byte records (at
+ * most 16), wrapped in a valid header and NUL; the status is 0.
+ * Crashes, sanitizer reports and hangs are libFuzzer's to catch: no traps,
+ * no watchdog; the output is dropped. */
+#ifdef IDLESPEC_LIBFUZZER
+static const int FUZZ_RETRIED[7] = {-2, 9900, 9901, 9902, 9903, 9904, 9905};
+static const int FUZZ_FAILING[8] = {-1, -3, 9906, 1, -9999, 9899, (-2147483647 - 1), 2147483647};
+static u8 fuzz_payload[4096];
+
+static void fuzz_firmware_input(const struct harness_component *c, bool records_only,
+                                const uint8_t *data, size_t size) {
+  static bool set_up;
+  if (!c->present) return;
+  if (!set_up) {
+    if (c->setup) c->setup();
+    set_up = true;
+  }
+  xcede_fw_reset();
+  size_t at = 0;
+  const unsigned head = size > 0 && !records_only ? data[at++] : 0;
+  for (unsigned i = 0; i < (head & 3); i++)
+    xcede_fw.statuses[xcede_fw.nstatuses++] = FUZZ_RETRIED[(at < size ? data[at++] : 0) % 7];
+  xcede_fw.statuses[xcede_fw.nstatuses++] = (head & 4) ? FUZZ_FAILING[(head >> 3) & 7] : 0;
+  size_t n = size - at;
+  if (records_only) {
+    size_t records = n / 10 > 16 ? 16 : n / 10;
+    const unsigned ps = (unsigned)(2 + 10 * records);
+    fuzz_payload[0] = (u8)(ps >> 8), fuzz_payload[1] = (u8)ps, fuzz_payload[2] = 9;
+    memcpy(fuzz_payload + 3, data + at, 10 * records);
+    fuzz_payload[3 + 10 * records] = 0;
+    n = 4 + 10 * records;
+  } else {
+    if (n > sizeof fuzz_payload) n = sizeof fuzz_payload;
+    memcpy(fuzz_payload, data + at, n);
+  }
+  xcede_fw.payload = fuzz_payload;
+  xcede_fw.payload_len = n;
+  reset_for_input(c);
+  c->call();
+  out_len = 0;
+}
+
+#define HARNESS_FUZZ_ENTRY(component, records_only)                         \
+  int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);             \
+  int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {            \
+    fuzz_firmware_input((component), (records_only), data, size);           \
+    return 0;                                                               \
+  }
+#endif

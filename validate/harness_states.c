@@ -62,4 +62,8 @@ static const struct harness_component states = {"harness_states", "fixup_cede0_l
                                                 NULL, NULL, NULL, NULL};
 #endif
 
+#ifdef IDLESPEC_LIBFUZZER
+HARNESS_FUZZ_ENTRY(&states, true)
+#else
 int main(int argc, char **argv) { return harness_run(argc, argv, &states); }
+#endif

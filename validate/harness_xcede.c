@@ -59,4 +59,8 @@ static const struct harness_component xcede = {"harness_xcede", "parse_cede_para
                                                NULL, NULL, NULL, NULL};
 #endif
 
+#ifdef IDLESPEC_LIBFUZZER
+HARNESS_FUZZ_ENTRY(&xcede, false)
+#else
 int main(int argc, char **argv) { return harness_run(argc, argv, &xcede); }
+#endif

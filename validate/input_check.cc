@@ -1,7 +1,14 @@
 #include "validate/input_check.h"
 
+#include <algorithm>
+#include <climits>
+#include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
+#include <iterator>
+#include <set>
 #include <sstream>
 
 #include "validate/process.h"
@@ -168,6 +175,9 @@ void fill_clause(ClauseVerdict& v, const std::vector<std::string>& errors, size_
   if (!errors.empty()) {
     v.status = "error";
     for (const auto& e : errors) v.error += (v.error.empty() ? "" : "; ") + e;
+  } else if (judged_plain == 0) {
+    v.status = "unknown";
+    v.note = "no input was judged (--inputs chose none that ran)";
   } else if (needs_san && !san) {
     v.status = "unknown";
     v.note =
@@ -184,7 +194,7 @@ void fill_clause(ClauseVerdict& v, const std::vector<std::string>& errors, size_
 bool prepare_part(const Options& opt, const Component& component, const Target& target,
                   const std::string& env_header, const std::string& harness_file,
                   const std::string& have_define, const std::string& candidate_define, Part& part,
-                  HarnessBuild& hb, int& line) {
+                  HarnessBuild& hb, int& line, bool fuzz) {
   part.component = component.name;
   part.file = target.display;
   const Extraction ex = target.candidate.empty()
@@ -202,7 +212,9 @@ bool prepare_part(const Options& opt, const Component& component, const Target& 
     fill_verdicts(component, target, part, "error", "cannot create a temporary directory");
     return false;
   }
-  hb = build_harness(opt, part.temp_dir, env_header, ex.code, harness_file, {have_define});
+  // A candidate library has no coverage instrumentation to guide a campaign.
+  hb = build_harness(opt, part.temp_dir, env_header, ex.code, harness_file, {have_define},
+                     fuzz && target.candidate.empty());
   if (!hb.error.empty()) {
     part.build_error = hb.error;
     fill_verdicts(component, target, part, "error", "the harness does not compile");
@@ -217,6 +229,140 @@ bool prepare_part(const Options& opt, const Component& component, const Target& 
 void finish_part(const Options& opt, Part& part, std::chrono::steady_clock::time_point t0) {
   part.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
   if (!opt.keep_temp) remove_tree(part.temp_dir), part.temp_dir.clear();
+}
+
+}  // namespace idlespec::validate
+
+namespace idlespec::validate {
+
+// --- the fuzz campaign ------------------------------------------------------------
+
+namespace {
+// harness_firmware.c's FUZZ_RETRIED and FUZZ_FAILING, in the same order.
+constexpr int kFuzzRetried[7] = {-2, 9900, 9901, 9902, 9903, 9904, 9905};
+constexpr int kFuzzFailing[8] = {-1, -3, 9906, 1, -9999, 9899, INT32_MIN, INT32_MAX};
+
+// libFuzzer's -seed (0 would mean a random one).
+unsigned long fuzz_seed(const Options& opt) {
+  return std::max<unsigned long>(1, static_cast<unsigned long>(opt.seed % 4294967295u));
+}
+
+// "cov: 123" from a libFuzzer status line ("#4096 ... cov: 123 ft: 456 corp: 78 ...").
+long stat_after(const std::string& line, const std::string& key) {
+  const size_t p = line.rfind(" " + key + " ");
+  return p == std::string::npos ? -1 : std::strtol(line.c_str() + p + key.size() + 2, nullptr, 10);
+}
+}  // namespace
+
+FuzzScript fuzz_script(const std::vector<uint8_t>& data) {
+  FuzzScript s;
+  size_t at = 0;
+  const unsigned head = data.empty() ? 0 : data[at++];
+  for (unsigned i = 0; i < (head & 3); ++i)
+    s.statuses.push_back(kFuzzRetried[(at < data.size() ? data[at++] : 0) % 7]);
+  s.statuses.push_back((head & 4) ? kFuzzFailing[(head >> 3) & 7] : 0);
+  s.body.assign(data.begin() + static_cast<long>(std::min(at, data.size())), data.end());
+  return s;
+}
+
+std::vector<uint8_t> fuzz_bytes(const std::vector<int>& statuses,
+                                const std::vector<uint8_t>& body) {
+  if (statuses.empty() || statuses.size() > 4) return {};
+  std::vector<uint8_t> out = {static_cast<uint8_t>(statuses.size() - 1)};
+  for (size_t i = 0; i + 1 < statuses.size(); ++i) {
+    const int* at = std::find(std::begin(kFuzzRetried), std::end(kFuzzRetried), statuses[i]);
+    if (at == std::end(kFuzzRetried)) return {};
+    out.push_back(static_cast<uint8_t>(at - std::begin(kFuzzRetried)));
+  }
+  if (statuses.back() != 0) {
+    const int* at = std::find(std::begin(kFuzzFailing), std::end(kFuzzFailing), statuses.back());
+    if (at == std::end(kFuzzFailing)) return {};
+    out[0] = static_cast<uint8_t>(out[0] | 4 | (at - std::begin(kFuzzFailing)) << 3);
+  }
+  out.insert(out.end(), body.begin(), body.end());
+  return out;
+}
+
+FuzzCorpus run_fuzz_campaign(const Options& opt, const HarnessBuild& hb, const std::string& dir,
+                             const std::vector<std::vector<uint8_t>>& seeds, size_t max_inputs) {
+  FuzzCorpus c;
+  const double seconds = fuzz_seconds(opt);
+  if (seconds <= 0 || !opt.inputs.count("fuzz")) return c;
+  if (hb.fuzz.empty()) {
+    c.summary = "libFuzzer: no campaign (the fuzz build failed: " + hb.fuzz_note + ")";
+    return c;
+  }
+  const std::string corpus = dir + "/fuzz-corpus", artifacts = dir + "/fuzz-artifacts";
+  if (!std::filesystem::create_directories(corpus) ||
+      !std::filesystem::create_directories(artifacts)) {
+    c.summary = "libFuzzer: no campaign (cannot create " + corpus + ")";
+    return c;
+  }
+  std::set<std::string> seeded;  // judged already: not again from the corpus
+  for (size_t i = 0; i < seeds.size(); ++i) {
+    seeded.insert(std::string(seeds[i].begin(), seeds[i].end()));
+    spit(corpus + "/seed-" + std::to_string(i), std::string(seeds[i].begin(), seeds[i].end()));
+  }
+  const long whole = std::lround(std::max(1.0, seconds));
+  Job j;
+  j.argv = {hb.fuzz,
+            corpus,
+            "-max_total_time=" + std::to_string(whole),
+            "-timeout=2",
+            "-seed=" + std::to_string(fuzz_seed(opt)),
+            "-max_len=1024",
+            "-fork=1",
+            "-ignore_crashes=1",
+            "-ignore_timeouts=1",
+            "-ignore_ooms=1",
+            "-artifact_prefix=" + artifacts + "/",
+            "-print_final_stats=1"};
+  if (opt.memory_mb > 0) j.argv.push_back("-rss_limit_mb=" + std::to_string(opt.memory_mb));
+  j.env = {{"ASAN_OPTIONS", "detect_leaks=0"}, {"UBSAN_OPTIONS", "print_stacktrace=0"}};
+  j.out = dir + "/fuzz.out";
+  j.err = dir + "/fuzz.err";
+  j.timeout = static_cast<double>(whole) + 30;
+  j.memory_mb = 0;  // libFuzzer's -rss_limit_mb (ASan reserves terabytes of address space)
+  const JobResult r = run_jobs({j}, 1).front();
+
+  // What it kept: smallest first (a corpus minimum is the readable one).
+  std::vector<std::pair<std::vector<uint8_t>, bool>> kept;
+  size_t corpus_files = 0, artifact_files = 0;
+  for (const auto& [folder, is_artifact] : {std::pair{corpus, false}, std::pair{artifacts, true}})
+    for (const auto& e : std::filesystem::directory_iterator(folder)) {
+      if (!e.is_regular_file()) continue;
+      const std::string text = slurp(e.path().string());
+      if (seeded.count(text)) continue;
+      kept.push_back({std::vector<uint8_t>(text.begin(), text.end()), is_artifact});
+      (is_artifact ? artifact_files : corpus_files)++;
+    }
+  std::stable_sort(kept.begin(), kept.end(), [](const auto& a, const auto& b) {
+    return a.second != b.second ? a.second : a.first.size() < b.first.size();
+  });
+  if (kept.size() > max_inputs) kept.resize(max_inputs);
+  for (auto& [bytes, art] : kept) c.inputs.push_back(std::move(bytes)), c.artifact.push_back(art);
+
+  long cov = -1, runs = -1;
+  std::istringstream err(slurp(j.err));
+  for (std::string line; std::getline(err, line);) {
+    if (stat_after(line, "cov:") >= 0) cov = stat_after(line, "cov:");
+    if (line.rfind("stat::number_of_executed_units:", 0) == 0)
+      runs = std::strtol(line.c_str() + 32, nullptr, 10);
+    if (line.size() > 1 && line[0] == '#' && line.find(" cov: ") != std::string::npos)
+      runs = std::max(runs, std::strtol(line.c_str() + 1, nullptr, 10));
+  }
+  std::string s = "libFuzzer: " + std::to_string(whole) +
+                  " s coverage-guided campaign on the code under test (ASan+UBSan, fork mode, "
+                  "seed " +
+                  std::to_string(fuzz_seed(opt)) + ", " + std::to_string(seeds.size()) + " seeds)";
+  if (runs >= 0) s += ", " + std::to_string(runs) + " executions";
+  if (cov >= 0) s += ", " + std::to_string(cov) + " coverage edges";
+  s += ": " + std::to_string(corpus_files) + " corpus inputs and " +
+       std::to_string(artifact_files) + " crash/timeout/OOM artifacts kept; " +
+       std::to_string(c.inputs.size()) + " of them judged with the other inputs";
+  if (r.exit_code != 0 && artifact_files == 0) s += " (libFuzzer " + outcome(r, j.timeout) + ")";
+  c.summary = s;
+  return c;
 }
 
 }  // namespace idlespec::validate

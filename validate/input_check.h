@@ -186,10 +186,36 @@ void check_inputs(const Options& opt, const HarnessBuild& hb, const Component& c
 // The part of a component's check before its inputs: extract (or the
 // candidate adapter), make the temp dir, build the harness. Returns false
 // (with the verdicts filled in) when there is nothing to run.
+// With `fuzz`, also the libFuzzer build (not for a candidate library).
 bool prepare_part(const Options& opt, const Component& component, const Target& target,
                   const std::string& env_header, const std::string& harness_file,
                   const std::string& have_define, const std::string& candidate_define, Part& part,
-                  HarnessBuild& hb, int& line);
+                  HarnessBuild& hb, int& line, bool fuzz = false);
+
+// --- the fuzz campaign (harness_firmware.c's LLVMFuzzerTestOneInput) ----------
+
+// libFuzzer's bytes as the firmware script the fuzz entry makes of them:
+// the statuses, and the rest (the payload; for a records-only entry, the
+// records' bytes).
+struct FuzzScript {
+  std::vector<int> statuses;
+  std::vector<uint8_t> body;
+};
+FuzzScript fuzz_script(const std::vector<uint8_t>& data);
+// The bytes for a script (a seed); empty when a status is not one the
+// entry's tables hold.
+std::vector<uint8_t> fuzz_bytes(const std::vector<int>& statuses, const std::vector<uint8_t>& body);
+
+struct FuzzCorpus {
+  std::vector<std::vector<uint8_t>> inputs;  // the corpus, then the artifacts
+  std::vector<bool> artifact;                // crash/timeout/oom artifact (else corpus)
+  std::string summary;                       // for the report's notes
+};
+// Runs hb.fuzz for fuzz_seconds(opt) from `seeds` (fork mode: crashes,
+// timeouts and OOMs are kept as artifacts and the campaign goes on) and
+// returns what it kept, at most `max_inputs` (smallest first).
+FuzzCorpus run_fuzz_campaign(const Options& opt, const HarnessBuild& hb, const std::string& dir,
+                             const std::vector<std::vector<uint8_t>>& seeds, size_t max_inputs);
 
 // Removes the temp dir (unless kept) and stamps the time.
 void finish_part(const Options& opt, Part& part, std::chrono::steady_clock::time_point t0);

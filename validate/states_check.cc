@@ -337,7 +337,8 @@ Part check_states(const Options& opt, const Target& target) {
   HarnessBuild hb;
   int line = 0;
   if (prepare_part(opt, component, target, "states_env.h", "harness_states.c",
-                   "-DHAVE_FIXUP_CEDE0_LATENCY", "CANDIDATE_STATES", part, hb, line)) {
+                   "-DHAVE_FIXUP_CEDE0_LATENCY", "CANDIDATE_STATES", part, hb, line,
+                   /*fuzz=*/true)) {
     part.notes.push_back(
         "states: CEDE(0) fix-up on a dedicated POWER10 LPAR at 512 MHz (STATES-6 is not checked "
         "here); KD-1: the reference with the kernel's tb_to_ns() conversion is accepted too");
@@ -349,8 +350,8 @@ Part check_states(const Options& opt, const Target& target) {
     c.weight = [](const Input& in) { return in.records.size(); };
     c.shrink_rounds = 200;
     // Z3's inputs at the edges of the fix-up model's branches first.
-    const Boundaries z = states_boundaries(kTbHz);
-    part.notes.push_back(z.summary());
+    const Boundaries z = opt.inputs.count("z3") ? states_boundaries(kTbHz) : Boundaries{};
+    if (opt.inputs.count("z3")) part.notes.push_back(z.summary());
     std::vector<Input> inputs;
     for (const auto& b : z.inputs) {
       Input x;
@@ -359,7 +360,28 @@ Part check_states(const Options& opt, const Target& target) {
       x.origin = "Z3 " + b.branch;
       inputs.push_back(std::move(x));
     }
-    for (auto& x : make_inputs(opt.seed)) inputs.push_back(std::move(x));
+    // The campaign starts from Z3's inputs (its entry takes record bytes);
+    // what it keeps is judged as well.
+    std::vector<Bytes> seeds;
+    for (const auto& x : inputs) {
+      const Bytes p = payload(x);  // header (3 bytes), records, NUL
+      seeds.push_back(Bytes(p.begin() + 3, p.end() - 1));
+    }
+    const FuzzCorpus fc = run_fuzz_campaign(opt, hb, part.temp_dir, seeds, 1500);
+    if (!fc.summary.empty()) part.notes.push_back(fc.summary);
+    for (size_t i = 0; i < fc.inputs.size(); ++i) {
+      const Bytes& b = fc.inputs[i];
+      Input x;
+      for (size_t r = 0; r + 10 <= b.size() && x.records.size() < kMaxRecords; r += 10) {
+        uint64_t ticks = 0;
+        for (size_t k = 1; k <= 8; ++k) ticks = ticks << 8 | b[r + k];
+        x.records.push_back({b[r], ticks, b[r + 9]});
+      }
+      x.origin = fc.artifact[i] ? "libFuzzer artifact" : "libFuzzer corpus";
+      inputs.push_back(std::move(x));
+    }
+    if (opt.inputs.count("generated"))
+      for (auto& x : make_inputs(opt.seed)) inputs.push_back(std::move(x));
     check_inputs(opt, hb, component, target, line, inputs, c, part);
   }
   finish_part(opt, part, t0);

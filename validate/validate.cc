@@ -113,7 +113,8 @@ std::vector<std::pair<std::string, std::string>> sanitizer_env() {
 
 HarnessBuild build_harness(const Options& opt, const std::string& dir,
                            const std::string& env_header, const std::string& code,
-                           const std::string& harness_file, const std::vector<std::string>& defs) {
+                           const std::string& harness_file, const std::vector<std::string>& defs,
+                           bool fuzz) {
   HarnessBuild hb;
   const std::string tu = dir + "/candidate.c";
   std::string text = "#include \"kernel.h\"\n";
@@ -149,6 +150,14 @@ HarnessBuild build_harness(const Options& opt, const std::string& dir,
   if (opt.sanitizers)
     builds.push_back(compile(san, {"-O1", "-g", "-fno-omit-frame-pointer",
                                    "-fsanitize=address,undefined", "-fsanitize-recover=all"}));
+  const std::string fuzzer = dir + "/harness_fuzz";
+  fuzz = fuzz && fuzz_seconds(opt) > 0;
+  if (fuzz) {
+    Job j = compile(fuzzer,
+                    {"-O1", "-g", "-fsanitize=fuzzer,address,undefined", "-DIDLESPEC_LIBFUZZER"});
+    j.argv[0] = opt.fuzz_cc;
+    builds.push_back(j);
+  }
   const auto built = run_jobs(builds, 2);
   if (built[0].exit_code != 0) {
     hb.error = built[0].exec_failed ? "cannot run the C compiler '" + opt.cc + "'"
@@ -158,6 +167,16 @@ HarnessBuild build_harness(const Options& opt, const std::string& dir,
     return hb;
   }
   hb.plain = plain;
+  if (fuzz) {
+    const auto& r = built.back();
+    if (r.exit_code == 0)
+      hb.fuzz = fuzzer;
+    else
+      hb.fuzz_note = r.exec_failed ? "cannot run '" + opt.fuzz_cc +
+                                         "' (install clang and libclang-rt-14-dev, or pass "
+                                         "--fuzz-cc)"
+                                   : tail(slurp(builds.back().err), 3);
+  }
   if (opt.sanitizers) {
     if (built[1].exit_code == 0)
       hb.san = san;
@@ -165,6 +184,12 @@ HarnessBuild build_harness(const Options& opt, const std::string& dir,
       hb.san_note = tail(slurp(builds[1].err), 3);
   }
   return hb;
+}
+
+double fuzz_seconds(const Options& opt) {
+  if (!opt.inputs.count("fuzz")) return 0;
+  if (opt.fuzz_seconds >= 0) return opt.fuzz_seconds;
+  return std::clamp(opt.budget_seconds / 6, 1.0, 5.0);
 }
 
 Extraction candidate_extraction(const Options& opt, const Target& target,
@@ -665,7 +690,16 @@ into a plain and an ASan+UBSan harness, and run in child processes.
                          busy_delay's exhaustive 2^32 scans run in chunks after the
                          sampled ones, and the report says which chunks it cut
   --scan full|sampled    busy_delay: all 2^32 statuses (default) or a sample
-  --seed N               xcede: the generated inputs' seed (default 1)
+  --seed N               xcede, states: the generated inputs' and the fuzz
+                         campaign's seed (default 1)
+  --fuzz SECONDS         xcede, states: the libFuzzer campaign on the code under
+                         test (default a sixth of the budget, 1 to 5 s; 0 none);
+                         its corpus is judged with the other inputs
+  --fuzz-cc COMPILER     the compiler with libFuzzer (default clang)
+  --inputs LIST          xcede, states: the input sources, comma-separated from
+                         z3 (Z3-chosen boundary inputs of every branch of the
+                         spec model), fuzz (the campaign's corpus), generated
+                         (hand-picked edges and seeded random); default all
   --memory MB            memory limit per harness process (default 2048; 0 none;
                          ASan's own allocator limits for the ASan build)
   --no-sanitizers        skip the ASan+UBSan build and its runs
@@ -724,6 +758,31 @@ bool parse_common(const std::vector<std::string>& args, Parsed& p,
         p.error = "bad --budget '" + v + "'";
         return false;
       }
+    } else if (a == "--fuzz") {
+      if (!value(v, "a number of seconds")) return false;
+      char* end = nullptr;
+      p.opt.fuzz_seconds = std::strtod(v.c_str(), &end);
+      if (end == v.c_str() || *end || !(p.opt.fuzz_seconds >= 0)) {
+        p.error = "bad --fuzz '" + v + "'";
+        return false;
+      }
+    } else if (a == "--inputs") {
+      if (!value(v, "a list: z3,fuzz,generated")) return false;
+      p.opt.inputs.clear();
+      std::istringstream list(v);
+      for (std::string one; std::getline(list, one, ',');) {
+        if (one != "z3" && one != "fuzz" && one != "generated") {
+          p.error = "bad --inputs '" + v + "': sources are z3, fuzz, generated";
+          return false;
+        }
+        p.opt.inputs.insert(one);
+      }
+      if (p.opt.inputs.empty()) {
+        p.error = "bad --inputs '" + v + "': name at least one of z3, fuzz, generated";
+        return false;
+      }
+    } else if (a == "--fuzz-cc") {
+      if (!value(p.opt.fuzz_cc, "a compiler")) return false;
     } else if (a == "--memory") {
       if (!value(v, "a number of MiB")) return false;
       char* end = nullptr;

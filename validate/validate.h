@@ -22,6 +22,7 @@
 #pragma once
 
 #include <cstdint>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -43,6 +44,10 @@ struct Options {
   bool sampled = false;                 // sampled instead of exhaustive 2^32 scans
   uint64_t seed = 1;                    // generated inputs (xcede)
   long memory_mb = 2048;                // per harness process (ASan's own limits for ASan builds)
+  double fuzz_seconds = -1;             // xcede, states: libFuzzer campaign (-1 auto, 0 none)
+  std::string fuzz_cc = "clang";        // the compiler with libFuzzer
+  // xcede, states: the input sources (--inputs): z3, fuzz, generated.
+  std::set<std::string> inputs = {"z3", "fuzz", "generated"};
 };
 
 struct ClauseVerdict {

@@ -264,7 +264,7 @@ Findings judge(const Input& in, const HarnessOutcome& h) {
     return f;
   }
   if (final_status != 0) return f;
-  if (k > 0 && o.calls < static_cast<long long>(k) + 1) {
+  if (k > 0 && finished && o.calls < static_cast<long long>(k) + 1) {
     f.emplace("XCEDE-7", "gave up after " + std::to_string(o.calls) + " RTAS call(s), status " +
                              std::to_string(in.statuses.front()) + " (returned " +
                              std::to_string(o.ret) + "), without retrying");
@@ -366,7 +366,8 @@ Part check_xcede(const Options& opt, const Target& target) {
   HarnessBuild hb;
   int line = 0;
   if (prepare_part(opt, component, target, "xcede_env.h", "harness_xcede.c",
-                   "-DHAVE_PARSE_CEDE_PARAMETERS", "CANDIDATE_XCEDE", part, hb, line)) {
+                   "-DHAVE_PARSE_CEDE_PARAMETERS", "CANDIDATE_XCEDE", part, hb, line,
+                   /*fuzz=*/true)) {
     InputChecker<Input> c;
     c.line = [](const Input& in) {
       return statuses_text(in.statuses) + " " + payload_hex(in.payload);
@@ -380,8 +381,22 @@ Part check_xcede(const Options& opt, const Target& target) {
         "efficiency clause; spec/xcede.md accepts this for the upstream subject (one RTAS call, "
         "no retry)";
     c.shrink_rounds = 24;
-    std::vector<Input> inputs = z3_inputs(part);
-    for (auto& x : make_inputs(opt.seed)) inputs.push_back(std::move(x));
+    std::vector<Input> inputs;
+    if (opt.inputs.count("z3")) inputs = z3_inputs(part);
+    // The campaign starts from Z3's inputs; what it keeps is judged as well.
+    std::vector<Bytes> seeds;
+    for (const auto& x : inputs)
+      if (Bytes b = fuzz_bytes(x.statuses, x.payload); !b.empty()) seeds.push_back(b);
+    const FuzzCorpus fc = run_fuzz_campaign(opt, hb, part.temp_dir, seeds, 1500);
+    if (!fc.summary.empty()) part.notes.push_back(fc.summary);
+    for (size_t i = 0; i < fc.inputs.size(); ++i) {
+      FuzzScript sc = fuzz_script(fc.inputs[i]);
+      const char* clause = clause_of(sc.statuses, sc.body);
+      inputs.push_back({std::move(sc.statuses), std::move(sc.body), clause,
+                        fc.artifact[i] ? "libFuzzer artifact" : "libFuzzer corpus"});
+    }
+    if (opt.inputs.count("generated"))
+      for (auto& x : make_inputs(opt.seed)) inputs.push_back(std::move(x));
     check_inputs(opt, hb, component, target, line, inputs, c, part);
   }
   finish_part(opt, part, t0);

@@ -12,11 +12,13 @@ FAILS=0
 
 fail() { echo "FAIL: $*"; FAILS=$((FAILS + 1)); }
 
-# run NAME ARGS...: output in $SCRATCH/NAME.out/.err, exit code in $RC, seconds in $SECS
+# run NAME ARGS...: output in $SCRATCH/NAME.out/.err, exit code in $RC, seconds in $SECS;
+# $RUN_DEFAULTS (if the script sets it) goes before ARGS, which may override it
 run() {
   name=$1; shift
   t0=$(date +%s.%N)
-  "$BIN" "$@" >"$SCRATCH/$name.out" 2>"$SCRATCH/$name.err"
+  # shellcheck disable=SC2086  # RUN_DEFAULTS: options the script puts before each run's own
+  "$BIN" ${RUN_DEFAULTS:-} "$@" >"$SCRATCH/$name.out" 2>"$SCRATCH/$name.err"
   RC=$?
   SECS=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
   echo "$name: exit $RC, ${SECS}s"

@@ -38,7 +38,7 @@ expect_no_driver_crash good
 run trusting --candidate "$SCRATCH/trusting.so" --component xcede --budget "$BUDGET"
 expect_rc trusting 1
 expect_clause trusting XCEDE-4 failed
-expect_text trusting "statuses 0, payload 00ac 09 (3 bytes): nr_xcede_records = 17, the buffer holds 16 records"
+expect_text trusting "statuses 0, payload 00ac 09 (3 bytes) [Z3 header_ok size_ok over_capacity truncated, payload_size least]: nr_xcede_records = 17, the buffer holds 16 records"
 
 for bad in abi2 nosym text; do
   run "$bad" --candidate "$SCRATCH/$bad.so"
