@@ -67,6 +67,8 @@ HarnessBuild build_harness(const Options& options, const std::string& dir,
 
 // The campaign's length: --fuzz, or by default a sixth of the budget, 1..5 s.
 double fuzz_seconds(const Options& options);
+// The time RapidCheck's cases may take: a sixth of the budget, 1..5 s.
+double property_seconds(const Options& options);
 
 // The sanitizer runtime's settings for a harness run: go on after a report,
 // no leak checking, no stack traces from UBSan.

@@ -41,6 +41,7 @@
 #include "validate/component.h"
 #include "validate/input_check.h"
 #include "validate/process.h"
+#include "validate/property_check.h"
 
 namespace idlespec::validate {
 namespace {
@@ -87,6 +88,26 @@ std::vector<uint64_t> boundary_ticks() {
           // tb_to_ns() overflows 64 bits here: the kernel's ns wrap to 0, 2, 4.
           9444732965739290428ull, 9444732965739290429ull, 9444732965739290430ull, ~uint64_t{0} - 1,
           ~uint64_t{0}};
+}
+
+// RapidCheck's generator: up to 16 records whose tick counts are small,
+// whole microseconds, the fix-up's edges, or any u64.
+rc::Gen<Input> property_gen() {
+  using namespace rc;
+  const std::vector<uint64_t> edge = boundary_ticks();
+  const auto ticks = gen::weightedOneOf<uint64_t>(
+      {{3, gen::inRange<uint64_t>(0, 1 << 20)},
+       {2, gen::map(gen::inRange<uint64_t>(0, 100000), [](uint64_t us) { return us * 512; })},
+       {2, gen::elementOf(edge)},
+       {2, gen::arbitrary<uint64_t>()}});
+  const auto record = gen::build<xcede::Record>(gen::set(&xcede::Record::hint),
+                                                gen::set(&xcede::Record::latency_ticks, ticks),
+                                                gen::set(&xcede::Record::wake_on_irqs));
+  return gen::map(gen::container<std::vector<xcede::Record>>(record),
+                  [](std::vector<xcede::Record> r) {
+                    if (r.size() > kMaxRecords) r.resize(kMaxRecords);
+                    return Input{r, {}};
+                  });
 }
 
 std::vector<Input> make_inputs(uint64_t seed) {
@@ -382,6 +403,16 @@ Part check_states(const Options& opt, const Target& target) {
     }
     if (opt.inputs.count("generated"))
       for (auto& x : make_inputs(opt.seed)) inputs.push_back(std::move(x));
+    if (opt.inputs.count("rapidcheck")) {
+      PropertyRun<Input> pr = check_property(opt, hb, part.temp_dir, property_gen(), c,
+                                             opt.property_cases, property_seconds(opt));
+      part.notes.push_back(pr.summary);
+      for (auto& x : pr.cases) inputs.push_back(std::move(x));
+      if (pr.failed) {
+        pr.counterexample.origin = "RapidCheck, shrunk";
+        inputs.push_back(pr.counterexample);
+      }
+    }
     check_inputs(opt, hb, component, target, line, inputs, c, part);
   }
   finish_part(opt, part, t0);

@@ -192,6 +192,8 @@ double fuzz_seconds(const Options& opt) {
   return std::clamp(opt.budget_seconds / 6, 1.0, 5.0);
 }
 
+double property_seconds(const Options& opt) { return std::clamp(opt.budget_seconds / 6, 1.0, 5.0); }
+
 Extraction candidate_extraction(const Options& opt, const Target& target,
                                 const std::string& define) {
   Extraction ex;
@@ -698,8 +700,11 @@ into a plain and an ASan+UBSan harness, and run in child processes.
   --fuzz-cc COMPILER     the compiler with libFuzzer (default clang)
   --inputs LIST          xcede, states: the input sources, comma-separated from
                          z3 (Z3-chosen boundary inputs of every branch of the
-                         spec model), fuzz (the campaign's corpus), generated
-                         (hand-picked edges and seeded random); default all
+                         spec model), fuzz (the campaign's corpus), rapidcheck
+                         (a property per file: generated cases, shrunk on
+                         failure), generated (hand-picked edges and seeded
+                         random); default all
+  --cases N              xcede, states: RapidCheck cases (default 100)
   --memory MB            memory limit per harness process (default 2048; 0 none;
                          ASan's own allocator limits for the ASan build)
   --no-sanitizers        skip the ASan+UBSan build and its runs
@@ -767,20 +772,29 @@ bool parse_common(const std::vector<std::string>& args, Parsed& p,
         return false;
       }
     } else if (a == "--inputs") {
-      if (!value(v, "a list: z3,fuzz,generated")) return false;
+      if (!value(v, "a list: z3,fuzz,rapidcheck,generated")) return false;
       p.opt.inputs.clear();
       std::istringstream list(v);
       for (std::string one; std::getline(list, one, ',');) {
-        if (one != "z3" && one != "fuzz" && one != "generated") {
-          p.error = "bad --inputs '" + v + "': sources are z3, fuzz, generated";
+        if (one != "z3" && one != "fuzz" && one != "rapidcheck" && one != "generated") {
+          p.error = "bad --inputs '" + v + "': sources are z3, fuzz, rapidcheck, generated";
           return false;
         }
         p.opt.inputs.insert(one);
       }
       if (p.opt.inputs.empty()) {
-        p.error = "bad --inputs '" + v + "': name at least one of z3, fuzz, generated";
+        p.error = "bad --inputs '" + v + "': name at least one of z3, fuzz, rapidcheck, generated";
         return false;
       }
+    } else if (a == "--cases") {
+      if (!value(v, "a number")) return false;
+      char* end = nullptr;
+      const long n = std::strtol(v.c_str(), &end, 10);
+      if (end == v.c_str() || *end || n < 1 || n > 1000000) {
+        p.error = "bad --cases '" + v + "': 1 to 1000000";
+        return false;
+      }
+      p.opt.property_cases = static_cast<int>(n);
     } else if (a == "--fuzz-cc") {
       if (!value(p.opt.fuzz_cc, "a compiler")) return false;
     } else if (a == "--memory") {

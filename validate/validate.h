@@ -46,8 +46,9 @@ struct Options {
   long memory_mb = 2048;                // per harness process (ASan's own limits for ASan builds)
   double fuzz_seconds = -1;             // xcede, states: libFuzzer campaign (-1 auto, 0 none)
   std::string fuzz_cc = "clang";        // the compiler with libFuzzer
-  // xcede, states: the input sources (--inputs): z3, fuzz, generated.
-  std::set<std::string> inputs = {"z3", "fuzz", "generated"};
+  // xcede, states: the input sources (--inputs): z3, fuzz, rapidcheck, generated.
+  std::set<std::string> inputs = {"z3", "fuzz", "rapidcheck", "generated"};
+  int property_cases = 100;  // RapidCheck cases (--cases)
 };
 
 struct ClauseVerdict {

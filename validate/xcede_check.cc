@@ -33,6 +33,7 @@
 #include "validate/component.h"
 #include "validate/input_check.h"
 #include "validate/process.h"
+#include "validate/property_check.h"
 
 namespace idlespec::validate {
 namespace {
@@ -158,6 +159,42 @@ std::vector<Input> make_inputs(uint64_t seed) {
     add(st, b, clause_of(st, b));
   }
   return in;
+}
+
+// RapidCheck's generator: up to three retried statuses, then 0 (mostly) or
+// a failing one; a payload encoding arbitrary records (mostly), the same
+// with an arbitrary header, or arbitrary bytes.
+rc::Gen<Input> property_gen() {
+  using namespace rc;
+  const auto record = gen::build<xcede::Record>(gen::set(&xcede::Record::hint),
+                                                gen::set(&xcede::Record::latency_ticks),
+                                                gen::set(&xcede::Record::wake_on_irqs));
+  const auto records = gen::container<std::vector<xcede::Record>>(record);
+  const auto encoded =
+      gen::map(records, [](const std::vector<xcede::Record>& r) { return xcede::encode(r); });
+  const auto reheaded = gen::map(
+      gen::tuple(records, gen::arbitrary<uint16_t>(), gen::element<uint8_t>(9, 9, 8, 10, 0)),
+      [](const std::tuple<std::vector<xcede::Record>, uint16_t, uint8_t>& t) {
+        Bytes b = xcede::encode(std::get<0>(t));
+        b[0] = static_cast<uint8_t>(std::get<1>(t) >> 8);
+        b[1] = static_cast<uint8_t>(std::get<1>(t));
+        b[2] = std::get<2>(t);
+        return b;
+      });
+  const auto payload =
+      gen::weightedOneOf<Bytes>({{4, encoded}, {3, reheaded}, {1, gen::arbitrary<Bytes>()}});
+  const auto retried =
+      gen::container<std::vector<int>>(gen::element(-2, 9900, 9901, 9902, 9903, 9904, 9905));
+  const auto last =
+      gen::weightedOneOf<int>({{6, gen::just(0)}, {1, gen::element(-1, -3, 1, 9899, 9906, -9999)}});
+  return gen::map(gen::tuple(retried, last, payload),
+                  [](const std::tuple<std::vector<int>, int, Bytes>& t) {
+                    std::vector<int> st = std::get<0>(t);
+                    if (st.size() > 3) st.resize(3);
+                    st.push_back(std::get<1>(t));
+                    const char* clause = clause_of(st, std::get<2>(t));
+                    return Input{st, std::get<2>(t), clause, {}};
+                  });
 }
 
 // The inputs Z3 chose at the edges of the spec model's branches
@@ -397,6 +434,16 @@ Part check_xcede(const Options& opt, const Target& target) {
     }
     if (opt.inputs.count("generated"))
       for (auto& x : make_inputs(opt.seed)) inputs.push_back(std::move(x));
+    if (opt.inputs.count("rapidcheck")) {
+      PropertyRun<Input> pr = check_property(opt, hb, part.temp_dir, property_gen(), c,
+                                             opt.property_cases, property_seconds(opt));
+      part.notes.push_back(pr.summary);
+      for (auto& x : pr.cases) inputs.push_back(std::move(x));
+      if (pr.failed) {
+        pr.counterexample.origin = "RapidCheck, shrunk";
+        inputs.push_back(pr.counterexample);
+      }
+    }
     check_inputs(opt, hb, component, target, line, inputs, c, part);
   }
   finish_part(opt, part, t0);

@@ -35,15 +35,17 @@ variant residency_not_scaled '/variant: residency_not_scaled/s/CEDE0_RESIDENCY_F
 
 # Z3's states inputs take seconds (a 128-bit conversion per query): the
 # faithful file and the witnesses of each input source use them, the other
-# runs the generated inputs and a one-second campaign.
-RUN_DEFAULTS="--fuzz 1 --inputs generated,fuzz"
+# runs the generated inputs, RapidCheck's and a one-second campaign.
+RUN_DEFAULTS="--fuzz 1 --inputs generated,fuzz,rapidcheck"
 
-run faithful --source "$(src faithful)" --component states --budget "$BUDGET" --inputs z3,fuzz,generated
+run faithful --source "$(src faithful)" --component states --budget "$BUDGET" --inputs z3,fuzz,rapidcheck,generated
 expect_rc faithful 0
 expect_only_failed faithful
 expect_no_driver_crash faithful
 expect_text faithful "note: Z3: 19 boundary inputs for 3 feasible branches of the spec model"
 expect_text faithful "note: libFuzzer: 1 s coverage-guided campaign on the code under test"
+expect_text faithful "generated cases (seed 1), 100 harness runs"
+expect_text faithful "; every case held"
 
 # Each input source alone: Z3's edge of the zero fate (1 tick is 1 µs, the
 # kernel's tb_to_ns() says 0) against a fix-up that subtracts one µs, and a
@@ -56,6 +58,11 @@ run residency_fuzz --source "$(src_variant residency_not_scaled)" --component st
 expect_rc residency_fuzz 1
 expect_only_failed residency_fuzz STATES-3 STATES-4
 expect_text residency_fuzz "[libFuzzer corpus]"
+run residency_rc --source "$(src_variant residency_not_scaled)" --component states --budget "$BUDGET" --inputs rapidcheck
+expect_rc residency_rc 1
+expect_only_failed residency_rc STATES-3 STATES-4
+expect_text residency_rc "note: RapidCheck: "
+expect_text residency_rc " passing cases, shrunk in "
 expect_text faithful "KD-1: the reference with the kernel's tb_to_ns() conversion is accepted too"
 
 run min_minus_one --source "$(src_variant min_minus_one)" --component states --budget "$BUDGET"

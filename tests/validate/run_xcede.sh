@@ -36,6 +36,7 @@ expect_only_failed faithful
 expect_no_driver_crash faithful
 expect_text faithful "note: Z3: 36 boundary inputs for 22 feasible branches of the spec model"
 expect_text faithful "note: libFuzzer: 1 s coverage-guided campaign on the code under test"
+expect_text faithful "note: RapidCheck: 100 generated cases (seed 1), 100 harness runs"
 
 # Each input source alone finds the unbounded count: Z3's boundary inputs
 # (the least over-capacity payload_size is 17 records), and a campaign
@@ -49,6 +50,12 @@ expect_rc unbounded_fuzz 1
 expect_only_failed unbounded_fuzz XCEDE-1 XCEDE-4
 expect_text unbounded_fuzz "[libFuzzer "
 expect_text unbounded_fuzz "crash/timeout/OOM artifacts kept"
+# RapidCheck alone: a property falsified and shrunk to payload_size 0.
+run wraps_rc --source "$(src_variant wraps)" --budget "$BUDGET" --inputs rapidcheck
+expect_rc wraps_rc 1
+expect_only_failed wraps_rc XCEDE-3
+expect_text wraps_rc "passing cases, shrunk in "
+expect_text wraps_rc "XCEDE-3: payload_size 0 gave nr_xcede_records = 16"
 # No input at all is no verdict.
 run wraps_fuzz_none --source "$(src_variant wraps)" --budget "$BUDGET" --inputs fuzz --fuzz 0
 expect_rc wraps_fuzz_none 1
@@ -56,7 +63,7 @@ expect_clause wraps_fuzz_none XCEDE-3 unknown
 expect_text wraps_fuzz_none "no input was judged"
 run bad_inputs --source "$(src faithful)" --inputs z3,quickcheck
 expect_rc bad_inputs 2
-grep -q "bad --inputs 'z3,quickcheck': sources are z3, fuzz, generated" "$SCRATCH/bad_inputs.err" ||
+grep -q "bad --inputs 'z3,quickcheck': sources are z3, fuzz, rapidcheck, generated" "$SCRATCH/bad_inputs.err" ||
   fail "bad_inputs: no message naming the sources"
 
 run unbounded --source "$(src_variant unbounded)" --budget "$BUDGET"
