@@ -1,0 +1,163 @@
+// Tests for validate's input sources: Z3's boundary inputs (validate/
+// boundaries.h) bound to the concrete code they were chosen from, and the
+// fuzz campaign's byte encoding (validate/input_check.h).
+#include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
+
+#include <algorithm>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "impl/domain.h"
+#include "impl/states.h"
+#include "impl/xcede.h"
+#include "validate/boundaries.h"
+#include "validate/input_check.h"
+
+namespace idlespec::validate {
+namespace {
+
+// --- xcede: each Z3 input is in the branch it names, at its edge -------------
+
+// The decoder's Source over a concrete buffer (reads outside it give 0 and
+// are counted: the reference decoder must make none).
+struct Buffer {
+  std::vector<uint8_t> bytes;
+  int overruns = 0;
+  Word<32> length() const { return Word<32>(static_cast<uint32_t>(bytes.size())); }
+  Word<8> read(bool guard, Word<32> at) {
+    if (!guard) return Word<8>(0);
+    if (at.v >= bytes.size()) return ++overruns, Word<8>(0);
+    return Word<8>(bytes[at.v]);
+  }
+};
+
+// The flags of decode_raw<Concrete> as boundaries.cc names them.
+std::string xcede_branch(const std::vector<uint8_t>& payload) {
+  Buffer b{payload};
+  const auto d = xcede::decode_raw<Concrete>(b, xcede::kDefaultCapacity,
+                                             [](uint32_t, const xcede::RawRecord<Concrete>&) {});
+  EXPECT_EQ(b.overruns, 0);
+  std::string s;
+  const std::pair<const char*, bool> flags[] = {
+      {"header_ok", d.header_ok},         {"size_ok", d.size_ok},
+      {"short_payload", d.short_payload}, {"partial_record", d.partial_record},
+      {"over_capacity", d.over_capacity}, {"truncated", d.truncated},
+      {"nul_missing", d.nul_missing}};
+  for (const auto& [name, on] : flags) {
+    if (!on) continue;
+    if (!s.empty()) s += ' ';
+    s += name;
+  }
+  return s.empty() ? "none" : s;
+}
+
+std::vector<uint8_t> with_payload_size(std::vector<uint8_t> p, unsigned ps) {
+  p[0] = static_cast<uint8_t>(ps >> 8), p[1] = static_cast<uint8_t>(ps);
+  return p;
+}
+
+TEST(ValidateBoundaries, XcedeInputsSitInTheirBranchAtItsEdge) {
+  const Boundaries z = xcede_boundaries(xcede::kDefaultCapacity, 200);
+  ASSERT_TRUE(z.error.empty()) << z.error;
+  EXPECT_EQ(z.unknown, 0u);
+  size_t payload_edges = 0;
+  for (const auto& in : z.inputs) {
+    const size_t cut = in.branch.find(", payload_size ");
+    if (cut == std::string::npos) continue;  // a status edge
+    ++payload_edges;
+    const std::string branch = in.branch.substr(0, cut);
+    EXPECT_EQ(xcede_branch(in.payload), branch) << in.branch;
+    if (in.payload.size() < 3) continue;  // no payload_size to move
+    const unsigned ps = static_cast<unsigned>(in.payload[0] << 8 | in.payload[1]);
+    // The least (greatest) payload_size of the branch: one less (more), all
+    // else equal, is outside it.
+    if (in.branch.ends_with("least") && ps > 0) {
+      EXPECT_NE(xcede_branch(with_payload_size(in.payload, ps - 1)), branch) << in.branch;
+    }
+    if (in.branch.ends_with("greatest") && ps < 0xffff) {
+      EXPECT_NE(xcede_branch(with_payload_size(in.payload, ps + 1)), branch) << in.branch;
+    }
+  }
+  EXPECT_GE(payload_edges, 20u);
+  EXPECT_GE(z.feasible, 20u);
+}
+
+TEST(ValidateBoundaries, XcedeStatusEdgesAreTheRetriedSetAndItsNeighbours) {
+  const Boundaries z = xcede_boundaries(xcede::kDefaultCapacity, 200);
+  std::vector<int> retried, failing;
+  for (const auto& in : z.inputs) {
+    if (in.branch.rfind("retried status", 0) == 0) retried.push_back(in.statuses.front());
+    if (in.branch.rfind("failing status", 0) == 0) failing.push_back(in.statuses.front());
+  }
+  std::sort(retried.begin(), retried.end());
+  std::sort(failing.begin(), failing.end());
+  EXPECT_EQ(retried, (std::vector<int>{-2, 9900, 9901, 9902, 9903, 9904, 9905}));
+  EXPECT_EQ(failing, (std::vector<int>{INT32_MIN, -3, -1, 9899, 9906, INT32_MAX}));
+}
+
+// --- states: each edge tick is in its fate, its neighbour is not -------------
+
+std::string fate(uint64_t ticks) {
+  xcede::RawRecord<Concrete> r{true, Word<8>(1), Word<64>(ticks), Word<8>(1)};
+  const Word<128> us = states::exact_latency_us<Concrete>(Word<64>(ticks), states::kDefaultTbHz);
+  states::BuildConfig cfg;
+  const auto t = states::build_from_latencies<Concrete>(
+      std::span<const xcede::RawRecord<Concrete>>(&r, 1), std::span<const Word<128>>(&us, 1), cfg);
+  return t.fates[0].zero_latency ? "zero" : t.fates[0].too_large ? "too_large" : "usable";
+}
+
+TEST(ValidateBoundaries, StatesEdgesSeparateTwoFates) {
+  const Boundaries z = states_boundaries(states::kDefaultTbHz);
+  ASSERT_TRUE(z.error.empty()) << z.error;
+  EXPECT_EQ(z.feasible, 3u);  // zero, usable, too large
+  size_t edges = 0;
+  for (const auto& in : z.inputs) {
+    if (in.branch.rfind("one record: ", 0) != 0) continue;
+    ++edges;
+    const std::string rest = in.branch.substr(std::string("one record: ").size());
+    const std::string name = rest.substr(0, rest.find(','));
+    const uint64_t t = in.ticks.at(0);
+    EXPECT_EQ(fate(t), name) << in.branch;
+    if (rest.ends_with("upper edge")) {
+      EXPECT_NE(fate(t + 1), name) << in.branch;
+    }
+    if (rest.ends_with("lower edge")) {
+      EXPECT_NE(fate(t - 1), name) << in.branch;
+    }
+  }
+  // zero's upper edge, usable's two, too_large's lower one.
+  EXPECT_EQ(edges, 4u);
+}
+
+// --- the fuzz entry's encoding -------------------------------------------------
+
+TEST(ValidateFuzzScript, EmptyBytesAreOneSuccessfulCallWithNoPayload) {
+  const FuzzScript s = fuzz_script({});
+  EXPECT_EQ(s.statuses, std::vector<int>{0});
+  EXPECT_TRUE(s.body.empty());
+}
+
+TEST(ValidateFuzzScript, StatusesOutsideTheTablesHaveNoEncoding) {
+  EXPECT_TRUE(fuzz_bytes({-7}, {}).empty());
+  EXPECT_TRUE(fuzz_bytes({1234, 0}, {}).empty());
+  EXPECT_TRUE(fuzz_bytes({-2, -2, -2, -2, 0}, {}).empty());  // at most three retried
+}
+
+RC_GTEST_PROP(ValidateFuzzScript, BytesRoundTripThroughTheScript, ()) {
+  const auto retried = *rc::gen::container<std::vector<int>>(
+      *rc::gen::inRange<size_t>(0, 4), rc::gen::element(-2, 9900, 9901, 9902, 9903, 9904, 9905));
+  const int last = *rc::gen::element(0, -1, -3, 9906, 1, -9999, 9899, INT32_MIN, INT32_MAX);
+  const auto body = *rc::gen::arbitrary<std::vector<uint8_t>>();
+  std::vector<int> statuses = retried;
+  statuses.push_back(last);
+  const std::vector<uint8_t> bytes = fuzz_bytes(statuses, body);
+  RC_ASSERT(!bytes.empty());
+  const FuzzScript s = fuzz_script(bytes);
+  RC_ASSERT(s.statuses == statuses);
+  RC_ASSERT(s.body == body);
+}
+
+}  // namespace
+}  // namespace idlespec::validate
