@@ -35,6 +35,7 @@
 #include <sstream>
 #include <thread>
 
+#include "impl/platform.h"
 #include "impl/states.h"
 #include "impl/timebase.h"
 #include "validate/boundaries.h"
@@ -349,11 +350,190 @@ std::vector<Input> shrink_candidates(const Input& in) {
   return c;
 }
 
+// --- the probe: STATES-1, -2, -5, -6 on pseries_idle_probe() ------------------------
+
+struct ProbeInput {
+  int pvr = 10, mode = 10;  // the processor and its architected mode (8..11)
+  bool shared = false, splpar = true, disabled = false;
+  std::vector<int> statuses;  // the firmware's answer to the fix-up's query
+  Bytes payload;
+};
+
+Lpar lpar_of(const ProbeInput& in) {
+  Lpar l;
+  l.processor = static_cast<Platform>(in.pvr);
+  l.compat = static_cast<Platform>(in.mode);
+  l.shared_processor = in.shared;
+  return l;
+}
+
+// The reference: a probe that gets as far as choosing a table (SPLPAR,
+// cpuidle on) runs the fix-up exactly where cede0_fixup_applies() says.
+bool fixup_expected(const ProbeInput& in) {
+  return in.splpar && !in.disabled && cede0_fixup_applies(lpar_of(in));
+}
+
+std::string describe_probe(const ProbeInput& in) {
+  std::string s = "POWER" + std::to_string(in.pvr);
+  if (in.mode != in.pvr) s += " in POWER" + std::to_string(in.mode) + " mode";
+  s += in.shared ? ", shared LPAR" : ", dedicated LPAR";
+  if (!in.splpar) s += ", no SPLPAR";
+  if (in.disabled) s += ", cpuidle disabled";
+  s += "; firmware answers status " + std::to_string(in.statuses.back());
+  if (in.statuses.back() == 0) {
+    const size_t n = in.payload.size() >= 4 ? (in.payload.size() - 4) / 10 : 0;
+    s += " with " + std::to_string(n) + " record(s)";
+  }
+  return s;
+}
+
+std::vector<ProbeInput> probe_inputs() {
+  // Two records of 5 and 50 µs; none; a failed query.
+  const std::vector<xcede::Record> two = {{1, 5 * 512, 1}, {2, 50 * 512, 1}};
+  const std::vector<std::pair<std::vector<int>, Bytes>> answers = {
+      {{0}, payload(Input{two, {}})}, {{0}, payload(Input{})}, {{-3}, payload(Input{two, {}})}};
+  std::vector<ProbeInput> in;
+  for (int pvr = 8; pvr <= 11; ++pvr)
+    for (int mode = 8; mode <= pvr; ++mode)
+      for (int flags = 0; flags < 8; ++flags)
+        for (const auto& [st, p] : answers)
+          in.push_back({pvr, mode, (flags & 1) != 0, (flags & 2) == 0, (flags & 4) != 0, st, p});
+  return in;
+}
+
+Findings judge_probe(const ProbeInput& in, const HarnessOutcome& h) {
+  Findings f;
+  if (!h.reported) return f;
+  if (h.crashed) f.emplace("STATES-6", "the probe crashed: " + h.crash);
+  if (h.hung) f.emplace("STATES-6", "the probe did not return within 2 s (hang)");
+  for (const auto& w : h.warns) f.emplace("STATES-6", w);
+  for (const auto& s : h.sanitizer) f.emplace("STATES-6", s);
+  if (h.crashed || h.hung) return f;
+  const long long queries = h.field("queries"), max = h.field("max");
+  const bool ran = queries > 0, expected = fixup_expected(in);
+  if (ran != expected)
+    f.emplace("STATES-6",
+              std::string(ran ? "the CEDE(0) fix-up ran (" + std::to_string(queries) +
+                                    " firmware quer" + (queries == 1 ? "y" : "ies") + ")"
+                              : "the CEDE(0) fix-up did not run") +
+                  "; the spec: " +
+                  (expected ? "it runs here (ISA 3.1 or a POWER10 PVR, dedicated)"
+                            : "it does not run here"));
+  if (max > static_cast<long long>(states::kCpuidleStateMax))
+    f.emplace("STATES-5", "max_idle_state = " + std::to_string(max) +
+                              ", more than CPUIDLE_STATE_MAX (" +
+                              std::to_string(states::kCpuidleStateMax) + ")");
+  long long prev_exit = -1, prev_res = -1;
+  for (const auto& l : h.lines) {
+    unsigned i = 0, exit = 0, res = 0;
+    if (std::sscanf(l.c_str(), "ST %u %u %u", &i, &exit, &res) != 3) continue;
+    const std::string table =
+        h.result.find("table=shared") != std::string::npos ? "shared" : "dedicated";
+    if (static_cast<long long>(exit) < prev_exit)
+      f.emplace("STATES-1", "the " + table + " table's state " + std::to_string(i) + " exits in " +
+                                std::to_string(exit) + " µs, state " + std::to_string(i - 1) +
+                                " in " + std::to_string(prev_exit) + " µs");
+    if (static_cast<long long>(res) < prev_res)
+      f.emplace("STATES-2", "the " + table + " table's state " + std::to_string(i) +
+                                " has target residency " + std::to_string(res) + " µs, state " +
+                                std::to_string(i - 1) + " " + std::to_string(prev_res) + " µs");
+    prev_exit = exit, prev_res = res;
+  }
+  return f;
+}
+
+// The probe's clauses, on a target whose functions are just the probe.
+Part check_probe(const Options& opt, const Component& component, const Target& target) {
+  const auto t0 = std::chrono::steady_clock::now();
+  Part part;
+  HarnessBuild hb;
+  int line = 0;
+  if (prepare_part(opt, component, target, "states_env.h", "harness_probe.c",
+                   "-DHAVE_PSERIES_IDLE_PROBE", "CANDIDATE_STATES", part, hb, line)) {
+    InputChecker<ProbeInput> c;
+    c.line = [](const ProbeInput& in) {
+      std::string st;
+      for (size_t i = 0; i < in.statuses.size(); ++i)
+        st += (i ? "," : "") + std::to_string(in.statuses[i]);
+      return std::to_string(in.pvr) + "," + std::to_string(in.mode) + "," +
+             std::to_string(in.shared) + "," + std::to_string(in.splpar) + "," +
+             std::to_string(in.disabled) + " " + st + " " + payload_hex(in.payload);
+    };
+    c.judge = judge_probe;
+    c.shrink = [](const ProbeInput&) { return std::vector<ProbeInput>{}; };  // already minimal
+    c.describe = describe_probe;
+    c.weight = [](const ProbeInput& in) { return static_cast<size_t>(in.pvr * 8 + in.mode); };
+    const std::vector<ProbeInput> inputs = probe_inputs();
+    part.notes.push_back(
+        "probe: every processor (POWER8..11) in every architected mode, shared "
+        "and dedicated, with and without SPLPAR and cpuidle, three firmware "
+        "answers: " +
+        std::to_string(inputs.size()) + " platforms x answers");
+    check_inputs(opt, hb, component, target, line, inputs, c, part);
+  }
+  finish_part(opt, part, t0);
+  return part;
+}
+
+// The component restricted to the clauses of one function.
+Component only(const Component& component, const std::string& fn) {
+  Component c = component;
+  c.functions = {fn};
+  std::erase_if(c.clauses, [&](const auto& clause) { return clause.second != fn; });
+  return c;
+}
+
+Target target_for(const Target& target, const std::string& fn) {
+  Target t = target;
+  t.functions.clear();
+  if (std::find(target.functions.begin(), target.functions.end(), fn) != target.functions.end())
+    t.functions = {fn};
+  return t;
+}
+
+void merge(Part& into, Part&& from) {
+  into.functions.insert(into.functions.end(), from.functions.begin(), from.functions.end());
+  for (auto& p : from.prelude)
+    if (std::find(into.prelude.begin(), into.prelude.end(), p) == into.prelude.end())
+      into.prelude.push_back(p);
+  into.clauses.insert(into.clauses.end(), from.clauses.begin(), from.clauses.end());
+  into.runs.insert(into.runs.end(), from.runs.begin(), from.runs.end());
+  into.notes.insert(into.notes.end(), from.notes.begin(), from.notes.end());
+  if (!from.build_error.empty())
+    into.build_error += (into.build_error.empty() ? "" : "\n") + from.build_error;
+  if (into.temp_dir.empty())
+    into.temp_dir = from.temp_dir;
+  else if (!from.temp_dir.empty())
+    into.notes.push_back("the probe's harness files kept in " + from.temp_dir);
+}
+
+Part check_fixup(const Options& opt, const Component& component, const Target& target);
+
 }  // namespace
 
 Part check_states(const Options& opt, const Target& target) {
   const auto t0 = std::chrono::steady_clock::now();
   const Component& component = *find_component("states");
+  Part part;
+  part.component = component.name;
+  part.file = target.display;
+  for (const std::string fn : {"fixup_cede0_latency", "pseries_idle_probe"}) {
+    const Target t = target_for(target, fn);
+    if (t.functions.empty()) continue;
+    // A candidate library implements no probe (candidate ABI v1).
+    if (fn == std::string("pseries_idle_probe") && !target.candidate.empty()) continue;
+    merge(part, fn == std::string("fixup_cede0_latency")
+                    ? check_fixup(opt, only(component, fn), t)
+                    : check_probe(opt, only(component, fn), t));
+  }
+  part.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return part;
+}
+
+namespace {
+
+Part check_fixup(const Options& opt, const Component& component, const Target& target) {
+  const auto t0 = std::chrono::steady_clock::now();
   Part part;
   HarnessBuild hb;
   int line = 0;
@@ -361,8 +541,9 @@ Part check_states(const Options& opt, const Target& target) {
                    "-DHAVE_FIXUP_CEDE0_LATENCY", "CANDIDATE_STATES", part, hb, line,
                    /*fuzz=*/true)) {
     part.notes.push_back(
-        "states: CEDE(0) fix-up on a dedicated POWER10 LPAR at 512 MHz (STATES-6 is not checked "
-        "here); KD-1: the reference with the kernel's tb_to_ns() conversion is accepted too");
+        "states: CEDE(0) fix-up on a dedicated POWER10 LPAR at 512 MHz (STATES-6 is judged on "
+        "pseries_idle_probe); KD-1: the reference with the kernel's tb_to_ns() conversion is "
+        "accepted too");
     InputChecker<Input> c;
     c.line = [](const Input& in) { return "0 " + payload_hex(payload(in)); };
     c.judge = judge;
@@ -419,4 +600,5 @@ Part check_states(const Options& opt, const Target& target) {
   return part;
 }
 
+}  // namespace
 }  // namespace idlespec::validate

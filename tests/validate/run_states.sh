@@ -2,8 +2,9 @@
 # tests/validate/run_states.sh IDLESPEC_VALIDATE [BUDGET_SECONDS]
 #
 # The end-to-end test of `idlespec validate` on the states component (the
-# CEDE(0) fix-up, spec/states.md STATES-3 and STATES-4): the faithful
-# fixup_cede0_latency() of xcede_faithful.c + states_fixup.c holds both clauses, KD-1's
+# CEDE(0) fix-up, spec/states.md STATES-3 and STATES-4; the probe,
+# STATES-1, -2, -5, -6): the faithful fixup_cede0_latency() and
+# pseries_idle_probe() of xcede_faithful.c + states_fixup.c hold every clause, KD-1's
 # one-µs tolerance of the kernel's tb_to_ns() included; each variant derived
 # from it with sed fails exactly the clauses its bug breaks, with a shrunk
 # counterexample that names the records' latencies in ticks and µs and what
@@ -11,7 +12,7 @@
 # files holds everything.
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
-CLAUSES="STATES-3 STATES-4"
+CLAUSES="STATES-1 STATES-2 STATES-3 STATES-4 STATES-5 STATES-6"
 COMPONENT=states
 . "$HERE/lib.sh"
 
@@ -83,24 +84,57 @@ expect_only_failed residency_not_scaled STATES-3 STATES-4
 expect_text residency_not_scaled "1 record(s) {hint 1, 2 ticks = 1 µs}: CEDE's exit_latency = 1 µs, target_residency = 0 µs: the residency is below the exit latency"
 expect_text residency_not_scaled "1 record(s) {hint 1, 2 ticks = 1 µs}: CEDE's exit_latency = 1 µs, target_residency = 0 µs; the reference: 1 µs, 10 µs"
 
-# --json: both clauses, the counterexample and replay fields filled.
+# The probe's witnesses. The fix-up on every dedicated LPAR (before the
+# POWER10 gate): POWER8 and POWER9 trust firmware's latencies (STATES-6).
+variant no_gate '/variant: no_gate/s/cede0_latency_from_firmware()/1/'
+# The gate on ISA 3.1 alone: a POWER10 in an older mode loses the fix-up.
+variant arch31_only '/variant: arch31_only/s/||/|| 0 \&\&/'
+# The shared table's snooze exits slower than its CEDE (STATES-1), or
+# needs a longer stay (STATES-2).
+variant shared_unordered '/variant: shared_unordered/s/= 0,/= 20,/'
+variant shared_residency_unordered '/variant: shared_residency_unordered/s/= 0,/= 200,/'
+# max_idle_state past CPUIDLE_STATE_MAX (STATES-5).
+variant too_many_states '/variant: too_many_states/s/ARRAY_SIZE(shared_states);/ARRAY_SIZE(shared_states) + 9;/'
+
+run no_gate --source "$(src_variant no_gate)" --component states --budget "$BUDGET"
+expect_rc no_gate 1
+expect_only_failed no_gate STATES-6
+expect_text no_gate "POWER8, dedicated LPAR; firmware answers status 0 with 2 record(s): the CEDE(0) fix-up ran (1 firmware query); the spec: it does not run here"
+run arch31_only --source "$(src_variant arch31_only)" --component states --budget "$BUDGET"
+expect_rc arch31_only 1
+expect_only_failed arch31_only STATES-6
+expect_text arch31_only "POWER10 in POWER8 mode, dedicated LPAR; firmware answers status 0 with 2 record(s): the CEDE(0) fix-up did not run; the spec: it runs here"
+run shared_unordered --source "$(src_variant shared_unordered)" --component states --budget "$BUDGET"
+expect_rc shared_unordered 1
+expect_only_failed shared_unordered STATES-1
+expect_text shared_unordered "the shared table's state 1 exits in 10 µs, state 0 in 20 µs"
+run shared_residency_unordered --source "$(src_variant shared_residency_unordered)" --component states --budget "$BUDGET"
+expect_rc shared_residency_unordered 1
+expect_only_failed shared_residency_unordered STATES-2
+expect_text shared_residency_unordered "the shared table's state 1 has target residency 100 µs, state 0 200 µs"
+run too_many_states --source "$(src_variant too_many_states)" --component states --budget "$BUDGET"
+expect_rc too_many_states 1
+expect_only_failed too_many_states STATES-5
+expect_text too_many_states "max_idle_state = 11, more than CPUIDLE_STATE_MAX (10)"
+
+# --json: every clause, the counterexample and replay fields filled.
 run min_minus_one_json --source "$(src_variant min_minus_one)" --component states --budget "$BUDGET" --json
 python3 - "$SCRATCH/min_minus_one_json.out" <<'PY' || fail "min_minus_one_json: unexpected JSON"
 import json, sys
 d = json.load(open(sys.argv[1]))
 st = {c["id"]: c for c in d["clauses"]}
-assert sorted(st) == ["STATES-3", "STATES-4"], st.keys()
-assert st["STATES-3"]["status"] == "held"
+assert sorted(st) == ["STATES-%d" % i for i in (1, 2, 3, 4, 5, 6)], st.keys()
+assert all(st[c]["status"] == "held" for c in st if c != "STATES-4"), st
+assert st["STATES-6"]["function"] == "pseries_idle_probe" and st["STATES-6"]["line"] > 0
 assert st["STATES-4"]["status"] == "failed" and st["STATES-4"]["counterexamples"] and st["STATES-4"]["replay"]
 assert st["STATES-4"]["function"] == "fixup_cede0_latency" and st["STATES-4"]["line"] > 0
 assert d["exit_code"] == 1
 PY
 
-# A file without the fix-up: both clauses absent.
+# A file without the fix-up and the probe: every clause absent.
 run no_fixup --source "$HERE/xcede_faithful.c" --component states --budget "$BUDGET"
 expect_rc no_fixup 1
-expect_clause no_fixup STATES-3 absent
-expect_clause no_fixup STATES-4 absent
+for c in $CLAUSES; do expect_clause no_fixup "$c" absent; done
 
 # --- a kernel tree -------------------------------------------------------------
 # cpuidle-pseries.c is the faithful concatenation: its parse_cede_parameters() is

@@ -147,3 +147,80 @@ static void __init fixup_cede0_latency(void)
 	pr_info("cpuidle: Fixed up CEDE exit latency to %llu us\n",
 		(unsigned long long)lowest_us);
 }
+
+/* --- the shared-LPAR idle states ---------------------------------------------- */
+
+/* Cedes at once: on a shared LPAR the hypervisor can run another partition. */
+static int shared_cede_loop(struct cpuidle_device *dev,
+			    struct cpuidle_driver *drv, int index)
+{
+	HMT_medium();
+	if (prep_irq_for_idle())
+		cede_processor();
+	raw_local_irq_disable();
+	return index;
+}
+
+static struct cpuidle_state shared_states[] = {
+	[0] = {
+		.name			= "snooze",
+		.desc			= "snooze",
+		.flags			= CPUIDLE_FLAG_POLLING,
+		.exit_latency		= 0,	/* variant: shared_unordered */
+		.target_residency	= 0,	/* variant: shared_residency_unordered */
+		.enter			= &snooze_loop,
+	},
+	[1] = {
+		.name			= "Shared Cede",
+		.desc			= "Shared Cede",
+		.exit_latency		= 10,
+		.target_residency	= 100,
+		.enter			= &shared_cede_loop,
+	},
+};
+
+/* --- choosing the table --------------------------------------------------------- */
+
+static struct cpuidle_state *cpuidle_state_table __read_mostly;
+static int max_idle_state __read_mostly;
+
+/*
+ * Firmware's latencies are trusted from POWER10 on: an LPAR in ISA 3.1
+ * mode, or a POWER10 running in an older compatibility mode (STATES-6).
+ */
+static bool cede0_latency_from_firmware(void)
+{
+	return cpu_has_feature(CPU_FTR_ARCH_31) ||	/* variant: arch31_only */
+	       pvr_version_is(PVR_POWER10);
+}
+
+/*
+ * Picks the states of this LPAR: none unless it runs under the hypervisor's
+ * shared-processor support and cpuidle was left on; the shared table on a
+ * shared LPAR, else the dedicated one, with CEDE(0) taken from firmware
+ * where that is trusted. The snooze state gives up after CEDE's residency.
+ */
+static int pseries_idle_probe(void)
+{
+	if (cpuidle_disable != IDLE_NO_OVERRIDE)
+		return -ENODEV;
+	if (!firmware_has_feature(FW_FEATURE_SPLPAR))
+		return -ENODEV;
+
+	if (lppaca_shared_proc()) {
+		cpuidle_state_table = shared_states;
+		max_idle_state = ARRAY_SIZE(shared_states);	/* variant: too_many_states */
+	} else {
+		if (cede0_latency_from_firmware())	/* variant: no_gate */
+			fixup_cede0_latency();
+		cpuidle_state_table = dedicated_states;
+		max_idle_state = NR_DEDICATED_STATES;
+	}
+
+	if (max_idle_state > 1) {
+		snooze_timeout_en = true;
+		snooze_timeout = cpuidle_state_table[1].target_residency *
+				 tb_ticks_per_usec;
+	}
+	return 0;
+}

@@ -1,0 +1,124 @@
+/*
+ * The probe harness of `idlespec validate` (spec/states.md STATES-1, -2,
+ * -5, -6): pseries_idle_probe() on a chosen platform.
+ *
+ * Compiled in one translation unit after validate/shims/kernel.h,
+ * validate/shims/states_env.h and the code extracted from the file under
+ * test (pseries_idle_probe() with the state tables, the fix-up and the
+ * parse it calls); the driver defines HAVE_PSERIES_IDLE_PROBE when it found
+ * the function. One input per line:
+ *
+ *   <id> <platform> <statuses> <payloadhex>
+ *
+ * platform = <pvr>,<mode>,<shared>,<splpar>,<disabled>: the processor
+ * (8, 9, 10, 11) and its architected mode (the same or older: mode 10 or
+ * newer has CPU_FTR_ARCH_31), a shared-processor LPAR (1) or dedicated (0),
+ * FW_FEATURE_SPLPAR (1/0), cpuidle_disable other than IDLE_NO_OVERRIDE
+ * (1/0). The statuses and payload are what the firmware answers the
+ * fix-up's query with (harness_firmware.c). The result:
+ *
+ *   R <id> ret=<int> queries=<firmware calls> max=<max_idle_state>
+ *          table=<dedicated|shared|other|none> snooze=<snooze_timeout>
+ *   ST <id> <i> <exit_latency> <target_residency>   i < max_idle_state, within the table
+ *
+ * or CRASH/HANG with the same fields. Before each input the probe's state
+ * is reset: both tables back to the file's initial ones, no table chosen,
+ * the fix-up's own state as at boot.
+ */
+#include "harness_firmware.c"
+
+#ifdef HAVE_PSERIES_IDLE_PROBE
+static struct cpuidle_state probe_dedicated0[ARRAY_SIZE(dedicated_states)];
+static struct cpuidle_state probe_shared0[ARRAY_SIZE(shared_states)];
+
+static void probe_setup(void) {
+  memcpy(probe_dedicated0, dedicated_states, sizeof probe_dedicated0);
+  memcpy(probe_shared0, shared_states, sizeof probe_shared0);
+}
+
+static void probe_reset(void) {
+  nr_xcede_records = 0;
+  memset(&xcede_latency_parameter, 0, sizeof xcede_latency_parameter);
+  memcpy(dedicated_states, probe_dedicated0, sizeof dedicated_states);
+  memcpy(shared_states, probe_shared0, sizeof shared_states);
+  cpuidle_state_table = NULL;
+  max_idle_state = 0;
+  snooze_timeout = 0;
+  snooze_timeout_en = false;
+}
+
+static int probe_call(void) { return pseries_idle_probe(); }
+
+static void probe_report(long long id, int ret, int trap) {
+  char head[64];
+  if (trap > 0)
+    snprintf(head, sizeof(head), "CRASH %lld %d %s", id, trap, signal_name(trap));
+  else if (trap < 0)
+    snprintf(head, sizeof(head), "HANG %lld", id);
+  else
+    snprintf(head, sizeof(head), "R %lld", id);
+  const struct cpuidle_state *t = cpuidle_state_table;
+  const char *name = t == NULL ? "none" : t == dedicated_states ? "dedicated"
+                                      : t == shared_states      ? "shared"
+                                                                : "other";
+  const int size = t == dedicated_states ? (int)ARRAY_SIZE(dedicated_states)
+                   : t == shared_states  ? (int)ARRAY_SIZE(shared_states)
+                                         : 0;
+  emit("%s ret=%d queries=%u max=%d table=%s snooze=%llu", head, trap ? 0 : ret, xcede_fw.calls,
+       (int)max_idle_state, name, (unsigned long long)snooze_timeout);
+  for (int i = 0; i < (int)max_idle_state && i < size; i++)
+    emit("ST %lld %d %u %u", id, i, (unsigned)t[i].exit_latency, (unsigned)t[i].target_residency);
+}
+
+static const struct harness_component probe = {"harness_probe", "pseries_idle_probe", true,
+                                               probe_setup, probe_reset, probe_call, probe_report};
+#else
+static const struct harness_component probe = {"harness_probe", "pseries_idle_probe", false,
+                                               NULL, NULL, NULL, NULL};
+#endif
+
+/* "10,9,0,1,0" -> the platform the shims answer with. */
+static void parse_platform(const char *f) {
+  int pvr, mode, shared, splpar, disabled;
+  char end;
+  if (sscanf(f, "%d,%d,%d,%d,%d%c", &pvr, &mode, &shared, &splpar, &disabled, &end) != 5 ||
+      pvr < 8 || pvr > 11 || mode < 8 || mode > pvr)
+    bad_input("platform is <pvr 8..11>,<mode 8..pvr>,<shared>,<splpar>,<disabled>");
+  static const unsigned pvrs[] = {PVR_POWER8, PVR_POWER9, PVR_POWER10, PVR_POWER11};
+  xcede_platform.pvr_version = pvrs[pvr - 8];
+  xcede_platform.cpu_features = CPU_FTR_ARCH_206 | CPU_FTR_ARCH_207S;
+  if (mode >= 9) xcede_platform.cpu_features |= CPU_FTR_ARCH_300;
+  if (mode >= 10) xcede_platform.cpu_features |= CPU_FTR_ARCH_31;
+  xcede_platform.fw_features = FW_FEATURE_LPAR | (splpar ? FW_FEATURE_SPLPAR : 0);
+  xcede_platform.shared_proc = shared != 0;
+  cpuidle_disable = disabled ? IDLE_NO_OVERRIDE + 1 : IDLE_NO_OVERRIDE;
+}
+
+static void probe_input(long long id, char **f, int nf, bool trace) {
+  (void)nf;
+  parse_platform(f[0]);
+  xcede_fw_reset();
+  parse_statuses(f[1]);
+  xcede_fw.payload_len = parse_payload(f[2]);
+  xcede_fw.payload = payload;
+  run_input(&probe, id, trace);
+}
+
+int main(int argc, char **argv) {
+  if (argc > 2 || (argc == 2 && strcmp(argv[1], "trace"))) {
+    fprintf(stderr, "usage: %s [trace]  (inputs on stdin: <id> <platform> <statuses> <payloadhex>)\n",
+            argv[0]);
+    return 2;
+  }
+  if (!probe.present) {
+    emit("ABSENT %s", probe.function);
+    emit("DONE 0");
+    flush_out();
+    return 0;
+  }
+  probe.setup();
+  install_traps();
+  return harness_input_loop(probe_input, 3, 3,
+                            "expected four fields: <id> <platform> <statuses> <payloadhex>",
+                            argc == 2);
+}
