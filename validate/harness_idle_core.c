@@ -1,7 +1,10 @@
 /*
  * The idle_core harness of `idlespec validate` (spec/idle_core.md): a
  * file's power9_idle_stop() run by the threads of one POWER9 core (SMT2 or
- * SMT4), one ucontext per hardware thread, under a scheduler that decides
+ * SMT4; built with HAVE_POWER9_IDLE_STOP), or its power7_idle_insn() run by
+ * the threads of one POWER8 core (SMT2, SMT4 or SMT8, whole or split into 2
+ * or 4 subcores; built with HAVE_POWER7_IDLE_INSN), one ucontext per
+ * hardware thread, under a scheduler that decides
  * at every scheduling point (validate/shims/idle_env.h) which thread moves,
  * when the hardware wakes a thread from its idle instruction, and when the
  * core loses state. The clauses are judged here, in C, on every move:
@@ -24,15 +27,34 @@
  *           thread's bit set (the word after its last successful
  *           test_and_set_bit_lock, else after its last operation)
  *
+ * POWER8 (power7_idle_insn) has no IDLE-7: its parts are judged as IDLE-1,
+ * -2, -3 and, instead of "any other assertion, a crash", IDLE-1. Besides:
+ *   IDLE-2  also: no plain store changes the thread bits without the lock
+ *           (seen at the thread's next scheduling point: the word differs
+ *           from what the last operation left)
+ *   IDLE-4  (with the job's f flag: the code has the fastsleep workaround)
+ *           the core never loses state without the workaround applied
+ *   IDLE-5  the winkle count never exceeds the threads, never goes below 0,
+ *           is changed only under the lock, and a thread returns with its
+ *           own count changes undone; no thread returns before the per-core
+ *           (TSCR, WORC) and its own per-thread SPRs hold their values; the
+ *           assertions naming the winkle count or the saved registers
+ *   IDLE-6  no thread returns before its subcore's SPRs (SDR1, RPR) hold
+ *           their values
+ * A POWER8 loss ("L", every thread in sleep or winkle) always takes the
+ * timebase (fastsleep), and every thread's SPRs when every thread winkles.
+ *
  * Moves: "bTK" thread T begins an idle cycle of kind K (s: EC=ESL=0, l:
- * ESL=1 below the SPR-loss level, d: SPR loss, t: timebase loss); "T" thread
+ * ESL=1 below the SPR-loss level, d: SPR loss, t: timebase loss; POWER8: n
+ * nap, s sleep, w winkle); "T" thread
  * T performs its pending operation and runs to its next scheduling point
  * (the idle instruction: enters hardware idle); "wT" the hardware wakes T
  * (SRR1 and PSSCR[PLS] from what the core lost while T was stopped); "L"
  * the core loses state (enabled when every thread is in hardware idle in a
  * deep stop; timebase too when all are at the timebase-loss level).
  *
- * Input, one job per line:
+ * Input, one job per line (<threads>: 1, 2, 4; POWER8 also 8, "<n>s<k>" for
+ * k subcores, and a suffix f when the code has the fastsleep workaround):
  *   <id> <threads> dfs <cycles> <kinds> <preemption bound, -1: none> <max schedules>
  *   <id> <threads> pct <cycles> <kinds> <seed> <runs> <depth>
  *   <id> <threads> replay <cycles> <kinds> <move,move,...>
@@ -40,13 +62,28 @@
  *   FINDING <id> <clause> count=<schedules> moves=<n> schedule=<moves> :: <what>
  *   TL <id> <clause> <step>: <thread>: <action>          the shrunk schedule's timeline
  *   R <id> mode=<m> schedules=<n> states=<n> transitions=<n> max_depth=<n>
- *       bound_hits=<n> complete=<0|1> findings=<n>
+ *       bound_hits=<n> complete=<0|1> findings=<n> failcap=<0|1 a DFS stopped after
+ *       IC_FAIL_CAP failing schedules>
  * or CRASH <id> <signal> <name> / HANG <id>; after all jobs DONE <jobs>.
  * With argument "trace", "AT <id>" goes to stderr before each job.
  */
 #include <ucontext.h>
 
 #include "harness_runtime.c"
+
+/* Which function this build runs: POWER8's power7_idle_insn or POWER9's power9_idle_stop. */
+#ifdef HAVE_POWER7_IDLE_INSN
+#define IC_P8 1
+#define IC_FN_NAME "power7_idle_insn"
+#define IC_KIND_LETTERS "nsw"
+#else
+#define IC_P8 0
+#define IC_FN_NAME "power9_idle_stop"
+#define IC_KIND_LETTERS "sldt"
+#endif
+#if defined(HAVE_POWER7_IDLE_INSN) || defined(HAVE_POWER9_IDLE_STOP)
+#define IC_HAVE_FN 1
+#endif
 
 #if defined(__SANITIZE_ADDRESS__)
 #define IC_ASAN 1
@@ -68,6 +105,11 @@
 #define IC_TB_LEVEL 6        /* pnv_first_tb_loss_level */
 #define IC_HASH_BITS 22
 #define IC_MAX_ENABLED (4 * IC_MAX_THREADS + 1) /* every kind for every thread, and the loss */
+#define C(n) (1u << (n))
+/* POWER9's IDLE-7 also covers IDLE-1/2/3's parts; POWER8 has no IDLE-7 and
+ * takes crashes and unclassified assertions as IDLE-1 (a thread that cannot go on). */
+#define IC_P9C (IC_P8 ? 0u : C(7))
+#define IC_ANY (IC_P8 ? C(1) : C(7))
 
 enum ic_status { ST_BEGIN, ST_PENDING, ST_HWIDLE, ST_DONE };
 
@@ -90,6 +132,7 @@ struct ic_thread {
   int idle_mayloss;      /* the pending/current idle instruction may lose state */
   unsigned long srr1;    /* what the wake hands back */
   int holds_lock;
+  int wcount;            /* POWER8: its net change of the winkle count in this call */
   int decided_set;
   unsigned long decided, last_seen;
   uint64_t hist;         /* hash of what the thread observed in this call */
@@ -100,26 +143,56 @@ struct ic_thread {
 
 static struct ic_thread ic_th[IC_MAX_THREADS];
 static int ic_n = 2, ic_cycles = 1;
+static int ic_subcores = 1;  /* POWER8 split-core: 1, 2 or 4 */
+static int ic_judge_wa = 0;  /* POWER8: the code has the fastsleep workaround (IDLE-4 judged) */
 static unsigned long ic_core_mask = 3;
 static char ic_kinds[8] = "dt";
 static int ic_nkinds = 2;
-static const char ic_kind_letters[] = "sldt";
+static const char ic_kind_letters[] = IC_KIND_LETTERS;
+#if IC_P8
+static const char *const ic_kind_names[] = {"nap", "sleep", "winkle"};
+#else
 static const char *const ic_kind_names[] = {"stop EC=ESL=0", "stop ESL=1 shallow", "deep stop (SPR loss)",
                                             "deep stop (timebase loss)"};
+#endif
 
 /* The hardware. */
-static unsigned long ic_spr[IC_MAX_THREADS][IC_NR_SPRS]; /* per-core ones live in [0] */
+static unsigned long ic_spr[IC_MAX_THREADS][IC_NR_SPRS]; /* per-core ones live in [0], per-subcore
+                                                            ones in the subcore's first thread */
 static unsigned long ic_golden[IC_MAX_THREADS][IC_NR_SPRS];
 static int ic_tb_valid;
+static int ic_wa_applied;        /* POWER8: the fastsleep workaround is in effect */
+static unsigned long ic_shadow;  /* the word as the last operation left it (plain stores show) */
 static const char *const ic_spr_names[IC_NR_SPRS] = {
     "?",     "PTCR",  "RPR",   "TSCR",  "LDBAR", "LPCR",  "HFSCR", "FSCR", "PID",  "PURR",
     "SPURR", "DSCR",  "CIABR", "MMCRA", "MMCR0", "MMCR1", "MMCR2", "AMR",  "IAMR", "AMOR",
-    "UAMOR", "SPRG3", "WORT",  "PSSCR", "HSPRG0", "HID0", "HMEER"};
+    "UAMOR", "SPRG3", "WORT",  "PSSCR", "HSPRG0", "HID0", "HMEER", "SDR1", "WORC"};
 static const char *const ic_op_names[IC_OP_COUNT] = {
     "?", "clear_bit", "set_bit", "test_and_set_bit_lock", "clear_bit_unlock", "test_bit",
-    "cmpxchg", "READ_ONCE", "WRITE_ONCE", "stop", "mtspr", "opal_resync_timebase"};
+    "cmpxchg", "READ_ONCE", "WRITE_ONCE", IC_P8 ? "idle instruction" : "stop", "mtspr",
+    "opal_resync_timebase", "opal_config_cpu_idle_state"};
 
-static int ic_is_core_spr(int spr) { return spr >= SPRN_PTCR && spr < IC_FIRST_THREAD_SPR; }
+/* Who shares an SPR: lost and judged by scope; the rest is neither lost nor judged. */
+enum { SC_NONE, SC_THREAD, SC_SUBCORE, SC_CORE };
+static unsigned char ic_scope[IC_NR_SPRS];
+static void ic_init_scopes(void) {
+#if IC_P8
+  static const int core[] = {SPRN_TSCR, SPRN_WORC}, sub[] = {SPRN_SDR1, SPRN_RPR},
+                   thr[] = {SPRN_LPCR, SPRN_HFSCR, SPRN_FSCR, SPRN_PURR,
+                            SPRN_SPURR, SPRN_DSCR, SPRN_WORT, SPRN_SPRG3};
+  for (size_t i = 0; i < ARRAY_SIZE(core); i++) ic_scope[core[i]] = SC_CORE;
+  for (size_t i = 0; i < ARRAY_SIZE(sub); i++) ic_scope[sub[i]] = SC_SUBCORE;
+  for (size_t i = 0; i < ARRAY_SIZE(thr); i++) ic_scope[thr[i]] = SC_THREAD;
+#else
+  for (int s = SPRN_PTCR; s < IC_FIRST_THREAD_SPR; s++) ic_scope[s] = SC_CORE;
+  for (int s = IC_FIRST_THREAD_SPR; s <= IC_LAST_CHECKED_SPR; s++) ic_scope[s] = SC_THREAD;
+#endif
+}
+static int ic_subcore_of(int t) { return t / (ic_n / ic_subcores); }
+/* The thread whose slot holds t's copy of the SPR. */
+static int ic_home(int t, int spr) {
+  return ic_scope[spr] == SC_CORE ? 0 : ic_scope[spr] == SC_SUBCORE ? t - t % (ic_n / ic_subcores) : t;
+}
 
 /* --- contexts ------------------------------------------------------------------ */
 static ucontext_t ic_main_ctx;
@@ -157,7 +230,8 @@ static void ic_to_thread(int t) {
 struct ic_event {
   int t, op, line;
   unsigned long arg, before, after, ret;
-  char what; /* 'o' operation, 'b' begin, 'i' idle, 'w' wake, 'L' loss, 'r' return, 'm' core mtspr, 'y' resync, 'x' blocked */
+  char what; /* 'o' operation, 'b' begin, 'i' idle, 'w' wake, 'L' loss, 'r' return, 'm' core mtspr, 'y' resync,
+                'x' blocked, 'a' workaround, 'p' plain store to the word */
 };
 
 static struct ic_move ic_moves[IC_MAX_MOVES];
@@ -192,7 +266,6 @@ static void ic_finding(unsigned clauses, const char *fmt, ...) {
   va_end(ap);
   ic_nfind++;
 }
-#define C(n) (1u << (n))
 
 static unsigned long *ic_word(void) { return &paca_ptrs[0]->idle_state; }
 
@@ -209,9 +282,68 @@ static uint64_t ic_mix(uint64_t h, uint64_t v) {
 }
 
 /* --- the hooks the shim calls ------------------------------------------------------ */
+/* The lock bit changed by t's operation (not a successful test_and_set_bit_lock). */
+static void ic_lock_track(int t, const char *what, unsigned long before, unsigned long after) {
+  struct ic_thread *th = &ic_th[t];
+  const int had = (before & PNV_CORE_IDLE_LOCK_BIT) != 0, has = (after & PNV_CORE_IDLE_LOCK_BIT) != 0;
+  if (had && !has) {
+    if (th->holds_lock)
+      th->holds_lock = 0;
+    else {
+      int holder = -1;
+      for (int u = 0; u < ic_n; u++)
+        if (ic_th[u].holds_lock) holder = u, ic_th[u].holds_lock = 0;
+      if (holder >= 0)
+        ic_finding(C(1) | IC_P9C, "t%d's %s cleared the lock bit while t%d held the lock", t, what, holder);
+      else
+        ic_finding(C(1) | IC_P9C, "t%d's %s cleared the lock bit, which no thread held", t, what);
+    }
+  } else if (!had && has) {
+    ic_finding(C(1) | IC_P9C, "t%d's %s set the lock bit without taking the lock (test_and_set_bit_lock)",
+               t, what);
+  }
+}
+
+#define IC_WCOUNT(w) ((int)(((w) & PNV_CORE_IDLE_WINKLE_COUNT_BITS) >> PNV_CORE_IDLE_WINKLE_COUNT_SHIFT))
+
+/* Did the running thread store to the word since its last operation (plain
+ * C: POWER8's updates under the lock)? Judged here, at its next point. */
+static void ic_plain_check(int line) {
+  const unsigned long w = *ic_word(), before = ic_shadow;
+  if (w == before) return;
+  const int t = ic_cur;
+  struct ic_thread *th = &ic_th[t];
+  ic_shadow = w;
+  ic_event('p', t, 0, line, (unsigned long)th->pend_line, before, w, 0);
+  th->hist = ic_mix(th->hist, w);
+  th->last_seen = w;
+  const int cb = IC_WCOUNT(before), ca = IC_WCOUNT(w);
+  if (ca != cb) {
+    int d = ca - cb;
+    if (d > 8) d -= 16;
+    if (d < -8) d += 16;
+    th->wcount += d;
+    if (d < 0 && cb < -d)
+      ic_finding(C(5), "t%d took the winkle count below 0 (word %#lx -> %#lx)", t, before, w);
+  }
+  if (!th->holds_lock) {
+    const unsigned long changed = before ^ w;
+    unsigned c = 0;
+    if (changed & PNV_CORE_IDLE_THREAD_BITS) c |= C(2) | IC_P9C;
+    if (changed & (PNV_CORE_IDLE_WINKLE_COUNT_BITS | PNV_CORE_IDLE_THREAD_WINKLE_BITS)) c |= C(5);
+    if (c)
+      ic_finding(c,
+                 "t%d changed the word with a plain store (%#lx -> %#lx) without holding the lock "
+                 "(its load and its store are two steps: another thread's update between them is lost)",
+                 t, before, w);
+  }
+  ic_lock_track(t, "plain store", before, w);
+}
+
 static void ic_point(int op, int line, const volatile void *addr, unsigned long arg) {
   (void)addr;
   struct ic_thread *th = &ic_th[ic_cur];
+  ic_plain_check(line);
   th->st = ST_PENDING;
   th->pend_op = op, th->pend_line = line, th->pend_arg = arg;
   ic_to_main(0);
@@ -227,46 +359,39 @@ static void ic_did(int op, int line, unsigned long arg, unsigned long before, un
   const int readonly = before == after && (op == IC_OP_READ || op == IC_OP_TEST_BIT ||
                                            op == IC_OP_TAS_LOCK || op == IC_OP_CMPXCHG);
   th->ro_op = readonly ? op : 0, th->ro_line = line, th->ro_word = after;
-  const int had = (before & PNV_CORE_IDLE_LOCK_BIT) != 0, has = (after & PNV_CORE_IDLE_LOCK_BIT) != 0;
+  ic_shadow = after;
   if (op == IC_OP_TAS_LOCK && arg == NR_PNV_CORE_IDLE_LOCK_BIT && ret == 0) {
     th->holds_lock = 1;
     th->decided = after, th->decided_set = 1;
-  } else if (had && !has) {
-    if (th->holds_lock)
-      th->holds_lock = 0;
-    else {
-      int holder = -1;
-      for (int u = 0; u < ic_n; u++)
-        if (ic_th[u].holds_lock) holder = u, ic_th[u].holds_lock = 0;
-      if (holder >= 0)
-        ic_finding(C(1) | C(7), "t%d's %s cleared the lock bit while t%d held the lock", t,
-                   ic_op_names[op], holder);
-      else
-        ic_finding(C(1) | C(7), "t%d's %s cleared the lock bit, which no thread held", t,
-                   ic_op_names[op]);
-    }
-  } else if (!had && has) {
-    ic_finding(C(1) | C(7), "t%d's %s set the lock bit without taking the lock (test_and_set_bit_lock)",
-               t, ic_op_names[op]);
+  } else {
+    ic_lock_track(t, ic_op_names[op], before, after);
   }
 }
 
 static unsigned long ic_mfspr(int spr) {
   if (spr <= 0 || spr >= IC_NR_SPRS) return 0;
-  const unsigned long v = ic_is_core_spr(spr) ? ic_spr[0][spr] : ic_spr[ic_cur][spr];
+  const unsigned long v = ic_spr[ic_home(ic_cur, spr)][spr];
   ic_th[ic_cur].hist = ic_mix(ic_th[ic_cur].hist, v);
   return v;
 }
 
 static void ic_mtspr(int spr, unsigned long v, int line) {
   if (spr <= 0 || spr >= IC_NR_SPRS) return;
-  if (ic_is_core_spr(spr)) {
+  if (ic_scope[spr] == SC_CORE || ic_scope[spr] == SC_SUBCORE) {
     ic_point(IC_OP_MTSPR_CORE, line, NULL, (unsigned long)spr);
-    ic_event('m', ic_cur, IC_OP_MTSPR_CORE, line, (unsigned long)spr, ic_spr[0][spr], v, 0);
-    ic_spr[0][spr] = v;
+    const int h = ic_home(ic_cur, spr);
+    ic_event('m', ic_cur, IC_OP_MTSPR_CORE, line, (unsigned long)spr, ic_spr[h][spr], v, 0);
+    ic_spr[h][spr] = v;
   } else {
     ic_spr[ic_cur][spr] = v;
   }
+}
+
+__attribute__((unused)) static void ic_workaround(unsigned long what, unsigned long how, int line) {
+  ic_point(IC_OP_WORKAROUND, line, NULL, how);
+  ic_event('a', ic_cur, IC_OP_WORKAROUND, line, how, (unsigned long)ic_wa_applied, what, 0);
+  if (what == OPAL_CONFIG_IDLE_FASTSLEEP) ic_wa_applied = how == OPAL_CONFIG_IDLE_APPLY;
+  ic_th[ic_cur].hist = ic_mix(ic_th[ic_cur].hist, how + 7);
 }
 
 static void ic_resync(int line) {
@@ -294,6 +419,10 @@ static unsigned long ic_idle(unsigned long psscr, int mayloss, int line) {
 
 /* --- the threads -------------------------------------------------------------------- */
 static unsigned long ic_psscr_of(int kind) {
+#if IC_P8 /* the type: PNV_THREAD_NAP, _SLEEP, _WINKLE */
+  return ic_kind_letters[kind] == 'n' ? PNV_THREAD_NAP : ic_kind_letters[kind] == 's' ? PNV_THREAD_SLEEP
+                                                                                       : PNV_THREAD_WINKLE;
+#endif
   switch (ic_kind_letters[kind]) {
     case 's': return 0x2UL | PSSCR_MTL_MASK;                       /* stop2, EC=ESL=0 */
     case 'l': return PSSCR_EC | PSSCR_ESL | 0x2UL | PSSCR_MTL_MASK; /* stop2, ESL=1 */
@@ -303,29 +432,46 @@ static unsigned long ic_psscr_of(int kind) {
 }
 
 static int ic_deep_request(const struct ic_thread *th) {
+  if (IC_P8) return th->idle_mayloss && th->psscr >= PNV_THREAD_SLEEP;
   return th->idle_mayloss && (th->psscr & (PSSCR_EC | PSSCR_ESL)) &&
          (th->psscr & PSSCR_RL_MASK) >= IC_DEEP_LEVEL;
 }
 
 static void ic_check_return(int t, unsigned long ret) {
   struct ic_thread *th = &ic_th[t];
+  ic_plain_check(0);
   ic_event('r', t, 0, 0, 0, *ic_word(), *ic_word(), ret);
   if (th->holds_lock)
-    ic_finding(C(1) | C(7), "t%d returned to running holding the lock (word %#lx)", t, *ic_word());
+    ic_finding(C(1) | IC_P9C, "t%d returned to running holding the lock (word %#lx)", t, *ic_word());
   if (!ic_tb_valid)
-    ic_finding(C(3) | C(7), "t%d returned to running with the timebase not resynced", t);
-  for (int s = SPRN_PTCR; s < IC_FIRST_THREAD_SPR; s++)
-    if (ic_spr[0][s] != ic_golden[0][s]) {
-      ic_finding(C(7), "t%d returned to running with the per-core %s lost (%#lx, not %#lx)", t,
+    ic_finding(C(3) | IC_P9C, "t%d returned to running with the timebase not resynced", t);
+  /* POWER8: the per-core and per-thread registers are IDLE-5's, the per-subcore ones IDLE-6's. */
+  const unsigned c_core = IC_P8 ? C(5) : C(7), c_sub = C(6), c_thread = IC_P8 ? C(5) : C(7);
+  for (int s = 1; s < IC_NR_SPRS; s++)
+    if (ic_scope[s] == SC_CORE && ic_spr[0][s] != ic_golden[0][s]) {
+      ic_finding(c_core, "t%d returned to running with the per-core %s lost (%#lx, not %#lx)", t,
                  ic_spr_names[s], ic_spr[0][s], ic_golden[0][s]);
       break;
     }
-  for (int s = IC_FIRST_THREAD_SPR; s <= IC_LAST_CHECKED_SPR; s++)
-    if (ic_spr[t][s] != ic_golden[t][s]) {
-      ic_finding(C(7), "t%d returned to running with its own %s lost (%#lx, not %#lx)", t,
+  for (int s = 1; s < IC_NR_SPRS; s++) {
+    const int h = ic_home(t, s);
+    if (ic_scope[s] == SC_SUBCORE && ic_spr[h][s] != ic_golden[h][s]) {
+      ic_finding(c_sub, "t%d returned to running with the per-subcore %s of subcore %d lost (%#lx, not %#lx)",
+                 t, ic_spr_names[s], ic_subcore_of(t), ic_spr[h][s], ic_golden[h][s]);
+      break;
+    }
+  }
+  for (int s = 1; s < IC_NR_SPRS; s++)
+    if (ic_scope[s] == SC_THREAD && ic_spr[t][s] != ic_golden[t][s]) {
+      ic_finding(c_thread, "t%d returned to running with its own %s lost (%#lx, not %#lx)", t,
                  ic_spr_names[s], ic_spr[t][s], ic_golden[t][s]);
       break;
     }
+  if (IC_P8 && th->wcount != 0) {
+    ic_finding(C(5), "t%d returned to running with the winkle count still counting it (count %d, word %#lx)",
+               t, IC_WCOUNT(*ic_word()), *ic_word());
+    th->wcount = 0;
+  }
 }
 
 static void ic_thread_main(void) {
@@ -339,8 +485,13 @@ static void ic_thread_main(void) {
     ic_to_main(0);
     th->psscr = ic_psscr_of(th->kind);
     th->in_call = 1, th->woke = 0, th->decided_set = 0, th->hist = (uint64_t)th->kind + 1;
+#if IC_P8
+    th->idle_mayloss = 1;
+    const unsigned long r = power7_idle_insn(th->psscr);
+#else
     th->idle_mayloss = (th->psscr & (PSSCR_EC | PSSCR_ESL)) != 0;
     const unsigned long r = power9_idle_stop(th->psscr);
+#endif
     th->in_call = 0, th->woke = 0, th->hist = 0;
     ic_check_return(t, r);
   }
@@ -352,14 +503,19 @@ static void ic_thread_main(void) {
 /* --- one schedule --------------------------------------------------------------------- */
 static void ic_reset(void) {
   memset(ic_pacas, 0, sizeof ic_pacas);
-  for (int t = 0; t < ic_n; t++) paca_ptrs[t]->sprg_vdso = 0x5e5e0000UL + (unsigned long)t;
-  paca_ptrs[0]->idle_state = ic_core_mask;
+  const int tps = ic_n / ic_subcores;
+  for (int t = 0; t < ic_n; t++) {
+    paca_ptrs[t]->sprg_vdso = 0x5e5e0000UL + (unsigned long)t;
+    paca_ptrs[t]->subcore_sibling_mask = (u8)(((1UL << tps) - 1) << (t - t % tps));
+  }
+  paca_ptrs[0]->idle_state = ic_shadow = ic_core_mask;
   for (int t = 0; t < ic_n; t++)
     for (int s = 1; s < IC_NR_SPRS; s++)
       ic_spr[t][s] = ic_golden[t][s] =
           s == SPRN_SPRG3 ? paca_ptrs[t]->sprg_vdso
-                          : (ic_is_core_spr(s) && t ? 0 : 0x1000UL * (unsigned long)s + (unsigned long)t + 1);
+                          : (ic_home(t, s) != t ? 0 : 0x1000UL * (unsigned long)s + (unsigned long)t + 1);
   ic_tb_valid = 1;
+  ic_wa_applied = 0;
   ic_nmoves = ic_nev = ic_nfind = 0;
   ic_found_mask = 0;
   nwarns = 0;
@@ -399,7 +555,7 @@ static int ic_loss_level(void) {
   for (int t = 0; t < ic_n; t++) {
     const struct ic_thread *th = &ic_th[t];
     if (th->st != ST_HWIDLE || !ic_deep_request(th)) return 0;
-    if ((th->psscr & PSSCR_RL_MASK) < IC_TB_LEVEL) all_tb = 0;
+    if (IC_P8 ? th->psscr != PNV_THREAD_WINKLE : (th->psscr & PSSCR_RL_MASK) < IC_TB_LEVEL) all_tb = 0;
   }
   const int level = all_tb ? 2 : 1;
   for (int t = 0; t < ic_n; t++) need |= ic_th[t].lost < level;
@@ -429,27 +585,34 @@ static void ic_check_state(void) {
   const unsigned long w = *ic_word();
   int holders = 0;
   for (int t = 0; t < ic_n; t++) holders += ic_th[t].holds_lock;
-  if (holders > 1) ic_finding(C(1) | C(7), "%d threads hold the lock at once (word %#lx)", holders, w);
+  if (holders > 1) ic_finding(C(1) | IC_P9C, "%d threads hold the lock at once (word %#lx)", holders, w);
   if (w & PNV_CORE_IDLE_LOCK_BIT) return;
+  if (IC_P8 && IC_WCOUNT(w) > threads_per_core)
+    ic_finding(C(5), "lock free, word %#lx: the winkle count %d exceeds the %d threads of the core", w,
+               IC_WCOUNT(w), threads_per_core);
   for (int t = 0; t < ic_n; t++) {
     const struct ic_thread *th = &ic_th[t];
     const int bit = (w >> (t % threads_per_core)) & 1;
     if (th->st == ST_HWIDLE && ic_deep_request(th) && bit)
-      ic_finding(C(2) | C(7), "lock free, word %#lx: t%d is in hardware idle in a deep stop but its bit is set",
-                 w, t);
+      ic_finding(C(2) | IC_P9C, "lock free, word %#lx: t%d is in hardware idle in %s but its bit is set", w, t,
+                 IC_P8 ? ic_kind_names[th->kind] : "a deep stop");
     if (!th->in_call && bit == 0)
-      ic_finding(C(2) | C(7), "lock free, word %#lx: t%d is running but its bit is clear", w, t);
+      ic_finding(C(2) | IC_P9C, "lock free, word %#lx: t%d is running but its bit is clear", w, t);
   }
 }
 
 static void ic_check_warns(int t) {
   for (unsigned i = 0; i < nwarns; i++) {
     const char *w = warns[i];
-    unsigned c = C(7);
+    unsigned c = IC_P9C; /* POWER9: every assertion is IDLE-7's too */
     if (strstr(w, "LOCK_BIT"))
       c |= C(1);
+    else if (IC_P8 && (strstr(w, "WINKLE") || strstr(w, "winkle") || strstr(w, "saved")))
+      c |= C(5);
     else if (strstr(w, "& thread") || strstr(w, "& me") || strstr(w, "(s & ") || strstr(w, "seen & "))
       c |= C(2);
+    else
+      c |= IC_ANY;
     ic_finding(c, "kernel assertion on t%d: %s", t, w);
   }
   nwarns = 0;
@@ -482,14 +645,19 @@ static void ic_apply(const struct ic_move *m) {
   if (ic_nmoves < IC_MAX_MOVES) ic_moves[ic_nmoves++] = *m;
   if (m->kind == 'L') {
     const int level = ic_loss_level();
-    ic_event('L', -1, 0, 0, (unsigned long)level, 0, 0, 0);
-    for (int t = 0; t < ic_n; t++) {
+    ic_event('L', -1, 0, 0, (unsigned long)level, (unsigned long)ic_wa_applied, 0, 0);
+    for (int t = 0; t < ic_n; t++)
       if (ic_th[t].lost < level) ic_th[t].lost = level;
-      for (int s = IC_FIRST_THREAD_SPR; s <= IC_LAST_CHECKED_SPR; s++)
-        ic_spr[t][s] = 0xdead0000UL + (unsigned long)s;
-    }
-    for (int s = SPRN_PTCR; s < IC_FIRST_THREAD_SPR; s++) ic_spr[0][s] = 0xdead0000UL + (unsigned long)s;
-    if (level >= 2) ic_tb_valid = 0;
+    /* POWER9: SPRs at every deep loss, the timebase at the deepest; POWER8:
+     * the timebase at every loss (fastsleep), SPRs when every thread winkled. */
+    if (!IC_P8 || level >= 2)
+      for (int t = 0; t < ic_n; t++)
+        for (int s = 1; s < IC_NR_SPRS; s++)
+          if (ic_scope[s] != SC_NONE && ic_home(t, s) == t) ic_spr[t][s] = 0xdead0000UL + (unsigned long)s;
+    if (IC_P8 || level >= 2) ic_tb_valid = 0;
+    if (IC_P8 && ic_judge_wa && !ic_wa_applied)
+      ic_finding(C(4), "the core entered a state-loss state (every thread in sleep/winkle) without the "
+                       "fastsleep workaround applied");
     return;
   }
   const int t = m->t;
@@ -499,6 +667,16 @@ static void ic_apply(const struct ic_move *m) {
     ic_event('b', t, 0, 0, (unsigned long)m->k, th->cycle, 0, ic_psscr_of(m->k));
   } else if (m->kind == 'w') {
     unsigned long pls;
+    if (IC_P8) {
+      th->srr1 = (th->lost ? SRR1_WS_HVLOSS : SRR1_WS_NOLOSS) | SRR1_WAKEDEC;
+      th->hist = ic_mix(th->hist, *ic_word()); /* its plain reads after the wake see this */
+      th->last_seen = *ic_word();
+      ic_event('w', t, 0, 0, th->srr1, (unsigned long)th->lost, 0, 0);
+      th->lost = 0;
+      ic_to_thread(t);
+      ic_check_warns(t);
+      return;
+    }
     if (!th->idle_mayloss) {
       th->srr1 = 0, pls = 0; /* EC=ESL=0: a synchronous wake-up */
     } else if (th->lost) {
@@ -530,6 +708,9 @@ static void ic_word_text(char *b, size_t n, unsigned long w) {
   k += snprintf(b + k, n - (size_t)k, " [%s", (w & PNV_CORE_IDLE_LOCK_BIT) ? "lock" : "free");
   for (int t = 0; t < ic_n && (size_t)k < n; t++)
     k += snprintf(b + k, n - (size_t)k, " %c%d", ((w >> t) & 1) ? '+' : '-', t);
+  if (IC_P8 && (size_t)k < n)
+    k += snprintf(b + k, n - (size_t)k, " winkle count %d bits %#lx", IC_WCOUNT(w),
+                  (w & PNV_CORE_IDLE_THREAD_WINKLE_BITS) >> PNV_CORE_IDLE_THREAD_WINKLE_BITS_SHIFT);
   if ((size_t)k < n) snprintf(b + k, n - (size_t)k, "]");
 }
 
@@ -537,13 +718,33 @@ static void ic_event_text(const struct ic_event *e, char *b, size_t n) {
   char w1[96], w2[96];
   switch (e->what) {
     case 'b':
-      snprintf(b, n, "t%d: cycle %lu: power9_idle_stop(%#lx), %s", e->t, e->before + 1, e->ret,
-               ic_kind_names[e->arg]);
+      if (IC_P8 && ic_subcores > 1)
+        snprintf(b, n, "t%d (subcore %d): cycle %lu: " IC_FN_NAME "(%#lx), %s", e->t, ic_subcore_of(e->t),
+                 e->before + 1, e->ret, ic_kind_names[e->arg]);
+      else
+        snprintf(b, n, "t%d: cycle %lu: " IC_FN_NAME "(%#lx), %s", e->t, e->before + 1, e->ret,
+                 ic_kind_names[e->arg]);
       break;
     case 'i':
-      snprintf(b, n, "t%d: stop instruction (line %d): in hardware idle", e->t, e->line);
+      snprintf(b, n, "t%d: %s instruction (line %d): in hardware idle", e->t, IC_P8 ? "idle" : "stop", e->line);
+      break;
+    case 'a':
+      snprintf(b, n, "t%d: opal_config_cpu_idle_state (line %d): fastsleep workaround %s", e->t, e->line,
+               e->arg == OPAL_CONFIG_IDLE_APPLY ? "applied" : "undone");
+      break;
+    case 'p':
+      ic_word_text(w1, sizeof w1, e->before);
+      ic_word_text(w2, sizeof w2, e->after);
+      snprintf(b, n, "t%d: plain store to the word (after line %lu): %s -> %s", e->t, e->arg, w1, w2);
       break;
     case 'w':
+      if (IC_P8) {
+        snprintf(b, n, "t%d: woken, %s", e->t,
+                 (e->arg & SRR1_WAKESTATE) == SRR1_WS_NOLOSS ? "SRR1 no loss"
+                 : e->before >= 2 ? "SRR1 state loss (full winkle: timebase and SPRs lost)"
+                                  : "SRR1 state loss (fastsleep: timebase lost)");
+        break;
+      }
       snprintf(b, n, "t%d: woken, %s, PSSCR[PLS]=%lu", e->t,
                e->arg == 0 ? "synchronously (SRR1 0)"
                : (e->arg & SRR1_WAKESTATE) == SRR1_WS_NOLOSS ? "SRR1 no loss"
@@ -551,18 +752,27 @@ static void ic_event_text(const struct ic_event *e, char *b, size_t n) {
                e->after);
       break;
     case 'L':
-      snprintf(b, n, "hw: every thread stopped deep: the core loses SPRs%s",
-               e->arg >= 2 ? " and the timebase" : "");
+      if (IC_P8)
+        snprintf(b, n, "hw: every thread in sleep/winkle: %s (fastsleep workaround %s)",
+                 e->arg >= 2 ? "every thread winkled, the core loses the timebase and its SPRs"
+                             : "the core enters fastsleep and loses the timebase",
+                 e->before ? "applied" : "not applied");
+      else
+        snprintf(b, n, "hw: every thread stopped deep: the core loses SPRs%s",
+                 e->arg >= 2 ? " and the timebase" : "");
       break;
     case 'r':
       ic_word_text(w1, sizeof w1, e->before);
-      snprintf(b, n, "t%d: power9_idle_stop returns %#lx: running (word %s)", e->t, e->ret, w1);
+      snprintf(b, n, "t%d: " IC_FN_NAME " returns %#lx: running (word %s)", e->t, e->ret, w1);
       break;
-    case 'm':
-      snprintf(b, n, "t%d: mtspr(%s) (line %d): per-core register %s", e->t,
-               ic_spr_names[e->arg < IC_NR_SPRS ? e->arg : 0], e->line,
+    case 'm': {
+      const int spr = e->arg < IC_NR_SPRS ? (int)e->arg : 0;
+      char scope[32] = "per-core";
+      if (ic_scope[spr] == SC_SUBCORE) snprintf(scope, sizeof scope, "per-subcore (subcore %d)", ic_subcore_of(e->t));
+      snprintf(b, n, "t%d: mtspr(%s) (line %d): %s register %s", e->t, ic_spr_names[spr], e->line, scope,
                e->after == e->before ? "written" : "restored");
       break;
+    }
     case 'y':
       ic_word_text(w1, sizeof w1, e->arg);
       snprintf(b, n, "t%d: opal_resync_timebase() (line %d), having found word %s", e->t, e->line, w1);
@@ -737,7 +947,14 @@ static unsigned long ic_states;
 
 static uint64_t ic_state_hash(int last) {
   uint64_t h = ic_mix(*ic_word(), (uint64_t)ic_tb_valid);
-  for (int s = SPRN_PTCR; s < IC_FIRST_THREAD_SPR; s++) h = ic_mix(h, ic_spr[0][s]);
+  for (int s = 1; s < IC_NR_SPRS; s++)
+    if (ic_scope[s] == SC_CORE) h = ic_mix(h, ic_spr[0][s]);
+  if (IC_P8) {
+    h = ic_mix(h, (uint64_t)ic_wa_applied);
+    for (int t = 0; t < ic_n; t++)
+      for (int s = 1; s < IC_NR_SPRS; s++)
+        if (ic_scope[s] == SC_SUBCORE && ic_home(t, s) == t) h = ic_mix(h, ic_spr[t][s]);
+  }
   for (int t = 0; t < ic_n; t++) {
     const struct ic_thread *th = &ic_th[t];
     h = ic_mix(h, (uint64_t)th->st | (uint64_t)th->cycle << 4 | (uint64_t)th->kind << 12 |
@@ -747,7 +964,9 @@ static uint64_t ic_state_hash(int last) {
     h = ic_mix(h, th->hist);
     h = ic_mix(h, th->decided_set ? th->decided : 0xffff);
     h = ic_mix(h, (uint64_t)th->ro_op << 32 | (uint64_t)th->ro_line);
-    for (int s = IC_FIRST_THREAD_SPR; s <= IC_LAST_CHECKED_SPR; s++) h = ic_mix(h, ic_spr[t][s]);
+    for (int s = 1; s < IC_NR_SPRS; s++)
+      if (ic_scope[s] == SC_THREAD) h = ic_mix(h, ic_spr[t][s]);
+    if (IC_P8) h = ic_mix(h, (uint64_t)(th->wcount + 16));
   }
   h = ic_mix(h, (uint64_t)(last + 1));
   return h ? h : 1;
@@ -784,9 +1003,13 @@ static int ic_preempts(const struct ic_move *m, const struct ic_move *en, int ne
 }
 
 struct ic_stats {
-  unsigned long schedules, transitions, bound_hits, max_depth;
-  int complete;
+  unsigned long schedules, transitions, bound_hits, max_depth, failing;
+  int complete, failcap;
 };
+/* A DFS job stops after this many failing schedules: a broken variant's
+ * state space may not end (a winkle count that only grows), and the
+ * counterexamples it has are enough. */
+#define IC_FAIL_CAP 20000
 
 /* Stateless DFS with replay from the start, pruned by visited states (and,
  * bounded, by the number of preemptions: choosing another thread's step
@@ -841,6 +1064,10 @@ static void ic_dfs(int bound, unsigned long max_schedules, struct ic_stats *st) 
       st->schedules++;
       if ((unsigned long)d > st->max_depth) st->max_depth = (unsigned long)d;
       ic_record_findings();
+      if (ic_nfind > 0 && ++st->failing >= IC_FAIL_CAP) {
+        st->failcap = 1;
+        return;
+      }
     }
     int k = d - 1; /* the deepest choice with an untried alternative */
     while (k >= 0 && choice[k] + 1 >= nchoice[k]) k--;
@@ -922,14 +1149,38 @@ static void ic_pct(uint64_t seed, unsigned long runs, int depth, struct ic_stats
 static void ic_setup_core(int threads, int cycles, const char *kinds) {
   ic_n = threads, ic_cycles = cycles;
   threads_per_core = threads;
-  threads_shift = threads == 4 ? 2 : threads == 2 ? 1 : 0;
+  threads_shift = threads == 8 ? 3 : threads == 4 ? 2 : threads == 2 ? 1 : 0;
   ic_core_mask = (1UL << threads) - 1;
   snprintf(ic_kinds, sizeof ic_kinds, "%s", kinds);
   ic_nkinds = (int)strlen(ic_kinds);
   for (int i = 0; i < ic_nkinds; i++)
-    if (!strchr(ic_kind_letters, ic_kinds[i])) bad_input("kinds: letters of sldt");
+    if (!strchr(ic_kind_letters, ic_kinds[i])) bad_input("kinds: letters of " IC_KIND_LETTERS);
+#if !IC_P8
   deep_spr_loss_state = IC_DEEP_LEVEL;
   pnv_first_tb_loss_level = IC_TB_LEVEL;
+#endif
+}
+
+/* "<threads>[s<subcores>][f]": POWER8 split-core, IDLE-4 judged (the code has the workaround). */
+static int ic_parse_threads(const char *f) {
+  char *end;
+  const long threads = strtol(f, &end, 10);
+  ic_subcores = 1, ic_judge_wa = 0;
+  while (*end) {
+    if (*end == 's' && IC_P8) {
+      ic_subcores = (int)strtol(end + 1, &end, 10);
+    } else if (*end == 'f' && IC_P8) {
+      ic_judge_wa = 1, end++;
+    } else {
+      bad_input("threads: <n>, POWER8 also <n>s<subcores> and a suffix f (the fastsleep workaround)");
+    }
+  }
+  if (IC_P8 ? threads != 1 && threads != 2 && threads != 4 && threads != 8
+            : threads != 1 && threads != 2 && threads != 4)
+    bad_input(IC_P8 ? "threads: 1, 2, 4 or 8" : "threads: 1, 2 or 4 (POWER9: SMT4 at most)");
+  if ((ic_subcores != 1 && ic_subcores != 2 && ic_subcores != 4) || ic_subcores > threads)
+    bad_input("subcores: 1, 2 or 4, at most the threads");
+  return (int)threads;
 }
 
 static void ic_job(long long id, char **f, int nf, int trace) {
@@ -937,8 +1188,7 @@ static void ic_job(long long id, char **f, int nf, int trace) {
   struct ic_stats st;
   memset(&st, 0, sizeof st);
   memset(ic_best, 0, sizeof ic_best);
-  const int threads = atoi(f[0]);
-  if (threads != 1 && threads != 2 && threads != 4) bad_input("threads: 1, 2 or 4 (POWER9: SMT4 at most)");
+  const int threads = ic_parse_threads(f[0]);
   const char *mode = f[1];
   const int cycles = atoi(f[2]);
   if (cycles < 1 || cycles > 8) bad_input("cycles: 1..8");
@@ -999,11 +1249,12 @@ static void ic_job(long long id, char **f, int nf, int trace) {
     ic_watchdog(0);
   }
   emit("R %lld mode=%s schedules=%lu states=%lu transitions=%lu max_depth=%lu bound_hits=%lu complete=%d "
-       "findings=%d",
-       id, mode, st.schedules, ic_states, st.transitions, st.max_depth, st.bound_hits, st.complete, nfound);
+       "findings=%d failcap=%d",
+       id, mode, st.schedules, ic_states, st.transitions, st.max_depth, st.bound_hits, st.complete, nfound,
+       st.failcap);
 }
 
-#ifdef HAVE_POWER9_IDLE_STOP
+#ifdef IC_HAVE_FN
 static void idle_input(long long id, char **f, int nf, bool trace) { ic_job(id, f, nf, trace); }
 #endif
 
@@ -1013,8 +1264,8 @@ int main(int argc, char **argv) {
     fprintf(stderr, "usage: %s [trace]  (jobs on stdin, see harness_idle_core.c)\n", argv[0]);
     return 2;
   }
-#ifndef HAVE_POWER9_IDLE_STOP
-  emit("ABSENT power9_idle_stop");
+#ifndef IC_HAVE_FN
+  emit("ABSENT power9_idle_stop power7_idle_insn");
   emit("DONE 0");
   flush_out();
   return 0;
@@ -1026,6 +1277,7 @@ int main(int argc, char **argv) {
   ic_seen_key = (uint64_t *)calloc((size_t)1 << IC_HASH_BITS, sizeof(uint64_t));
   ic_seen_pre = (unsigned char *)calloc((size_t)1 << IC_HASH_BITS, 1);
   if (!ic_seen_key || !ic_seen_pre) return 3;
+  ic_init_scopes();
   /* Crashes may happen on a thread's stack: handle them on their own. */
   static char altstack[1 << 16];
   stack_t ss;

@@ -1,24 +1,29 @@
 // The idle_core component of `idlespec validate`: a file's power9_idle_stop()
-// (and the atomic_*_thread_idle helpers it calls) against spec/idle_core.md,
-// run by the hardware threads of one POWER9 core under a controlled
-// scheduler.
+// and power7_idle_insn() (each with the atomic_*_thread_idle-style helpers it
+// calls) against spec/idle_core.md, run by the hardware threads of one core
+// under a controlled scheduler. Each function the file has is checked on its
+// own harness build: POWER9 (SMT4 at most) for power9_idle_stop, POWER8 (up
+// to SMT8, whole or split-core) for power7_idle_insn.
 //
 // The harness (validate/harness_idle_core.c) runs one context per hardware
 // thread; every operation on the per-core word, the idle instruction, a
-// per-core SPR write and the timebase resync is a scheduling point
-// (validate/shims/idle_env.h), and the hardware's wake-ups and the core's
-// state loss are moves too, constrained by the spec's model (the core loses
-// state only while every thread is in hardware idle in a deep stop). Each
-// input line is an exploration job: exhaustive (SMT2), preemption-bounded
-// (SMT4), or PCT (randomised priorities, SMT4 and SMT2). The harness judges
-// the clauses in C on every move and reports, per clause, the shortest
-// failing schedule it found, shrunk (moves dropped while the clause still
-// fails), with its thread timeline. The driver turns those into verdicts,
-// each with a replay job for the harness.
+// per-core or per-subcore SPR write, the timebase resync and the fastsleep
+// workaround's OPAL call is a scheduling point (validate/shims/idle_env.h),
+// and the hardware's wake-ups and the core's state loss are moves too,
+// constrained by the spec's model (the core loses state only while every
+// thread is in hardware idle in a state-loss kind). Each input line is an
+// exploration job: exhaustive (SMT2), preemption-bounded (SMT4), or PCT
+// (randomised priorities; POWER8's SMT8 and split-core jobs). The harness
+// judges the clauses in C on every move and reports, per clause, the
+// shortest failing schedule it found, shrunk (moves dropped while the clause
+// still fails), with its thread timeline. The driver turns those into
+// verdicts, each with a replay job for the harness.
 //
 // Clauses on power9_idle_stop: IDLE-1 (lock part, deadlock), IDLE-2,
 // IDLE-3, IDLE-7 (POWER9's own), IDLE-8 (bounded), IDLE-9 are judged;
-// IDLE-4, IDLE-5, IDLE-6 are POWER8's (power7_idle_insn) and n/a here.
+// IDLE-4, IDLE-5, IDLE-6 are POWER8's and n/a there. On power7_idle_insn:
+// IDLE-1, -2, -3, -4 (n/a when the function's path has no fastsleep
+// workaround), -5, -6 (split-core jobs), -8 (bounded), -9; IDLE-7 is n/a.
 #include <algorithm>
 #include <chrono>
 #include <map>
@@ -29,6 +34,7 @@
 #include <vector>
 
 #include "validate/component.h"
+#include "validate/extract.h"
 #include "validate/input_check.h"
 
 namespace idlespec::validate {
@@ -47,7 +53,7 @@ struct Shared {
   std::map<std::string, std::vector<std::string>> replays;  // job line -> replay lines
 };
 
-std::vector<Job> make_jobs(uint64_t seed) {
+std::vector<Job> make_jobs_power9(uint64_t seed) {
   const std::string s1 = std::to_string(seed), s2 = std::to_string(seed + 1),
                     s3 = std::to_string(seed + 2);
   return {
@@ -60,6 +66,35 @@ std::vector<Job> make_jobs(uint64_t seed) {
       {"4 pct 2 ldt " + s1 + " 10000 3", "SMT4, PCT depth 3, 10000 runs, 2 cycles, seed " + s1, 5},
       {"4 pct 3 sldt " + s2 + " 5000 3", "SMT4, PCT depth 3, 5000 runs, 3 cycles, seed " + s2, 6},
       {"2 pct 4 ldt " + s3 + " 5000 3", "SMT2, PCT depth 3, 5000 runs, 4 cycles, seed " + s3, 7},
+  };
+}
+
+// POWER8: kinds n (nap), s (sleep), w (winkle); "<threads>s<subcores>" is
+// split-core; the suffix f judges IDLE-4 (the code has the workaround).
+std::vector<Job> make_jobs_power8(uint64_t seed, bool workaround) {
+  const std::string f = workaround ? "f" : "";
+  const std::string s1 = std::to_string(seed), s2 = std::to_string(seed + 1),
+                    s3 = std::to_string(seed + 2), s4 = std::to_string(seed + 3);
+  return {
+      {"2" + f + " dfs 2 nsw -1 2000000",
+       "SMT2, exhaustive, 2 idle cycles per thread (kinds nap, sleep, winkle)", 1},
+      {"2" + f + " dfs 3 w -1 2000000", "SMT2, exhaustive, 3 idle cycles per thread (winkle)", 2},
+      {"2s2" + f + " dfs 2 sw -1 2000000",
+       "SMT2 as 2 subcores of 1 (scaled down), exhaustive, 2 idle cycles (sleep, winkle)", 3},
+      {"4" + f + " dfs 1 sw 1 30000", "SMT4, <= 1 preemption, 1 cycle (kinds sleep, winkle)", 4},
+      {"4s2" + f + " dfs 1 w 1 30000",
+       "SMT4 as 2 subcores of 2 (scaled down), <= 1 preemption, 1 cycle, every thread winkles", 5},
+      {"8" + f + " pct 2 nsw " + s1 + " 3000 3",
+       "SMT8, PCT depth 3, 3000 runs, 2 cycles (nap, sleep, winkle), seed " + s1, 6},
+      {"8s2" + f + " pct 2 sw " + s2 + " 3000 3",
+       "SMT8 as 2 subcores of 4, PCT depth 3, 3000 runs, 2 cycles (sleep, winkle), seed " + s2, 7},
+      {"8s2" + f + " pct 1 w " + s3 + " 3000 3",
+       "SMT8 as 2 subcores of 4, PCT depth 3, 3000 runs, 1 cycle, every thread winkles, seed " + s3,
+       8},
+      {"8s4" + f + " pct 2 w " + s4 + " 3000 3",
+       "SMT8 as 4 subcores of 2, PCT depth 3, 3000 runs, 2 cycles, every thread winkles, seed " +
+           s4,
+       9},
   };
 }
 
@@ -91,11 +126,13 @@ std::string replay_line(const std::string& job, const std::string& schedule) {
   return threads + " replay " + cycles + " " + kinds + " " + schedule;
 }
 
-Findings judge(Shared& sh, const Job& job, const HarnessOutcome& h) {
+// `any`: the clause a crash or a sanitizer report fails (POWER9: IDLE-7;
+// POWER8, which has no IDLE-7: IDLE-1, a thread that cannot go on).
+Findings judge(Shared& sh, const Job& job, const HarnessOutcome& h, const std::string& any) {
   Findings f;
   if (!h.reported) return f;
-  for (const auto& s : h.sanitizer) f.emplace("IDLE-7", s + " (" + job.what + ")");
-  if (h.crashed) f.emplace("IDLE-7", "crashed: " + h.crash + " (" + h.result + ")");
+  for (const auto& s : h.sanitizer) f.emplace(any, s + " (" + job.what + ")");
+  if (h.crashed) f.emplace(any, "crashed: " + h.crash + " (" + h.result + ")");
   if (h.hung)
     f.emplace("IDLE-8",
               "a thread ran for 2 s without reaching a scheduling point (a loop without an "
@@ -128,6 +165,18 @@ Findings judge(Shared& sh, const Job& job, const HarnessOutcome& h) {
   return f;
 }
 
+// A job's threads field for people: "8s2f" -> "SMT8 as 2 subcores".
+std::string config_text(const std::string& threads) {
+  const size_t digits = threads.find_first_not_of("0123456789");
+  std::string text = "SMT" + threads.substr(0, digits);
+  const size_t sub = threads.find('s');
+  if (sub != std::string::npos)
+    text += " as " +
+            threads.substr(sub + 1, threads.find_first_not_of("0123456789", sub + 1) - sub - 1) +
+            " subcores";
+  return text;
+}
+
 // "mode=dfs schedules=12 states=5 ..." -> "12 schedules, 5 states".
 std::string field(const std::string& r, const std::string& key) {
   const size_t p = r.find(key + "=");
@@ -149,9 +198,132 @@ std::string coverage_of(const Shared& sh, const std::vector<Job>& jobs, long lon
     s += "\n  " + j.what + ": " + field(r, "schedules") + " schedules";
     if (field(r, "mode") == "dfs")
       s += ", " + field(r, "states") + " states, " + field(r, "transitions") + " transitions" +
-           (field(r, "complete") == "1" ? ", complete" : ", cut at the schedule limit");
+           (field(r, "complete") == "1"  ? ", complete"
+            : field(r, "failcap") == "1" ? ", stopped after 20000 failing schedules"
+                                         : ", cut at the schedule limit");
   }
   return s;
+}
+
+}  // namespace
+
+namespace {
+
+// One function's check: its own harness build (POWER8 or POWER9), jobs and
+// verdicts, every clause reported on that function.
+Part check_function(const Options& opt, const Component& base, const Target& target,
+                    const std::string& fn) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const bool p8 = fn == "power7_idle_insn";
+  Component component = base;
+  for (auto& c : component.clauses) c.second = fn;
+  Target t = target;
+  t.functions = {fn};
+  Part part;
+  HarnessBuild hb;
+  int line = 0;
+  // IDLE-4 is judged when the function's path has the fastsleep workaround
+  // (the OPAL call that applies and undoes it, in the function or a helper).
+  const Extraction ex = extract(target.text, t.functions, target.path);
+  const bool workaround = p8 && ex.code.find("opal_config_cpu_idle_state") != std::string::npos;
+  if (!prepare_part(opt, component, t, "idle_env.h", "harness_idle_core.c",
+                    p8 ? "-DHAVE_POWER7_IDLE_INSN" : "-DHAVE_POWER9_IDLE_STOP",
+                    "CANDIDATE_IDLE_CORE", part, hb, line)) {
+    finish_part(opt, part, t0);
+    return part;
+  }
+  auto sh = std::make_shared<Shared>();
+  const std::vector<Job> jobs =
+      p8 ? make_jobs_power8(opt.seed, workaround) : make_jobs_power9(opt.seed);
+  const std::string any = p8 ? "IDLE-1" : "IDLE-7";
+  InputChecker<Job> c;
+  c.line = [](const Job& j) { return j.line; };
+  c.judge = [sh, any](const Job& j, const HarnessOutcome& h) { return judge(*sh, j, h, any); };
+  c.shrink = [sh](const Job& j) {
+    std::vector<Job> out;
+    if (j.replay) return out;  // the harness shrank it already
+    for (const auto& rl : sh->replays[j.line]) {
+      std::istringstream is(rl);
+      std::string threads;
+      is >> threads;
+      out.push_back({rl, config_text(threads) + " schedule", 0, true});
+    }
+    return out;
+  };
+  c.describe = [](const Job& j) { return j.what; };
+  c.weight = [](const Job& j) { return j.weight; };
+  c.failure_notes["IDLE-9"] =
+      "efficiency clause: the timebase was resynced by a thread that had found another "
+      "thread awake";
+  c.failure_notes["IDLE-8"] =
+      "liveness, bounded: a thread that woke can never return within the explored schedule "
+      "(every other thread finished or blocked)";
+  c.shrink_rounds = 2;
+  check_inputs(opt, hb, component, t, line, jobs, c, part);
+
+  long long total = 0;
+  const std::string per_job = coverage_of(*sh, jobs, total);
+  const std::string cov = std::to_string(jobs.size()) + " exploration jobs, " +
+                          std::to_string(total) + " schedules per build";
+  auto not_applicable = [](ClauseVerdict& v, const std::string& why) {
+    v.status = "n/a";
+    v.coverage.clear();
+    v.error.clear();
+    v.counterexamples.clear();
+    v.replay.clear();
+    v.note = why;
+  };
+  for (auto& v : part.clauses) {
+    if (!p8 && (v.id == "IDLE-4" || v.id == "IDLE-5" || v.id == "IDLE-6")) {
+      not_applicable(v, v.id == "IDLE-4"
+                            ? "POWER8 only: the fastsleep workaround (power7_idle_insn); "
+                              "POWER9 stop has none"
+                        : v.id == "IDLE-5"
+                            ? "POWER8 only: the winkle count and bits (power7_idle_insn); POWER9 "
+                              "deep stop restores per-thread SPRs on every state loss (IDLE-7)"
+                            : "POWER8 only: split-core subcores (power7_idle_insn); POWER9 has no "
+                              "split-core mode");
+      continue;
+    }
+    if (p8 && v.id == "IDLE-7") {
+      not_applicable(v,
+                     "POWER9 only (power9_idle_stop's deep stop); POWER8's forms are IDLE-1, "
+                     "-2, -3, -5, -6");
+      continue;
+    }
+    if (p8 && v.id == "IDLE-4" && !workaround) {
+      not_applicable(v,
+                     "the function's path has no fastsleep workaround "
+                     "(opal_config_cpu_idle_state is not called)");
+      continue;
+    }
+    if (v.status == "held") {
+      v.coverage = cov;
+      if (v.id == "IDLE-8")
+        v.note =
+            "bounded: no explored schedule ends with a woken thread unable to return; not "
+            "the fair-cycle analysis of the model checker";
+      if (v.id == "IDLE-1")
+        v.note = "the lock part and deadlock freedom within the explored schedules";
+      if (p8 && v.id == "IDLE-9")
+        v.note =
+            "POWER8: the stronger form (no other thread bit set at a resync) is judged; two "
+            "resyncs after one loss stay allowed, as the spec says";
+      if (p8 && v.id == "IDLE-6")
+        v.note = "judged in the split-core jobs (subcore_sibling_mask per subcore)";
+    }
+  }
+  part.notes.push_back(
+      fn + " explored (plain build; the ASan+UBSan build runs the same jobs):" + per_job);
+  if (p8)
+    part.notes.push_back(
+        "power7_idle_insn: a POWER8 core; the word's plain stores under the lock are judged at "
+        "the thread's next scheduling point; the SMT8 jobs are PCT (random), the exhaustive and "
+        "bounded ones SMT2/SMT4");
+  else
+    part.notes.push_back("power9_idle_stop: a POWER9 core (SMT4 at most, no split-core)");
+  finish_part(opt, part, t0);
+  return part;
 }
 
 }  // namespace
@@ -160,91 +332,46 @@ Part check_idle_core(const Options& opt, const Target& target) {
   const auto t0 = std::chrono::steady_clock::now();
   const Component& component = *find_component("idle_core");
   Part part;
+  part.component = component.name;
+  part.file = target.display;
   if (!target.candidate.empty()) {
-    part.component = component.name;
-    part.file = target.display;
     fill_verdicts(component, target, part, "unknown",
                   "a candidate library cannot be run by the idle_core harness (its scheduler "
                   "needs the code's atomic operations as scheduling points)");
     return part;
   }
-  // power9_idle_stop is the function the clauses are checked on: extract it
-  // alone (power7_idle_insn, POWER8's, is not checked by this slice).
-  Target t = target;
-  t.functions.clear();
-  for (const auto& f : target.functions)
-    if (f == "power9_idle_stop") t.functions.push_back(f);
-  HarnessBuild hb;
-  int line = 0;
-  if (!t.functions.empty() &&
-      prepare_part(opt, component, t, "idle_env.h", "harness_idle_core.c",
-                   "-DHAVE_POWER9_IDLE_STOP", "CANDIDATE_IDLE_CORE", part, hb, line)) {
-    auto sh = std::make_shared<Shared>();
-    const std::vector<Job> jobs = make_jobs(opt.seed);
-    InputChecker<Job> c;
-    c.line = [](const Job& j) { return j.line; };
-    c.judge = [sh](const Job& j, const HarnessOutcome& h) { return judge(*sh, j, h); };
-    c.shrink = [sh](const Job& j) {
-      std::vector<Job> out;
-      if (j.replay) return out;  // the harness shrank it already
-      for (const auto& rl : sh->replays[j.line]) {
-        std::istringstream is(rl);
-        std::string threads;
-        is >> threads;
-        out.push_back({rl, "SMT" + threads + " schedule", 0, true});
-      }
-      return out;
-    };
-    c.describe = [](const Job& j) { return j.what; };
-    c.weight = [](const Job& j) { return j.weight; };
-    c.failure_notes["IDLE-9"] =
-        "efficiency clause: the timebase was resynced by a thread that had found another "
-        "thread awake";
-    c.failure_notes["IDLE-8"] =
-        "liveness, bounded: a thread that woke can never return within the explored schedule "
-        "(every other thread finished or blocked)";
-    c.shrink_rounds = 2;
-    check_inputs(opt, hb, component, t, line, jobs, c, part);
-
-    long long total = 0;
-    const std::string per_job = coverage_of(*sh, jobs, total);
-    const std::string cov = std::to_string(jobs.size()) + " exploration jobs, " +
-                            std::to_string(total) + " schedules per build";
-    for (auto& v : part.clauses) {
-      if (v.id == "IDLE-4" || v.id == "IDLE-5" || v.id == "IDLE-6") {
-        v.status = "n/a";
-        v.coverage.clear();
-        v.counterexamples.clear();
-        v.replay.clear();
-        v.note = v.id == "IDLE-4" ? "POWER8 only: the fastsleep workaround (power7_idle_insn); "
-                                    "POWER9 stop has none"
-                 : v.id == "IDLE-5"
-                     ? "POWER8 only: the winkle count and bits (power7_idle_insn); POWER9 "
-                       "deep stop restores per-thread SPRs on every state loss (IDLE-7)"
-                     : "POWER8 only: split-core subcores (power7_idle_insn); POWER9 has no "
-                       "split-core mode";
-        continue;
-      }
-      if (v.status == "held") {
-        v.coverage = cov;
-        if (v.id == "IDLE-8")
-          v.note =
-              "bounded: no explored schedule ends with a woken thread unable to return; not "
-              "the fair-cycle analysis of the model checker";
-        if (v.id == "IDLE-1")
-          v.note = "the lock part and deadlock freedom within the explored schedules";
-      }
-    }
-    part.notes.push_back("explored (plain build; the ASan+UBSan build runs the same jobs):" +
-                         per_job);
-    part.notes.push_back(
-        "POWER9 (SMT4 at most); SMT8 applies to POWER8's power7_idle_insn, which validate does "
-        "not check yet");
-  } else if (t.functions.empty()) {
-    part.component = component.name;
-    part.file = target.display;
+  // Each function the file has is checked on its own build: POWER9's
+  // power9_idle_stop and POWER8's power7_idle_insn (a file may have both).
+  const Extraction ex = extract(target.text, target.functions, target.path);
+  part.functions = ex.functions;
+  std::vector<std::string> present;
+  for (const std::string fn : {"power9_idle_stop", "power7_idle_insn"})
+    for (const auto& f : ex.functions)
+      if (f.name == fn && f.found) present.push_back(fn);
+  if (present.empty()) {
+    fill_verdicts(component, target, part, "absent", "");
+    finish_part(opt, part, t0);
+    return part;
   }
-  finish_part(opt, part, t0);
+  // --budget caps each function's runs (a file with both takes up to twice
+  // the budget; with the default jobs about 40 s on two cores).
+  for (const auto& fn : present) {
+    Part p = check_function(opt, component, target, fn);
+    part.prelude.insert(part.prelude.end(), p.prelude.begin(), p.prelude.end());
+    if (!p.build_error.empty())
+      part.build_error += (part.build_error.empty() ? "" : "\n") + fn + ": " + p.build_error;
+    for (auto& r : p.runs) r.mode = (fn == "power7_idle_insn" ? "P8 " : "P9 ") + r.mode;
+    part.runs.insert(part.runs.end(), p.runs.begin(), p.runs.end());
+    part.clauses.insert(part.clauses.end(), p.clauses.begin(), p.clauses.end());
+    part.notes.insert(part.notes.end(), p.notes.begin(), p.notes.end());
+    if (!p.temp_dir.empty()) {
+      if (part.temp_dir.empty())
+        part.temp_dir = p.temp_dir;
+      else
+        part.notes.push_back("harness files of " + fn + " kept in " + p.temp_dir);
+    }
+  }
+  part.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return part;
 }
 

@@ -36,16 +36,16 @@ struct Options {
   std::string candidate;                // --candidate LIB.so (validate/candidate_abi.h)
   std::vector<std::string> functions;   // --function: restrict to these
   std::vector<std::string> components;  // --component: restrict to these
-  double budget_seconds = 30;           // wall-clock budget per component and file
-  bool sanitizers = true;               // also the ASan + UBSan runs
-  std::string cc = "cc";                // the system C compiler
-  std::string validate_dir;             // where harness_*.c and shims/ live
-  bool keep_temp = false;               // keep the temp dirs (their paths are reported)
-  bool sampled = false;                 // sampled instead of exhaustive 2^32 scans
-  uint64_t seed = 1;                    // generated inputs (xcede)
-  long memory_mb = 2048;                // per harness process (ASan's own limits for ASan builds)
-  double fuzz_seconds = -1;             // xcede, states: libFuzzer campaign (-1 auto, 0 none)
-  std::string fuzz_cc = "clang";        // the compiler with libFuzzer
+  double budget_seconds = 30;  // wall-clock budget per component and file (idle_core: per function)
+  bool sanitizers = true;      // also the ASan + UBSan runs
+  std::string cc = "cc";       // the system C compiler
+  std::string validate_dir;    // where harness_*.c and shims/ live
+  bool keep_temp = false;      // keep the temp dirs (their paths are reported)
+  bool sampled = false;        // sampled instead of exhaustive 2^32 scans
+  uint64_t seed = 1;           // generated inputs (xcede)
+  long memory_mb = 2048;       // per harness process (ASan's own limits for ASan builds)
+  double fuzz_seconds = -1;    // xcede, states: libFuzzer campaign (-1 auto, 0 none)
+  std::string fuzz_cc = "clang";  // the compiler with libFuzzer
   // xcede, states: the input sources (--inputs): z3, fuzz, rapidcheck, generated.
   std::set<std::string> inputs = {"z3", "fuzz", "rapidcheck", "generated"};
   int property_cases = 100;  // RapidCheck cases (--cases)

@@ -3,11 +3,13 @@
 #
 # The end-to-end test of `idlespec validate` on the idle_core component: the
 # faithful power9_idle_stop() of idle_core_faithful.c holds IDLE-1/2/3/7/8/9
-# (IDLE-4/5/6 are POWER8's: n/a); each variant derived from it with sed fails
-# exactly the clauses its bug breaks, with a shrunk schedule and a thread
-# timeline; a variant that deadlocks (a thread spins forever on the lock) is
-# reported as a finding, not a hang of the test. The variants run the plain
-# build only (their findings need no sanitizer); the faithful file both.
+# (IDLE-4/5/6 are POWER8's: n/a), and the faithful power7_idle_insn() of
+# idle_core_power8_faithful.c holds IDLE-1/2/3/4/5/6/8/9 (IDLE-7 is POWER9's:
+# n/a); each variant derived from either with sed fails exactly the clauses
+# its bug breaks, with a shrunk schedule and a thread timeline; a variant that
+# deadlocks (a thread spins forever on the lock) is reported as a finding,
+# not a hang of the test. The variants run the plain build only (their
+# findings need no sanitizer); the faithful files both.
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 CLAUSES="IDLE-1 IDLE-2 IDLE-3 IDLE-7 IDLE-8 IDLE-9"
@@ -69,5 +71,90 @@ expect_text no_unlock "returned to running holding the lock"
 expect_text no_unlock "woke and never returns: it spins at test_and_set_bit_lock"
 expect_text no_unlock "spins forever at test_and_set_bit_lock"
 expect_no_driver_crash no_unlock
+
+# --- POWER8: power7_idle_insn (SMT2/SMT4 DFS, SMT8 PCT, split-core) --------
+CLAUSES="IDLE-1 IDLE-2 IDLE-3 IDLE-4 IDLE-5 IDLE-6 IDLE-8 IDLE-9"
+P8=$HERE/${COMPONENT}_power8_faithful.c
+# variant8 NAME SED-SCRIPT: as variant, from the POWER8 file.
+variant8() {
+  sed "$2" "$P8" >"$SCRATCH/${COMPONENT}_p8_$1.c"
+  cmp -s "$P8" "$SCRATCH/${COMPONENT}_p8_$1.c" && fail "p8 $1: the variant changed nothing"
+}
+src8() { echo "$SCRATCH/${COMPONENT}_p8_$1.c"; }
+
+# No lock at all: the unlock's assertion on the lock bit fires, and the plain
+# stores to the thread bits and the winkle count are made without the lock.
+variant8 no_lock '/variant: no_lock/d'
+# The no-loss wake of a winkle keeps counting the thread (the spec's IDLE-5
+# witness); the inflated count later leaves the winkle bits unset before a
+# full winkle, so the subcore's registers are not restored either (IDLE-6).
+variant8 winkle_kept '/variant: winkle_kept/s/winkle_leave(word, me);/;/'
+# The per-subcore registers are restored only by the first thread of the
+# core, not of each subcore: split-core only.
+variant8 subcore_by_core '/variant: subcore_by_core/s/local_paca->subcore_sibling_mask/every_thread()/'
+# Every thread back from a loss resyncs the timebase (before the 2014 redesign).
+variant8 resync_every '/variant: resync_every/s/first_up/true/'
+# The last thread in undoes the fastsleep fix instead of applying it.
+variant8 fix_never_set '/variant: fix_never_set/s/OPAL_CONFIG_IDLE_APPLY/OPAL_CONFIG_IDLE_UNDO/'
+# The first thread back from a loss does not resync the timebase.
+variant8 no_resync '/variant: no_resync/s/clock_resync();/;/'
+# No fastsleep workaround in the path at all: IDLE-4 is n/a, the rest holds.
+variant8 no_fix 's/fastsleep_fix(OPAL_CONFIG_IDLE_[A-Z]*)/(void)0/'
+
+run p8_faithful --source "$P8" --budget "$BUDGET"
+expect_rc p8_faithful 0
+expect_only_failed p8_faithful
+expect_clause p8_faithful IDLE-7 n/a
+expect_text p8_faithful "IDLE-4 [power7_idle_insn] held"
+expect_text p8_faithful "SMT2, exhaustive, 2 idle cycles per thread (kinds nap, sleep, winkle):"
+expect_text p8_faithful "SMT8 as 4 subcores of 2, PCT depth 3"
+expect_text p8_faithful ", complete"
+expect_no_driver_crash p8_faithful
+
+run p8_no_lock --source "$(src8 no_lock)" --budget "$BUDGET" --no-sanitizers
+expect_rc p8_no_lock 1
+expect_only_failed p8_no_lock IDLE-1 IDLE-2 IDLE-5
+expect_text p8_no_lock "BUG_ON(!test_bit(NR_PNV_CORE_IDLE_LOCK_BIT, word))"
+expect_text p8_no_lock "changed the word with a plain store"
+expect_text p8_no_lock "stopped after 20000 failing schedules"
+expect_no_driver_crash p8_no_lock
+
+run p8_winkle_kept --source "$(src8 winkle_kept)" --budget "$BUDGET" --no-sanitizers
+expect_rc p8_winkle_kept 1
+expect_only_failed p8_winkle_kept IDLE-5 IDLE-6
+expect_text p8_winkle_kept "returned to running with the winkle count still counting it"
+expect_text p8_winkle_kept "t0: woken, SRR1 no loss"
+
+run p8_subcore_by_core --source "$(src8 subcore_by_core)" --budget "$BUDGET" --no-sanitizers
+expect_rc p8_subcore_by_core 1
+expect_only_failed p8_subcore_by_core IDLE-6
+expect_text p8_subcore_by_core "of subcore 1 lost"
+expect_text p8_subcore_by_core "SMT2 as 2 subcores schedule:"
+expect_text p8_subcore_by_core "SRR1 state loss (full winkle: timebase and SPRs lost)"
+
+run p8_resync_every --source "$(src8 resync_every)" --budget "$BUDGET" --no-sanitizers
+expect_rc p8_resync_every 1
+expect_only_failed p8_resync_every IDLE-9
+expect_text p8_resync_every "resynced the timebase having found other threads awake"
+expect_text p8_resync_every "note: efficiency clause"
+
+run p8_fix_never_set --source "$(src8 fix_never_set)" --budget "$BUDGET" --no-sanitizers
+expect_rc p8_fix_never_set 1
+expect_only_failed p8_fix_never_set IDLE-4
+expect_text p8_fix_never_set "without the fastsleep workaround applied"
+expect_text p8_fix_never_set "(fastsleep workaround not applied)"
+
+run p8_no_resync --source "$(src8 no_resync)" --budget "$BUDGET" --no-sanitizers
+expect_rc p8_no_resync 1
+expect_only_failed p8_no_resync IDLE-3
+expect_text p8_no_resync "returned to running with the timebase not resynced"
+expect_text p8_no_resync "SRR1 state loss (fastsleep: timebase lost)"
+
+run p8_no_fix --source "$(src8 no_fix)" --budget "$BUDGET" --no-sanitizers
+expect_rc p8_no_fix 0
+CLAUSES="IDLE-1 IDLE-2 IDLE-3 IDLE-5 IDLE-6 IDLE-8 IDLE-9"
+expect_only_failed p8_no_fix
+expect_clause p8_no_fix IDLE-4 n/a
+expect_text p8_no_fix "the function's path has no fastsleep workaround"
 
 finish

@@ -1,20 +1,30 @@
 /*
- * The POWER9 core as powernv's idle.c sees it, for the idle_core harness
- * (validate/harness_idle_core.c, spec/idle_core.md).
+ * The POWER8 or POWER9 core as powernv's idle.c sees it, for the idle_core
+ * harness (validate/harness_idle_core.c, spec/idle_core.md). The build for
+ * power7_idle_insn (HAVE_POWER7_IDLE_INSN) is a POWER8 core (SMT8 at most,
+ * split-core: subcore_sibling_mask); the one for power9_idle_stop a POWER9
+ * core (SMT4 at most).
  *
- * One context per hardware thread of one core (SMT4 at most: POWER9). The
+ * One context per hardware thread of one core. The
  * code under test runs unmodified; what it does to the shared per-core word
  * (paca_ptrs[first]->idle_state) goes through the operations below, and each
  * of them is a scheduling point: the thread stops *before* the operation and
  * the harness's scheduler decides who moves next. So is the idle instruction
- * (isa300_idle_stop_mayloss/noloss: the thread then stays in hardware idle
- * until the scheduler wakes it, with the SRR1 wake state and PSSCR[PLS] the
- * core's history gives), a write of a per-core SPR (mtspr of PTCR, RPR, TSCR,
- * LDBAR: the restore others may not run ahead of) and opal_resync_timebase().
+ * (isa300_idle_stop_mayloss/noloss, POWER8's isa206_idle_insn_mayloss: the
+ * thread then stays in hardware idle until the scheduler wakes it, with the
+ * SRR1 wake state and PSSCR[PLS] the core's history gives), a write of a
+ * per-core or per-subcore SPR (POWER9: PTCR, RPR, TSCR, LDBAR; POWER8: TSCR,
+ * WORC per core, SDR1, RPR per subcore: the restores others may not run
+ * ahead of), opal_resync_timebase() and the fastsleep workaround's OPAL call
+ * (opal_config_cpu_idle_state).
  * Plain loads of the word (`*state & core_thread_mask`) are not points: they
  * happen atomically with the thread's preceding operation, which is exact for
  * the code at hand (the preceding operation is a test-and-set of the lock
- * bit, which commutes with every other thread's bit operation).
+ * bit, which commutes with every other thread's bit operation). POWER8's
+ * code also writes the word with plain stores under the lock (its own bit,
+ * the winkle count and bits): the harness sees such a store at the thread's
+ * next scheduling point (the word differs from what the last operation
+ * left) and judges it then (made without the lock: IDLE-2 / IDLE-5).
  *
  * SPRs are a register file: per core (PTCR, RPR, TSCR, LDBAR) and per thread
  * (the rest). A core state loss overwrites them with garbage, so that a
@@ -26,7 +36,7 @@
 #ifndef IDLESPEC_VALIDATE_SHIM_IDLE_ENV_H
 #define IDLESPEC_VALIDATE_SHIM_IDLE_ENV_H
 
-#define IC_MAX_THREADS 4
+#define IC_MAX_THREADS 8
 
 /* --- the operations that are scheduling points --------------------------- */
 enum ic_op {
@@ -42,6 +52,7 @@ enum ic_op {
   IC_OP_IDLE,             /* isa300_idle_stop_mayloss / _noloss */
   IC_OP_MTSPR_CORE,       /* mtspr of a per-core SPR */
   IC_OP_RESYNC,           /* opal_resync_timebase() */
+  IC_OP_WORKAROUND,       /* opal_config_cpu_idle_state(): the fastsleep workaround */
   IC_OP_COUNT
 };
 
@@ -55,6 +66,7 @@ static unsigned long ic_idle(unsigned long psscr, int mayloss, int line);
 static unsigned long ic_mfspr(int spr);
 static void ic_mtspr(int spr, unsigned long v, int line);
 static void ic_resync(int line);
+static void ic_workaround(unsigned long what, unsigned long how, int line);
 
 /* One atomic read-modify-write of an unsigned long, a point when it is the word. */
 #define IC_RMW(op, line, addr, arg, expr_new, ret_expr)                   \
@@ -205,6 +217,8 @@ enum {
   SPRN_HSPRG0,
   SPRN_HID0,
   SPRN_HMEER,
+  SPRN_SDR1, /* POWER8: per subcore (with RPR) */
+  SPRN_WORC, /* POWER8: per core (with TSCR) */
   IC_NR_SPRS
 };
 #define mfspr(n) ic_mfspr(n)
@@ -224,8 +238,9 @@ struct paca_struct {
   void* idle_stack_ptr;
 };
 static struct paca_struct ic_pacas[IC_MAX_THREADS];
-static struct paca_struct* paca_ptrs[IC_MAX_THREADS] = {&ic_pacas[0], &ic_pacas[1], &ic_pacas[2],
-                                                        &ic_pacas[3]};
+static struct paca_struct* paca_ptrs[IC_MAX_THREADS] = {
+    &ic_pacas[0], &ic_pacas[1], &ic_pacas[2], &ic_pacas[3],
+    &ic_pacas[4], &ic_pacas[5], &ic_pacas[6], &ic_pacas[7]};
 static int threads_per_core = 2;
 static int threads_shift = 1;
 #define local_paca (paca_ptrs[ic_cur])
@@ -247,8 +262,12 @@ static inline int cpu_last_thread_sibling(int cpu) { return cpu | (threads_per_c
 #define CPU_FTR_HVMODE 0x0000000000004000ull
 #define FW_FEATURE_ULTRAVISOR 0x0000000000001000ull
 #define FW_FEATURE_OPAL 0x0000000000002000ull
+#ifdef HAVE_POWER7_IDLE_INSN /* a POWER8 bare-metal host, hash MMU */
+static unsigned long long ic_cpu_features = CPU_FTR_ARCH_206 | CPU_FTR_ARCH_207S | CPU_FTR_HVMODE;
+#else
 static unsigned long long ic_cpu_features =
     CPU_FTR_ARCH_206 | CPU_FTR_ARCH_207S | CPU_FTR_ARCH_300 | CPU_FTR_POWER9_DD2_1 | CPU_FTR_HVMODE;
+#endif
 static unsigned long long ic_fw_features = FW_FEATURE_OPAL;
 static inline bool cpu_has_feature(unsigned long long f) { return (ic_cpu_features & f) == f; }
 static inline bool firmware_has_feature(unsigned long long f) { return (ic_fw_features & f) == f; }
@@ -270,5 +289,11 @@ static inline void __ppc64_runlatch_on(void) {}
 #define OPAL_CONFIG_IDLE_UNDO 0
 #define OPAL_CONFIG_IDLE_APPLY 1
 #define opal_resync_timebase() (ic_resync(__LINE__), (s64)OPAL_SUCCESS)
+/* POWER8: nap, sleep, winkle by PNV_THREAD_*; SRR1 says whether hypervisor
+ * state was lost (fastsleep and winkle alike: the winkle bits tell them apart). */
+#define isa206_idle_insn_mayloss(type) ic_idle((unsigned long)(type), 1, __LINE__)
+/* The fastsleep workaround: APPLY by the last thread in, UNDO by the first out. */
+#define opal_config_cpu_idle_state(what, how) \
+  (ic_workaround((unsigned long)(what), (unsigned long)(how), __LINE__), (s64)OPAL_SUCCESS)
 
 #endif /* IDLESPEC_VALIDATE_SHIM_IDLE_ENV_H */
