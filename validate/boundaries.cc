@@ -50,16 +50,20 @@ z3::expr valuation(const std::vector<Flag>& flags, unsigned bits, std::string& t
   return c;
 }
 
-// Asks every valuation of `flags` under `domain`; for each satisfiable one
-// calls `edges(branch constraint, text)`, which adds its boundary inputs.
-void each_branch(z3::context& ctx, const z3::expr& domain, const std::vector<Flag>& flags,
-                 Boundaries& out,
-                 const std::function<void(const z3::expr&, unsigned, const std::string&)>& edges) {
-  z3::solver s(ctx);
+// A solver with the per-query time limit: Z3's default engine, or `tactic`.
+z3::solver timed_solver(z3::context& ctx, const char* tactic = nullptr) {
+  z3::solver s = tactic ? z3::tactic(ctx, tactic).mk_solver() : z3::solver(ctx);
   z3::params p(ctx);
   p.set("timeout", kQueryMs);
   s.set(p);
-  s.add(domain);
+  return s;
+}
+
+// Asks every valuation of `flags` of `s` (which holds the input domain);
+// for each satisfiable one calls `edges(branch constraint, bits, text)`,
+// which adds its boundary inputs (and may use `s`, leaving it as it was).
+void each_branch(z3::solver& s, const std::vector<Flag>& flags, Boundaries& out,
+                 const std::function<void(const z3::expr&, unsigned, const std::string&)>& edges) {
   for (unsigned bits = 0; bits < (1u << flags.size()); ++bits) {
     std::string text;
     const z3::expr branch = valuation(flags, bits, text);
@@ -71,7 +75,7 @@ void each_branch(z3::context& ctx, const z3::expr& domain, const std::vector<Fla
     if (r == z3::unknown) ++out.unknown;
     if (r != z3::sat) continue;
     ++out.feasible;
-    edges(domain && branch, bits, text);
+    edges(branch, bits, text);
   }
 }
 
@@ -200,23 +204,27 @@ Boundaries xcede_boundaries(uint32_t capacity, uint32_t max_len) {
         z3::ule(buf.len().e, ctx.bv_val(max_len, 32)) && scope.side_conditions();
     const z3::expr ps = z3::zext(buf.payload_size(), 16);
     std::set<std::string> seen;  // payloads already chosen
-    each_branch(ctx, domain, flags, out, [&](const z3::expr& c, unsigned, const std::string& text) {
-      for (bool greatest : {false, true}) {
-        const auto m = extreme(ctx, c, ps, greatest, buf.len().e);
-        if (!m) {
-          ++out.unknown;
-          continue;
-        }
-        const uint64_t len = model_u64(*m, buf.len().e);
-        std::vector<uint8_t> bytes;
-        for (uint32_t i = 0; i < len; ++i)
-          bytes.push_back(static_cast<uint8_t>(model_u64(*m, buf.byte(i))));
-        if (!seen.insert(std::string(bytes.begin(), bytes.end())).second) continue;
-        std::string why = text;
-        why += greatest ? ", payload_size greatest" : ", payload_size least";
-        out.inputs.push_back({bytes, {}, {0}, why});
-      }
-    });
+    z3::solver feasibility = timed_solver(ctx);
+    feasibility.add(domain);
+    each_branch(feasibility, flags, out,
+                [&](const z3::expr& branch, unsigned, const std::string& text) {
+                  const z3::expr c = domain && branch;
+                  for (bool greatest : {false, true}) {
+                    const auto m = extreme(ctx, c, ps, greatest, buf.len().e);
+                    if (!m) {
+                      ++out.unknown;
+                      continue;
+                    }
+                    const uint64_t len = model_u64(*m, buf.len().e);
+                    std::vector<uint8_t> bytes;
+                    for (uint32_t i = 0; i < len; ++i)
+                      bytes.push_back(static_cast<uint8_t>(model_u64(*m, buf.byte(i))));
+                    if (!seen.insert(std::string(bytes.begin(), bytes.end())).second) continue;
+                    std::string why = text;
+                    why += greatest ? ", payload_size greatest" : ", payload_size least";
+                    out.inputs.push_back({bytes, {}, {0}, why});
+                  }
+                });
     // The status edges, each with a small valid payload.
     const std::vector<uint8_t> valid = {0x00, 0x0c, 0x09, 0x01, 0,    0,    0,
                                         0,    0,    0,    0x04, 0x00, 0x01, 0x00};
@@ -251,37 +259,26 @@ Boundaries states_boundaries(uint64_t tb_hz) {
     const std::vector<Flag> next[2] = {fixup_flags(ctx, ticks + one, tb_hz),
                                        fixup_flags(ctx, ticks - one, tb_hz)};
     const z3::expr domain = scope.side_conditions();
-    z3::solver s = z3::tactic(ctx, "smt").mk_solver();
-    z3::params p(ctx);
-    p.set("timeout", kQueryMs);
-    s.set(p);
+    z3::solver s = timed_solver(ctx, "smt");
     s.add(domain);
     std::vector<std::pair<uint64_t, std::string>> edges;
-    for (unsigned bits = 0; bits < (1u << here.size()); ++bits) {
-      std::string text, unused;
-      const z3::expr in_branch = valuation(here, bits, text);
-      if (text == "none") text = "usable";
-      ++out.valuations;
-      s.push();
-      s.add(in_branch);
-      const z3::check_result feasible = s.check();
-      s.pop();
-      if (feasible == z3::unknown) ++out.unknown;
-      if (feasible != z3::sat) continue;
-      ++out.feasible;
-      for (int dir = 0; dir < 2; ++dir) {
-        const z3::expr at_end = ticks.e == ctx.bv_val(dir == 0 ? ~uint64_t{0} : 0, 64);
-        s.push();
-        s.add(in_branch && !at_end && !valuation(next[dir], bits, unused));
-        const z3::check_result r = s.check();
-        if (r == z3::sat)
-          edges.push_back({model_u64(s.get_model(), ticks.e),
-                           text + (dir == 0 ? ", upper edge" : ", lower edge")});
-        else if (r == z3::unknown)
-          ++out.unknown;
-        s.pop();
-      }
-    }
+    each_branch(s, here, out,
+                [&](const z3::expr& in_branch, unsigned bits, const std::string& flags) {
+                  const std::string text = flags == "none" ? "usable" : flags;
+                  std::string unused;
+                  for (int dir = 0; dir < 2; ++dir) {
+                    const z3::expr at_end = ticks.e == ctx.bv_val(dir == 0 ? ~uint64_t{0} : 0, 64);
+                    s.push();
+                    s.add(in_branch && !at_end && !valuation(next[dir], bits, unused));
+                    const z3::check_result r = s.check();
+                    if (r == z3::sat)
+                      edges.push_back({model_u64(s.get_model(), ticks.e),
+                                       text + (dir == 0 ? ", upper edge" : ", lower edge")});
+                    else if (r == z3::unknown)
+                      ++out.unknown;
+                    s.pop();
+                  }
+                });
     std::set<std::vector<uint64_t>> seen;
     auto add = [&](std::vector<uint64_t> t, const std::string& why) {
       if (seen.insert(t).second) out.inputs.push_back({{}, std::move(t), {0}, why});

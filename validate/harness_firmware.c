@@ -87,6 +87,18 @@ struct harness_component {
   void (*report)(long long id, int ret, int trap);
 };
 
+/* The head of a result line: "<tag> <id>" when the call returned, else
+ * "CRASH <id> <signal> <name>" or "HANG <id>". */
+__attribute__((unused)) static void result_head(char *head, size_t size, const char *tag,
+                                                long long id, int trap) {
+  if (trap > 0)
+    snprintf(head, size, "CRASH %lld %d %s", id, trap, signal_name(trap));
+  else if (trap < 0)
+    snprintf(head, size, "HANG %lld", id);
+  else
+    snprintf(head, size, "%s %lld", tag, id);
+}
+
 static void emit_log_and_warns(long long id) {
   for (unsigned i = 0; i < xcede_log.n; i++) emit("LOG %lld %s", id, xcede_log.line[i]);
   for (unsigned i = 0; i < nwarns; i++) emit("WARN %lld %s", id, warns[i]);

@@ -51,12 +51,7 @@ static int probe_call(void) { return pseries_idle_probe(); }
 
 static void probe_report(long long id, int ret, int trap) {
   char head[64];
-  if (trap > 0)
-    snprintf(head, sizeof(head), "CRASH %lld %d %s", id, trap, signal_name(trap));
-  else if (trap < 0)
-    snprintf(head, sizeof(head), "HANG %lld", id);
-  else
-    snprintf(head, sizeof(head), "R %lld", id);
+  result_head(head, sizeof(head), "R", id, trap);
   const struct cpuidle_state *t = cpuidle_state_table;
   const char *name = t == NULL ? "none" : t == dedicated_states ? "dedicated"
                                       : t == shared_states      ? "shared"

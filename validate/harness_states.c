@@ -44,12 +44,7 @@ static int states_call(void) {
 static void states_report(long long id, int ret, int trap) {
   (void)ret;
   char head[64];
-  if (trap > 0)
-    snprintf(head, sizeof(head), "CRASH %lld %d %s", id, trap, signal_name(trap));
-  else if (trap < 0)
-    snprintf(head, sizeof(head), "HANG %lld", id);
-  else
-    snprintf(head, sizeof(head), "S %lld", id);
+  result_head(head, sizeof(head), "S", id, trap);
   emit("%s exit=%u residency=%u nr=%u", head, (unsigned)dedicated_states[1].exit_latency,
        (unsigned)dedicated_states[1].target_residency, (unsigned)nr_xcede_records);
 }

@@ -103,4 +103,21 @@ PropertyRun<Input> check_property(const Options& opt, const HarnessBuild& hb,
   return run;
 }
 
+// With "rapidcheck" among --inputs: runs the property and appends every
+// case and the shrunk counterexample (its origin "RapidCheck, shrunk") to
+// `inputs`, the summary to the part's notes.
+template <class Input>
+void add_property_inputs(const Options& opt, const HarnessBuild& hb, const rc::Gen<Input>& gen,
+                         const InputChecker<Input>& c, Part& part, std::vector<Input>& inputs) {
+  if (!opt.inputs.count("rapidcheck")) return;
+  PropertyRun<Input> pr =
+      check_property(opt, hb, part.temp_dir, gen, c, opt.property_cases, property_seconds(opt));
+  part.notes.push_back(pr.summary);
+  for (auto& x : pr.cases) inputs.push_back(std::move(x));
+  if (pr.failed) {
+    pr.counterexample.origin = "RapidCheck, shrunk";
+    inputs.push_back(pr.counterexample);
+  }
+}
+
 }  // namespace idlespec::validate

@@ -434,16 +434,7 @@ Part check_xcede(const Options& opt, const Target& target) {
     }
     if (opt.inputs.count("generated"))
       for (auto& x : make_inputs(opt.seed)) inputs.push_back(std::move(x));
-    if (opt.inputs.count("rapidcheck")) {
-      PropertyRun<Input> pr = check_property(opt, hb, part.temp_dir, property_gen(), c,
-                                             opt.property_cases, property_seconds(opt));
-      part.notes.push_back(pr.summary);
-      for (auto& x : pr.cases) inputs.push_back(std::move(x));
-      if (pr.failed) {
-        pr.counterexample.origin = "RapidCheck, shrunk";
-        inputs.push_back(pr.counterexample);
-      }
-    }
+    add_property_inputs(opt, hb, property_gen(), c, part, inputs);
     check_inputs(opt, hb, component, target, line, inputs, c, part);
   }
   finish_part(opt, part, t0);
