@@ -420,8 +420,9 @@ Part check_xcede(const Options& opt, const Target& target) {
     c.shrink_rounds = 24;
     std::vector<Input> inputs;
     if (opt.inputs.count("z3")) inputs = z3_inputs(part);
-    // The campaign starts from Z3's inputs; what it keeps is judged as well.
-    std::vector<Bytes> seeds;
+    // The campaign starts from a minimal well-formed payload (no records)
+    // and Z3's inputs; what it keeps is judged as well.
+    std::vector<Bytes> seeds = {fuzz_bytes({0}, {0x00, 0x02, 0x09, 0x00})};
     for (const auto& x : inputs)
       if (Bytes b = fuzz_bytes(x.statuses, x.payload); !b.empty()) seeds.push_back(b);
     const FuzzCorpus fc = run_fuzz_campaign(opt, hb, part.temp_dir, seeds, 1500);
