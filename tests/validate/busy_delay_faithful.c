@@ -1,4 +1,3 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * idlespec test input (tests/validate/run.sh): the RTAS busy and
  * extended-delay policy of spec/busy_delay.md -- the runtime policy and the
@@ -6,10 +5,6 @@
  * and signatures the kernel uses. run.sh derives each broken variant from
  * this file with sed, at the lines marked "variant:".
  */
-#include <linux/delay.h>
-#include <linux/kernel.h>
-#include <linux/sched.h>
-#include <asm/rtas.h>
 
 #define RTAS_EARLY_GIVE_UP	1000	/* extended delays in a row, early boot */
 #define RTAS_SHORT_WAIT_MS	20	/* usleep_range up to here, msleep above */
@@ -54,6 +49,12 @@ static bool __init rtas_busy_delay_early(int status)
 	return true;
 }
 
+/* Sleeping needs the scheduler: before it runs, delays are spun. */
+static bool rtas_scheduler_up(void)
+{
+	return system_state >= SYSTEM_SCHEDULING;
+}
+
 /* Waits as the status asks (or yields), then says whether to call again. */
 bool __ref rtas_busy_delay(int status)
 {
@@ -61,7 +62,7 @@ bool __ref rtas_busy_delay(int status)
 			    status <= RTAS_EXTENDED_DELAY_MAX;	/* variant: accepts_9906 */
 	unsigned int ms;
 
-	if (system_state < SYSTEM_SCHEDULING)
+	if (!rtas_scheduler_up())
 		return rtas_busy_delay_early(status);
 	if (!hinted && status != RTAS_BUSY) {
 		might_sleep();	/* variant: segfault */
@@ -72,9 +73,12 @@ bool __ref rtas_busy_delay(int status)
 		return true;
 	}
 	ms = clamp(rtas_busy_delay_time(status), 1U, RTAS_LONGEST_WAIT_MS);	/* variant: bug_on */
-	if (ms <= RTAS_SHORT_WAIT_MS)
-		usleep_range(ms * 100, ms * 1000);
-	else
+	if (ms > RTAS_SHORT_WAIT_MS) {
 		msleep(ms);
+	} else {
+		const unsigned long most_us = ms * 1000;
+
+		usleep_range(most_us / 10, most_us);	/* a tenth of the hint at least */
+	}
 	return true;
 }

@@ -1,4 +1,3 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * governor_faithful.c - idlespec's own known-good menu-style governor, the
  * input that tests/validate/run_governor.sh expects `idlespec validate` to
@@ -21,11 +20,6 @@
  * out for this suite. Three lines are tagged "variant:"; run_governor.sh
  * rewrites them with sed to obtain the broken governors.
  */
-#include <linux/kernel.h>
-#include <linux/cpuidle.h>
-#include <linux/ktime.h>
-#include <linux/tick.h>
-#include <linux/math64.h>
 
 #include "gov.h"
 
@@ -282,6 +276,7 @@ static int past_prediction(struct cpuidle_driver *drv, const struct menu_device 
 			   ktime_t tick_left, u64 *predicted, bool *settled)
 {
 	const struct cpuidle_state *cur = &drv->states[pick];
+	bool tick_running;
 
 	/* Busy-polling is a waste when a real state fits before the timer. */
 	if ((cur->flags & CPUIDLE_FLAG_POLLING) &&
@@ -293,7 +288,8 @@ static int past_prediction(struct cpuidle_driver *drv, const struct menu_device 
 	}
 	if (*predicted < TICK_NSEC)
 		return pick;
-	if (!tick_nohz_tick_stopped()) {
+	tick_running = !tick_nohz_tick_stopped();
+	if (tick_running) {
 		/* The running tick offers another chance; count on the pick's residency. */
 		*predicted = cur->target_residency_ns;
 		return pick;
@@ -384,7 +380,7 @@ static int menu_select(struct cpuidle_driver *drv, struct cpuidle_device *dev,
 
 	if (only_first_state(drv, dev, md, qos_ns)) {
 		/* A polling state 0 needs the tick to be left on. */
-		*stop_tick = !(drv->states[0].flags & CPUIDLE_FLAG_POLLING);
+		*stop_tick = (drv->states[0].flags & CPUIDLE_FLAG_POLLING) == 0;
 		return 0;
 	}
 

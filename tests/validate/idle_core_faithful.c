@@ -1,4 +1,3 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Test input for tests/validate/run_idle_core.sh, written for idlespec from
  * spec/idle_core.md: how one hardware thread of a POWER9 core goes into a
@@ -8,10 +7,6 @@
  * idle_state word. Lines tagged "variant: NAME" are where the test script
  * plants one bug at a time with sed.
  */
-#include <linux/types.h>
-#include <asm/cpuidle.h>
-#include <asm/opal.h>
-#include <asm/cputhreads.h>
 
 /*
  * PSSCR levels (the harness sets both): a stop this deep costs the thread
@@ -161,9 +156,7 @@ static void recover_core(unsigned long *word, const struct stop_snapshot *snap,
 	word_unlock_rejoin(word);				/* variant: early_return (the unlock) */
 
 	LOAD(spr_each_thread, snap->each_thread);
-	mtspr(SPRN_SPRG3, local_paca->sprg_vdso);
-	if (!radix_enabled())
-		__slb_restore_bolted_realmode();
+	mtspr(SPRN_SPRG3, local_paca->sprg_vdso);	/* the vDSO's per-thread register */
 }
 
 static unsigned long power9_idle_stop(unsigned long psscr)

@@ -1,4 +1,3 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Test input for tests/validate/run_idle_core.sh, written for idlespec from
  * spec/idle_core.md: how one hardware thread of a POWER8 core (up to eight
@@ -9,10 +8,6 @@
  * field macros and the OPAL calls. Lines tagged "variant: NAME" are where
  * the test script plants one bug at a time with sed.
  */
-#include <linux/types.h>
-#include <asm/cpuidle.h>
-#include <asm/opal.h>
-#include <asm/cputhreads.h>
 
 /* The firmware's fastsleep bug fix: set when the core may go down, cleared after. */
 static bool fastsleep_fix_going_down = true;
@@ -219,15 +214,11 @@ static unsigned long power7_idle_insn(unsigned long type)
 		going_down(word, type, me, &kit);
 	KEEP(regs_keys, kit.keys);
 
-	local_paca->thread_idle_state = type;
 	wake = isa206_idle_insn_mayloss(type);
-	local_paca->thread_idle_state = PNV_THREAD_RUNNING;
 	WARN_ON_ONCE(!wake);
 
 	if ((wake & SRR1_WAKESTATE) != SRR1_WS_NOLOSS)
 		GIVE_BACK(regs_keys, kit.keys);
-	if ((wake & SRR1_WAKEMASK_P8) == SRR1_WAKEHMI)
-		hmi_exception_realmode(NULL);
 
 	if ((wake & SRR1_WAKESTATE) != SRR1_WS_HVLOSS) {
 		/* Nothing shared was lost: just rejoin (and stop counting as a winkler). */
@@ -243,8 +234,7 @@ static unsigned long power7_idle_insn(unsigned long type)
 	BUG_ON(!touches_word);
 	if (back_from_loss(word, type, me, &kit)) {
 		GIVE_BACK(regs_of_thread, kit.thread);
-		mtspr(SPRN_SPRG3, local_paca->sprg_vdso);
-		__slb_restore_bolted_realmode();
+		mtspr(SPRN_SPRG3, local_paca->sprg_vdso);	/* the vDSO's per-thread register */
 	}
 	return wake;
 }

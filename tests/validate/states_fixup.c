@@ -1,4 +1,3 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * idlespec test input (tests/validate): the dedicated-LPAR state table and
  * the CEDE(0) fix-up as spec/states.md states them (STATES-3, STATES-4),
@@ -8,8 +7,6 @@
  * two into one cpuidle-pseries.c. The broken variants are derived with sed,
  * at the lines marked "variant:".
  */
-#include <linux/cpuidle.h>
-#include <asm/time.h>
 
 /* --- the dedicated-LPAR idle states ------------------------------------------ */
 

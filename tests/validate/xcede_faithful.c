@@ -1,4 +1,3 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * idlespec test input (tests/validate): the decoder of PAPR system parameter
  * 45, "cede latency settings information", as spec/xcede.md states it
@@ -6,9 +5,6 @@
  * signatures the pseries cpuidle driver uses. The broken variants are
  * derived from this file with sed, at the lines marked "variant:".
  */
-#include <linux/init.h>
-#include <linux/kernel.h>
-#include <asm/rtas.h>
 
 #define CEDE_LATENCY_TOKEN	45	/* the parameter number (PAPR 7.3.16) */
 

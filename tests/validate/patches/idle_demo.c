@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// idlespec: a fixture of the patch tests (validate/patch.h), not kernel code.
 /*
  * idlespec test fixture: a made-up two-state driver for the patch tests.
  */
