@@ -162,13 +162,14 @@ static void firmware_input(long long id, char **f, int nf, bool trace) {
   run_input(harness_current, id, trace);
 }
 
-static int harness_run(int argc, char **argv, const struct harness_component *c) {
-  bool trace = false;
+/* The main loop of a harness whose inputs are "<id>" and `nfields` fields
+ * (`fields` names them for the messages), each run by `each`. */
+static int harness_run_fields(int argc, char **argv, const struct harness_component *c,
+                              harness_input_fn each, int nfields, const char *fields) {
   if (argc > 2 || (argc == 2 && strcmp(argv[1], "trace") && strcmp(argv[1], "boundary"))) {
-    fprintf(stderr, "usage: %s [trace]  (inputs on stdin: <id> <statuses> <payloadhex>)\n", c->name);
+    fprintf(stderr, "usage: %s [trace]  (inputs on stdin: <id> %s)\n", c->name, fields);
     return 2;
   }
-  trace = argc == 2;
   if (!c->present) {
     emit("ABSENT %s", c->function);
     emit("DONE 0");
@@ -178,8 +179,15 @@ static int harness_run(int argc, char **argv, const struct harness_component *c)
   if (c->setup) c->setup();
   install_traps();
   harness_current = c;
-  return harness_input_loop(firmware_input, 2, 2, "expected three fields: <id> <statuses> <payloadhex>",
-                            trace);
+  static const char *const count[] = {"one", "two", "three", "four", "five"};
+  char expect[160];
+  snprintf(expect, sizeof(expect), "expected %s fields: <id> %s", count[nfields], fields);
+  return harness_input_loop(each, nfields, nfields, expect, argc == 2);
+}
+
+__attribute__((unused)) static int harness_run(int argc, char **argv,
+                                               const struct harness_component *c) {
+  return harness_run_fields(argc, argv, c, firmware_input, 2, "<statuses> <payloadhex>");
 }
 
 /* --- the fuzz campaign's entry (built with -fsanitize=fuzzer) ----------------

@@ -90,30 +90,11 @@ static void parse_platform(const char *f) {
 }
 
 static void probe_input(long long id, char **f, int nf, bool trace) {
-  (void)nf;
   parse_platform(f[0]);
-  xcede_fw_reset();
-  parse_statuses(f[1]);
-  xcede_fw.payload_len = parse_payload(f[2]);
-  xcede_fw.payload = payload;
-  run_input(&probe, id, trace);
+  firmware_input(id, f + 1, nf - 1, trace);
 }
 
 int main(int argc, char **argv) {
-  if (argc > 2 || (argc == 2 && strcmp(argv[1], "trace"))) {
-    fprintf(stderr, "usage: %s [trace]  (inputs on stdin: <id> <platform> <statuses> <payloadhex>)\n",
-            argv[0]);
-    return 2;
-  }
-  if (!probe.present) {
-    emit("ABSENT %s", probe.function);
-    emit("DONE 0");
-    flush_out();
-    return 0;
-  }
-  probe.setup();
-  install_traps();
-  return harness_input_loop(probe_input, 3, 3,
-                            "expected four fields: <id> <platform> <statuses> <payloadhex>",
-                            argc == 2);
+  return harness_run_fields(argc, argv, &probe, probe_input, 3,
+                            "<platform> <statuses> <payloadhex>");
 }

@@ -507,31 +507,6 @@ void merge(Part& into, Part&& from) {
     into.notes.push_back("the probe's harness files kept in " + from.temp_dir);
 }
 
-Part check_fixup(const Options& opt, const Component& component, const Target& target);
-
-}  // namespace
-
-Part check_states(const Options& opt, const Target& target) {
-  const auto t0 = std::chrono::steady_clock::now();
-  const Component& component = *find_component("states");
-  Part part;
-  part.component = component.name;
-  part.file = target.display;
-  for (const std::string fn : {"fixup_cede0_latency", "pseries_idle_probe"}) {
-    const Target t = target_for(target, fn);
-    if (t.functions.empty()) continue;
-    // A candidate library implements no probe (candidate ABI v1).
-    if (fn == std::string("pseries_idle_probe") && !target.candidate.empty()) continue;
-    merge(part, fn == std::string("fixup_cede0_latency")
-                    ? check_fixup(opt, only(component, fn), t)
-                    : check_probe(opt, only(component, fn), t));
-  }
-  part.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  return part;
-}
-
-namespace {
-
 Part check_fixup(const Options& opt, const Component& component, const Target& target) {
   const auto t0 = std::chrono::steady_clock::now();
   Part part;
@@ -592,4 +567,24 @@ Part check_fixup(const Options& opt, const Component& component, const Target& t
 }
 
 }  // namespace
+
+Part check_states(const Options& opt, const Target& target) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const Component& component = *find_component("states");
+  Part part;
+  part.component = component.name;
+  part.file = target.display;
+  for (const std::string fn : {"fixup_cede0_latency", "pseries_idle_probe"}) {
+    const Target t = target_for(target, fn);
+    if (t.functions.empty()) continue;
+    // A candidate library implements no probe (candidate ABI v1).
+    if (fn == std::string("pseries_idle_probe") && !target.candidate.empty()) continue;
+    merge(part, fn == std::string("fixup_cede0_latency")
+                    ? check_fixup(opt, only(component, fn), t)
+                    : check_probe(opt, only(component, fn), t));
+  }
+  part.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return part;
+}
+
 }  // namespace idlespec::validate
