@@ -50,17 +50,21 @@ endforeach()
 
 include(cmake/IdlespecStress.cmake)  # the stress test (label stress; the tsan preset)
 
-# idlespec-validate against the kernel-style C files of tests/validate/:
-# test name, script, the script's --budget, ctest timeout.
-foreach(entry "busy_delay;run.sh;120;300" "xcede;run_xcede.sh;60;300" "states;run_states.sh;60;300"
-              "governor;run_governor.sh;60;300" "idle_core;run_idle_core.sh;120;600"
-              "candidate;run_candidate.sh;60;300")
-  list(GET entry 0 name)
-  list(GET entry 1 script)
-  list(GET entry 2 budget)
-  list(GET entry 3 timeout)
+# idlespec-validate against the kernel-style C files of tests/validate/: every
+# tests/validate/run_<name>.sh is the test unit/validate_<name>; its second
+# line says "# ctest: budget=SECONDS timeout=SECONDS" (the script's --budget
+# and ctest's timeout).
+file(GLOB validate_scripts CONFIGURE_DEPENDS tests/validate/run_*.sh)
+foreach(script ${validate_scripts})
+  get_filename_component(stem ${script} NAME_WE)
+  string(REGEX REPLACE "^run_" "" name ${stem})
+  file(STRINGS ${script} header REGEX "^# ctest: budget=[0-9]+ timeout=[0-9]+$" LIMIT_COUNT 1)
+  if(NOT header)
+    message(FATAL_ERROR "${script}: no '# ctest: budget=N timeout=N' line")
+  endif()
+  string(REGEX REPLACE "^# ctest: budget=([0-9]+) timeout=([0-9]+)$" "\\1" budget "${header}")
+  string(REGEX REPLACE "^# ctest: budget=([0-9]+) timeout=([0-9]+)$" "\\2" timeout "${header}")
   add_test(NAME unit/validate_${name}
-           COMMAND sh ${CMAKE_SOURCE_DIR}/tests/validate/${script} $<TARGET_FILE:idlespec-validate>
-                   ${budget})
+           COMMAND sh ${script} $<TARGET_FILE:idlespec-validate> ${budget})
   set_tests_properties(unit/validate_${name} PROPERTIES LABELS unit TIMEOUT ${timeout})
 endforeach()

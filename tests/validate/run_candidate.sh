@@ -1,4 +1,5 @@
 #!/bin/sh
+# ctest: budget=60 timeout=300
 # tests/validate/run_candidate.sh IDLESPEC_VALIDATE [BUDGET_SECONDS]
 #
 # `idlespec validate --candidate LIB.so` (validate/candidate_abi.h): a

@@ -1,4 +1,5 @@
 #!/bin/sh
+# ctest: budget=60 timeout=300
 # tests/validate/run_governor.sh IDLESPEC_VALIDATE [BUDGET_SECONDS]
 #
 # The end-to-end test of `idlespec validate` on the governor component: the

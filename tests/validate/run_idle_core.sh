@@ -1,4 +1,5 @@
 #!/bin/sh
+# ctest: budget=120 timeout=600
 # tests/validate/run_idle_core.sh IDLESPEC_VALIDATE [BUDGET_SECONDS]
 #
 # The end-to-end test of `idlespec validate` on the idle_core component: the

@@ -1,5 +1,6 @@
 #!/bin/sh
-# tests/validate/run.sh IDLESPEC_VALIDATE [BUDGET_SECONDS] [full|sampled]
+# ctest: budget=120 timeout=300
+# tests/validate/run_busy_delay.sh IDLESPEC_VALIDATE [BUDGET_SECONDS] [full|sampled]
 #
 # The end-to-end test of `idlespec validate` on busy_delay (issue 6): runs the
 # given idlespec-validate binary (it builds nothing) on the kernel-style files
