@@ -51,6 +51,32 @@ const Acceptance* Clause::acceptance_for(std::string_view subject) const {
   return nullptr;
 }
 
+bool Clause::applies_to(std::string_view subject, const std::vector<std::string>& modes) const {
+  for (const auto& s : subjects) {
+    if (s == subject || std::find(modes.begin(), modes.end(), s) != modes.end()) return true;
+  }
+  return false;
+}
+
+std::vector<std::string> SpecIndex::modes_of(std::string_view component,
+                                             std::string_view subject) const {
+  for (const auto& m : modes) {
+    if (m.component == component && m.subject == subject) return m.modes;
+  }
+  return {};
+}
+
+std::vector<std::string> SpecIndex::subjects_of(std::string_view component) const {
+  std::vector<std::string> out;
+  for (const auto& c : clauses) {
+    if (c.component != component) continue;
+    for (const auto& s : c.subjects) {
+      if (std::find(out.begin(), out.end(), s) == out.end()) out.push_back(s);
+    }
+  }
+  return out;
+}
+
 std::string_view component_for_prefix(std::string_view prefix) {
   if (prefix == "XCEDE") return "xcede";
   if (prefix == "STATES") return "states";
@@ -73,17 +99,22 @@ void parse_spec_file(std::string_view component, std::string_view file_name, std
                      SpecIndex& into) {
   static const std::regex heading(R"(^### ([A-Z]+)-([0-9]+[a-z]?) \(([a-z]+)\)\s*$)");
   static const std::regex field(
-      R"(^- (Subjects|Source|Checks|Accepted for ([A-Za-z0-9_.-]+)):\s*(.*)$)");
+      R"(^- (Subjects|Source|Checks|Fixed by|Accepted for ([A-Za-z0-9_.-]+(, *[A-Za-z0-9_.-]+)*)):\s*(.*)$)");
+  static const std::regex modes_line(R"(^- Modes of ([A-Za-z0-9_.-]+):\s*(.*)$)");
+  static const std::regex commit_id(R"(^([0-9a-f]{12,40})\b.*)");
   std::istringstream in{std::string(text)};
   std::string line;
   int lineno = 0;
   Clause* cur = nullptr;
   bool in_obligation = false;
+  size_t pending_fix = 0;  // acceptances of the last "Accepted for" line still without a fix
   auto err = [&](const std::string& msg) {
     into.errors.push_back(std::string(file_name) + ":" + std::to_string(lineno) + ": " + msg);
   };
   auto finish = [&]() {
     if (!cur) return;
+    if (pending_fix) err(cur->id + ": an 'Accepted for' line without its '- Fixed by:' line");
+    pending_fix = 0;
     if (cur->obligation.empty()) err(cur->id + ": no obligation sentence");
     if (cur->subjects.empty()) err(cur->id + ": no '- Subjects:' line");
     if (cur->source.empty()) err(cur->id + ": no '- Source:' line");
@@ -128,12 +159,21 @@ void parse_spec_file(std::string_view component, std::string_view file_name, std
       }
       continue;
     }
-    if (!cur) continue;
+    if (!cur) {
+      if (std::regex_match(line, m, modes_line)) {
+        into.modes.push_back({std::string(component), m[1], split_list(std::string(m[2]))});
+      }
+      continue;
+    }
     const std::string t = trim(line);
     if (std::regex_match(line, m, field)) {
       in_obligation = false;
       const std::string key = m[1];
-      const std::string value = trim(std::string(m[3]));
+      const std::string value = trim(std::string(m[4]));
+      if (key != "Fixed by" && pending_fix) {
+        err(cur->id + ": an 'Accepted for' line without its '- Fixed by:' line");
+        pending_fix = 0;
+      }
       if (key == "Subjects") {
         cur->subjects = split_list(value);
       } else if (key == "Source") {
@@ -141,6 +181,10 @@ void parse_spec_file(std::string_view component, std::string_view file_name, std
       } else if (key == "Checks") {
         for (const auto& item : split_list(value)) {
           const auto sp = item.find(' ');
+          if (sp != std::string::npos && item.substr(0, sp) == "validate") {
+            cur->validate_functions.push_back(trim(item.substr(sp + 1)));
+            continue;
+          }
           CheckRef ref;
           if (sp == std::string::npos || !parse_check_kind(item.substr(0, sp), ref.kind)) {
             err(cur->id + ": check '" + item + "' must read '<kind> <name>'");
@@ -149,8 +193,28 @@ void parse_spec_file(std::string_view component, std::string_view file_name, std
           ref.name = trim(item.substr(sp + 1));
           cur->checks.push_back(ref);
         }
+      } else if (key == "Fixed by") {
+        if (!pending_fix) {
+          err(cur->id + ": a '- Fixed by:' line must follow an 'Accepted for' line");
+          continue;
+        }
+        std::smatch c;
+        const bool none = value.rfind("none", 0) == 0;
+        if (!none && !std::regex_match(value, c, commit_id)) {
+          err(cur->id + ": '- Fixed by:' takes a commit id (12 or more hex digits) or 'none (why)'");
+        }
+        for (size_t i = cur->accepted.size() - pending_fix; i < cur->accepted.size(); ++i) {
+          cur->accepted[i].fixed_by = value;
+          if (!none && !c.empty()) cur->accepted[i].fixed_by_commit = c[1];
+        }
+        pending_fix = 0;
       } else {
-        cur->accepted.push_back({std::string(m[2]), value});
+        const auto subjects = split_list(std::string(m[2]));
+        for (const auto& s : subjects) {
+          if (cur->acceptance_for(s)) err(cur->id + ": accepted for '" + s + "' twice");
+          cur->accepted.push_back({s, value, "", ""});
+        }
+        pending_fix = subjects.size();
       }
       continue;
     }

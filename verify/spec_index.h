@@ -6,12 +6,20 @@
 //
 //   - Subjects: reference, upstream
 //   - Source: PAPR ...; kernel commit ...
-//   - Checks: proof xcede_no_overrun, property xcede_truncates_to_buffer
-//   - Accepted for upstream: why this subject knowingly breaks the clause
+//   - Checks: proof xcede_no_overrun, property xcede_truncates_to_buffer, validate parse_cede_parameters
+//   - Accepted for upstream, legacy: why these subjects knowingly break the clause
+//   - Fixed by: 0123456789ab ("subsystem: the commit's title"), or: none (why)
 //
 // followed by any prose (rationale, decisions, counterexamples explained).
 // The kind is safety, efficiency or liveness. Check kinds: proof,
-// exhaustive, property, fuzz-replay, model-check.
+// exhaustive, property, fuzz-replay, model-check (run by `idlespec verify`),
+// and validate FUNCTION: `idlespec validate` judges the clause on that kernel
+// function. Every "Accepted for" line is followed by its "Fixed by" line.
+//
+// Outside clauses, a spec file may say which subjects are modes of another
+// (`idlespec validate` judges a file against a subject and its modes):
+//
+//   - Modes of reference: early
 #pragma once
 
 #include <string>
@@ -27,9 +35,13 @@ struct CheckRef {
   std::string name;
 };
 
+// One subject's accepted violation. An "Accepted for a, b" line gives one
+// Acceptance per subject, sharing the reason and the fix.
 struct Acceptance {
   std::string subject;
   std::string reason;
+  std::string fixed_by;         // the Fixed by line: "779b1a1cb13a (\"...\")" or "none (...)"
+  std::string fixed_by_commit;  // its commit id, "" for none
 };
 
 struct Clause {
@@ -41,15 +53,30 @@ struct Clause {
   std::vector<std::string> subjects;
   std::vector<CheckRef> checks;
   std::vector<Acceptance> accepted;
+  std::vector<std::string> validate_functions;  // "validate FUNCTION" checks
   std::string file;
   int line = 0;
 
   const Acceptance* acceptance_for(std::string_view subject) const;
+  // The clause applies to `subject` judged with `modes` (its modes, from
+  // SpecIndex::modes_of): the subject or one of its modes is listed.
+  bool applies_to(std::string_view subject, const std::vector<std::string>& modes) const;
+};
+
+struct SubjectModes {
+  std::string component, subject;
+  std::vector<std::string> modes;
 };
 
 struct SpecIndex {
   std::vector<Clause> clauses;
+  std::vector<SubjectModes> modes;
   std::vector<std::string> errors;  // "spec/xcede.md:12: ..."; a spec with errors is unusable
+
+  // The modes the spec gives `subject` in `component` (none: empty).
+  std::vector<std::string> modes_of(std::string_view component, std::string_view subject) const;
+  // Every subject the component's clauses name, in first-seen order.
+  std::vector<std::string> subjects_of(std::string_view component) const;
 };
 
 // Parses one spec file; `component` is its base name (spec/xcede.md -> xcede).
