@@ -1,16 +1,27 @@
 #include "validate/process.h"
 
+#include <dirent.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <sstream>
+
+// The sandbox (bwrap, the seccomp supervisor): in its own file, compiled as
+// part of this one (the validate library's source list is CMakeLists.txt's).
+#include "validate/sandbox.cc"
 
 namespace idlespec::validate {
 namespace {
@@ -19,9 +30,132 @@ using Clock = std::chrono::steady_clock;
 
 long default_memory_mb = 0;
 
-pid_t start(const Job& job) {
+// --- the registry of live process groups and temporary directories ------------
+// Fixed-size and lock-free: the signal handler reads it.
+constexpr int kMaxLive = 256;
+std::atomic<pid_t> live_groups[kMaxLive];
+constexpr int kMaxTemp = 128;
+constexpr size_t kTempLen = 256;
+char temp_dirs[kMaxTemp][kTempLen];
+std::atomic<bool> temp_used[kMaxTemp];
+volatile sig_atomic_t got_signal = 0;
+volatile sig_atomic_t keep_temp_dirs = 0;
+
+void register_group(pid_t pg) {
+  for (auto& slot : live_groups) {
+    pid_t zero = 0;
+    if (slot.compare_exchange_strong(zero, pg)) return;
+  }
+}
+void unregister_group(pid_t pg) {
+  for (auto& slot : live_groups) {
+    pid_t want = pg;
+    if (slot.compare_exchange_strong(want, 0)) return;
+  }
+}
+void kill_all_groups() {
+  for (auto& slot : live_groups) {
+    const pid_t pg = slot.load();
+    if (pg > 0) kill(-pg, SIGKILL), kill(pg, SIGKILL);
+  }
+}
+
+void register_temp(const std::string& path) {
+  if (path.size() >= kTempLen) return;
+  for (int i = 0; i < kMaxTemp; ++i) {
+    if (temp_used[i].load()) continue;
+    memcpy(temp_dirs[i], path.c_str(), path.size() + 1);
+    bool no = false;
+    if (temp_used[i].compare_exchange_strong(no, true)) return;
+  }
+}
+void unregister_temp(const std::string& path) {
+  for (int i = 0; i < kMaxTemp; ++i)
+    if (temp_used[i].load() && path == temp_dirs[i]) temp_used[i].store(false);
+}
+
+// rm -r with system calls only (async-signal-safe): for the second signal.
+void raw_remove(int parent, const char* name, int depth) {
+  if (depth > 32) return;
+  if (unlinkat(parent, name, 0) == 0) return;
+  const int fd = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0) return;
+  struct Dirent64 {
+    uint64_t ino;
+    int64_t off;
+    unsigned short reclen;
+    unsigned char type;
+    char name[1];
+  };
+  alignas(8) char buf[4096];
+  for (int pass = 0; pass < 4; ++pass) {
+    lseek(fd, 0, SEEK_SET);
+    bool any = false;
+    for (long n; (n = syscall(SYS_getdents64, fd, buf, sizeof(buf))) > 0;)
+      for (long off = 0; off < n;) {
+        const auto* d = reinterpret_cast<const Dirent64*>(buf + off);
+        off += d->reclen;
+        if (strcmp(d->name, ".") == 0 || strcmp(d->name, "..") == 0) continue;
+        any = true;
+        raw_remove(fd, d->name, depth + 1);
+      }
+    if (!any) break;
+  }
+  close(fd);
+  unlinkat(parent, name, AT_REMOVEDIR);
+}
+
+void on_interrupt(int sig) {
+  kill_all_groups();
+  if (got_signal) {  // the second one: clean up and go
+    if (!keep_temp_dirs)
+      for (int i = 0; i < kMaxTemp; ++i)
+        if (temp_used[i].load()) raw_remove(AT_FDCWD, temp_dirs[i], 0);
+    _exit(128 + sig);
+  }
+  got_signal = sig;
+}
+
+// --- the global deadline ---------------------------------------------------------
+std::atomic<int64_t> deadline_ns{0};  // steady clock, 0 none
+
+int64_t now_ns() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now().time_since_epoch())
+      .count();
+}
+
+// --- starting a job ----------------------------------------------------------------
+struct Started {
+  pid_t pid = -1;
+  int proto = -1, out = -1, err = -1;  // pipes (read ends)
+  int listener = -1;                   // seccomp notifications
+  std::string why;                     // not started: why
+  bool unsandboxed = false;
+};
+
+bool is_compile(const Job& job) {
+  bool o = false, c = false;
+  for (const auto& a : job.argv) {
+    if (a == "-o") o = true;
+    if (a.size() > 2 && (a.ends_with(".c") || a.ends_with(".cc"))) c = true;
+  }
+  return o && c;
+}
+
+std::string dir_of(const std::string& path) {
+  const size_t s = path.rfind('/');
+  return s == std::string::npos ? "." : s == 0 ? "/" : path.substr(0, s);
+}
+
+void close_fd(int& fd) {
+  if (fd >= 0) close(fd);
+  fd = -1;
+}
+
+Started start(const Job& job) {
+  Started st;
   const long mb = job.memory_mb < 0 ? default_memory_mb : job.memory_mb;
-  auto env = job.env;  // prepared before fork: the child only execs
+  std::vector<std::pair<std::string, std::string>> env = job.env;  // prepared before fork
   bool asan = false;
   for (auto& [k, v] : env)
     if (k == "ASAN_OPTIONS") {
@@ -29,27 +163,161 @@ pid_t start(const Job& job) {
       if (mb > 0)
         v += ":hard_rss_limit_mb=" + std::to_string(mb) + ":malloc_limit_mb=" + std::to_string(mb);
     }
-  const pid_t pid = fork();
-  if (pid != 0) return pid;
-  setpgid(0, 0);  // its own group: a timeout kills the harness and anything it forked
-  const int in = open(job.in.empty() ? "/dev/null" : job.in.c_str(), O_RDONLY);
-  const int out = open(job.out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  const int err = open(job.err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  if (in < 0 || out < 0 || err < 0) _exit(127);
-  dup2(in, 0);
-  dup2(out, 1);
-  dup2(err, 2);
-  for (const auto& [k, v] : env) setenv(k.c_str(), v.c_str(), 1);
   // The plain harness applies RLIMIT_AS to itself (validate/shims/kernel.h,
   // at start-up): set here, between fork and exec, it would bind this
   // process too, and when the driver is itself an ASan build the runtime
   // dies of it before the exec.
-  if (mb > 0 && !asan) setenv("IDLESPEC_MEMORY_MB", std::to_string(mb).c_str(), 1);
-  std::vector<char*> argv;
-  for (const auto& a : job.argv) argv.push_back(const_cast<char*>(a.c_str()));
-  argv.push_back(nullptr);
-  execvp(argv[0], argv.data());
-  _exit(127);
+  if (mb > 0 && !asan) env.push_back({"IDLESPEC_MEMORY_MB", std::to_string(mb)});
+
+  const SandboxOptions& so = sandbox_options();
+  const Confine confine = job.confine != Confine::automatic ? job.confine
+                          : is_compile(job)                 ? Confine::tool
+                                                            : Confine::code_under_test;
+  const bool sandboxed = confine != Confine::none && so.enabled;
+  const bool protocol =
+      confine == Confine::code_under_test && !job.argv.empty() && speaks_protocol_fd(job.argv[0]);
+  const int proto_fd = protocol ? pick_protocol_fd() : -1;
+  if (protocol) env.push_back({"IDLESPEC_PROTOCOL_FD", std::to_string(proto_fd)});
+
+  std::string scratch = job.scratch.empty() ? dir_of(job.out) : job.scratch;
+  std::vector<std::string> argv;
+  if (sandboxed) {
+    st.why = sandbox_unavailable();
+    if (!st.why.empty()) return st;
+    argv = bwrap_command(job.argv, scratch, confine == Confine::tool);
+    env.push_back({"TMPDIR", scratch});  // libFuzzer's fork mode, the compiler
+    if (geteuid() == 0) give_to_nobody(scratch);
+  } else {
+    argv = job.argv;
+    st.unsandboxed = confine == Confine::code_under_test;
+  }
+  std::vector<std::string> env_strings = merged_environment(env);
+  std::vector<char*> cargv, cenv;
+  for (auto& a : argv) cargv.push_back(a.data());
+  cargv.push_back(nullptr);
+  for (auto& e : env_strings) cenv.push_back(e.data());
+  cenv.push_back(nullptr);
+  const std::string exe = resolve_in_path(argv.empty() ? "" : argv[0]);
+  const bool supervise = sandboxed && confine == Confine::code_under_test;
+  const Limits lim = limits_for(job, sandboxed);
+
+  int p_proto[2] = {-1, -1}, p_out[2] = {-1, -1}, p_err[2] = {-1, -1}, sock[2] = {-1, -1};
+  if ((protocol && pipe2(p_proto, O_CLOEXEC) != 0) || pipe2(p_out, O_CLOEXEC) != 0 ||
+      pipe2(p_err, O_CLOEXEC) != 0 ||
+      (supervise && socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sock) != 0)) {
+    for (int fd :
+         {p_proto[0], p_proto[1], p_out[0], p_out[1], p_err[0], p_err[1], sock[0], sock[1]})
+      if (fd >= 0) close(fd);
+    st.why = std::string("cannot create pipes: ") + strerror(errno);
+    return st;
+  }
+  const int in = open(job.in.empty() ? "/dev/null" : job.in.c_str(), O_RDONLY | O_CLOEXEC);
+  const bool drop = sandboxed && geteuid() == 0;
+
+  const pid_t pid = fork();
+  if (pid == 0) {
+    // The child: async-signal-safe calls only from here to the exec.
+    setpgid(0, 0);  // its own group: a timeout kills the harness and anything it forked
+    struct sigaction dfl {};
+    dfl.sa_handler = SIG_DFL;
+    for (int s : {SIGINT, SIGTERM, SIGPIPE, SIGHUP, SIGQUIT}) sigaction(s, &dfl, nullptr);
+    sigset_t none;
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, nullptr);
+    prctl(PR_SET_PDEATHSIG, SIGKILL);  // the driver dies: so does the job
+    if (in < 0) _exit(127);
+    dup2(in, 0);
+    dup2(p_out[1], 1);
+    dup2(p_err[1], 2);
+    if (protocol) dup2(p_proto[1], proto_fd);
+    apply_limits(lim);
+    if (drop && !drop_to_nobody()) _exit(126);
+    if (supervise && !install_supervised_filter(sock[1])) _exit(125);
+    execve(exe.c_str(), cargv.data(), cenv.data());
+    _exit(127);
+  }
+  if (in >= 0) close(in);
+  close_fd(p_proto[1]);
+  close_fd(p_out[1]);
+  close_fd(p_err[1]);
+  close_fd(sock[1]);
+  if (pid < 0) {
+    close_fd(p_proto[0]), close_fd(p_out[0]), close_fd(p_err[0]), close_fd(sock[0]);
+    st.why = std::string("cannot fork: ") + strerror(errno);
+    return st;
+  }
+  register_group(pid);
+  st.pid = pid;
+  st.proto = protocol ? p_proto[0] : p_out[0];
+  st.out = protocol ? p_out[0] : -1;
+  if (!protocol) p_out[0] = -1;
+  st.err = p_err[0];
+  if (supervise) {
+    st.listener = receive_fd(pid, sock[0], 5000);
+    close_fd(sock[0]);
+    if (st.listener < 0) {
+      // The child failed before its filter (or died): its exit code says which.
+      st.why = "";
+    }
+  }
+  return st;
+}
+
+// One output stream of a running job into its file, capped.
+struct Sink {
+  int fd = -1;     // the pipe's read end
+  int file = -1;   // where it goes
+  size_t cap = 0;  // bytes written to the file at most
+  uint64_t total = 0;
+  std::string head;  // the first bytes (for the stdout summary)
+  bool keep_head = false;
+};
+
+bool drain(Sink& s) {  // false at EOF
+  char buf[65536];
+  const ssize_t n = read(s.fd, buf, sizeof(buf));
+  if (n < 0) return errno == EAGAIN || errno == EINTR;
+  if (n == 0) return false;
+  if (s.total < s.cap && s.file >= 0) {
+    const size_t take = std::min<uint64_t>(static_cast<uint64_t>(n), s.cap - s.total);
+    for (size_t off = 0; off < take;) {
+      const ssize_t w = write(s.file, buf + off, take - off);
+      if (w <= 0) break;
+      off += static_cast<size_t>(w);
+    }
+  }
+  if (s.keep_head && s.head.size() < 4096)
+    s.head.append(buf, std::min<size_t>(static_cast<size_t>(n), 4096 - s.head.size()));
+  s.total += static_cast<uint64_t>(n);
+  return true;
+}
+
+std::string printable_head(const std::string& text, size_t lines, size_t chars) {
+  std::string out;
+  size_t seen = 0;
+  for (char ch : text) {
+    if (out.size() >= chars) {
+      out += "...";
+      break;
+    }
+    if (ch == '\n') {
+      if (++seen >= lines) break;
+      out += " | ";
+      continue;
+    }
+    const auto u = static_cast<unsigned char>(ch);
+    out += (u >= 0x20 && u < 0x7f) ? ch : '?';
+  }
+  return out;
+}
+
+std::string human_bytes(uint64_t n) {
+  if (n >= (1ull << 30))
+    return std::to_string(n >> 20 >> 10) + "." + std::to_string(((n >> 20) % 1024) * 10 / 1024) +
+           " GB";
+  if (n >= (1ull << 20)) return std::to_string(n >> 20) + " MB";
+  if (n >= 1024) return std::to_string(n >> 10) + " KB";
+  return std::to_string(n) + " bytes";
 }
 
 }  // namespace
@@ -57,53 +325,152 @@ pid_t start(const Job& job) {
 std::vector<JobResult> run_jobs(const std::vector<Job>& jobs, unsigned parallel, double deadline) {
   const auto t_start = Clock::now();
   auto past_deadline = [&] {
+    if (got_signal) return true;
+    const int64_t g = deadline_ns.load();
+    if (g > 0 && now_ns() >= g) return true;
     return deadline > 0 &&
            std::chrono::duration<double>(Clock::now() - t_start).count() >= deadline;
   };
   std::vector<JobResult> results(jobs.size());
   struct Running {
     size_t index;
-    pid_t pid;
+    Started st;
     Clock::time_point t0;
+    Sink proto, out, err;
+    Supervisor sup;
+    bool exited = false;
+    int status = 0;
+    bool killed = false;
   };
   std::vector<Running> running;
+  running.reserve(std::max(1u, parallel));
   size_t next = 0;
+  const SandboxOptions& so = sandbox_options();
   while (next < jobs.size() || !running.empty()) {
     while (next < jobs.size() && running.size() < std::max(1u, parallel)) {
       if (past_deadline()) {
+        results[next].interrupted = got_signal != 0;
         results[next++].skipped = true;
         continue;
       }
-      const pid_t pid = start(jobs[next]);
-      if (pid < 0) {
+      const Job& job = jobs[next];
+      Started st = start(job);
+      if (st.pid < 0) {
         results[next].exec_failed = true;
+        results[next].sandbox_error = st.why;
         ++next;
         continue;
       }
-      running.push_back({next++, pid, Clock::now()});
-    }
-    for (auto it = running.begin(); it != running.end();) {
-      JobResult& r = results[it->index];
-      const double t = std::chrono::duration<double>(Clock::now() - it->t0).count();
-      int status = 0;
-      pid_t w = waitpid(it->pid, &status, WNOHANG);
-      if (w == 0 && (t > jobs[it->index].timeout || past_deadline())) {
-        kill(-it->pid, SIGKILL);
-        kill(it->pid, SIGKILL);
-        w = waitpid(it->pid, &status, 0);
-        r.timed_out = true;
+      Running r{next++, st, Clock::now(), {}, {}, {}, {}, false, 0, false};
+      results[r.index].unsandboxed = st.unsandboxed;
+      const int mode = O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC;
+      r.proto.fd = st.proto;
+      r.proto.file = open(job.out.c_str(), mode, 0644);
+      r.proto.cap = so.protocol_cap;
+      if (st.out >= 0) {
+        r.out.fd = st.out;
+        r.out.file = open((job.out + ".stdout").c_str(), mode, 0644);
+        r.out.cap = so.stdout_cap;
+        r.out.keep_head = true;
       }
-      if (w == it->pid) {
-        r.seconds = t;
-        if (WIFEXITED(status)) r.exit_code = WEXITSTATUS(status);
-        if (WIFSIGNALED(status)) r.signal = WTERMSIG(status);
-        if (r.exit_code == 127) r.exec_failed = true;
+      r.err.fd = st.err;
+      r.err.file = open(job.err.c_str(), mode, 0644);
+      r.err.cap = so.stderr_cap;
+      r.sup.listener = st.listener;
+      r.sup.init(job, r.st.pid);
+      running.push_back(std::move(r));
+    }
+    // Wait for output, a notification or 2 ms.
+    std::vector<pollfd> fds;
+    for (auto& r : running)
+      for (int fd : {r.proto.fd, r.out.fd, r.err.fd, r.sup.listener})
+        if (fd >= 0) fds.push_back({fd, POLLIN, 0});
+    if (!fds.empty()) poll(fds.data(), fds.size(), 2);
+    for (auto it = running.begin(); it != running.end();) {
+      Running& r = *it;
+      JobResult& res = results[r.index];
+      const Job& job = jobs[r.index];
+      if (r.sup.listener >= 0) r.sup.serve();
+      for (Sink* s : {&r.proto, &r.out, &r.err})
+        while (s->fd >= 0) {
+          pollfd p{s->fd, POLLIN, 0};
+          if (poll(&p, 1, 0) <= 0) break;
+          if (!drain(*s)) {
+            close_fd(s->fd);
+            break;
+          }
+          if (s->total > (s == &r.proto ? so.protocol_cap
+                          : s == &r.err ? so.stderr_cap
+                                        : UINT64_MAX))
+            break;  // read more next round, after the others
+        }
+      const double t = std::chrono::duration<double>(Clock::now() - r.t0).count();
+      if (!r.exited) {
+        const pid_t w = waitpid(r.st.pid, &r.status, WNOHANG);
+        if (w == r.st.pid) r.exited = true;
+      }
+      const bool escaped = !r.sup.escapes.empty();
+      const bool flooded = r.proto.total > so.protocol_cap;
+      if (!r.exited && !r.killed && (t > job.timeout || past_deadline() || escaped || flooded)) {
+        kill(-r.st.pid, SIGKILL);
+        kill(r.st.pid, SIGKILL);
+        r.killed = true;
+        if (escaped) {
+          res.signal = SIGSYS;
+        } else if (flooded) {
+          res.protocol_flooded = true;
+        } else if (got_signal) {
+          res.interrupted = true;
+        } else {
+          res.timed_out = true;
+        }
+      }
+      if (r.killed && !r.exited) {
+        waitpid(r.st.pid, &r.status, 0);
+        r.exited = true;
+      }
+      // Done when the process is gone and its pipes are drained (or, killed,
+      // closed: a grandchild outside the group cannot hold the driver).
+      const bool pipes_open = r.proto.fd >= 0 || r.out.fd >= 0 || r.err.fd >= 0;
+      if (r.exited && (!pipes_open || r.killed || t > job.timeout + 1)) {
+        for (Sink* s : {&r.proto, &r.out, &r.err}) {
+          if (s->fd >= 0) {
+            fcntl(s->fd, F_SETFL, O_NONBLOCK);
+            while (drain(*s) && s->total < s->cap + (64u << 20)) {
+              pollfd p{s->fd, POLLIN, 0};
+              if (poll(&p, 1, 0) <= 0) break;
+            }
+          }
+          close_fd(s->fd);
+          close_fd(s->file);
+        }
+        if (r.sup.listener >= 0) r.sup.serve();
+        r.sup.finish();
+        res.seconds = t;
+        if (!res.signal && !res.timed_out && !res.interrupted && !res.protocol_flooded) {
+          if (WIFEXITED(r.status)) res.exit_code = WEXITSTATUS(r.status);
+          if (WIFSIGNALED(r.status)) res.signal = WTERMSIG(r.status);
+          if (res.exit_code == 127) res.exec_failed = true;
+          if (res.exit_code == 125 || res.exit_code == 126) {
+            res.exec_failed = true;
+            res.sandbox_error = res.exit_code == 125
+                                    ? "the seccomp filter of the sandbox could not be installed"
+                                    : "could not drop to the unprivileged user nobody";
+          }
+          // bwrap's own failures (namespaces refused) exit 1 with its message.
+        }
+        res.escapes = r.sup.escapes;
+        res.stdout_bytes = r.out.total;
+        res.stdout_head = printable_head(r.out.head, 3, 300);
+        res.stderr_bytes = r.err.total;
+        res.stderr_capped = r.err.total > so.stderr_cap;
+        res.protocol_bytes = r.proto.total;
+        unregister_group(r.st.pid);
         it = running.erase(it);
       } else {
         ++it;
       }
     }
-    if (!running.empty()) usleep(2000);
   }
   return results;
 }
@@ -136,21 +503,139 @@ std::string tail(const std::string& text, size_t max_lines) {
 }
 
 std::string make_temp_dir(const std::string& tag) {
+  if (got_signal) return "";  // interrupted: nothing new
   std::string tmpl = "/tmp/idlespec-" + tag + "-XXXXXX";
-  return mkdtemp(tmpl.data()) ? tmpl : std::string();
+  if (!mkdtemp(tmpl.data())) return "";
+  register_temp(tmpl);
+  return tmpl;
 }
 
 void remove_tree(const std::string& path) {
   std::error_code ec;
-  if (!path.empty()) std::filesystem::remove_all(path, ec);
+  if (path.empty()) return;
+  std::filesystem::remove_all(path, ec);
+  unregister_temp(path);
 }
 
 std::string outcome(const JobResult& r, double timeout) {
-  if (r.exec_failed) return "could not be started";
+  if (!r.escapes.empty()) return "was stopped by the sandbox: " + r.escapes.front();
+  if (r.exec_failed)
+    return r.sandbox_error.empty() ? "could not be started"
+                                   : "could not be started: " + r.sandbox_error;
+  if (r.interrupted) return "was interrupted (SIGINT/SIGTERM)";
+  if (r.protocol_flooded)
+    return "was stopped: its output passed the " +
+           std::to_string(sandbox_options().protocol_cap >> 20) + " MiB limit";
   if (r.timed_out) return "timed out after " + std::to_string(static_cast<int>(timeout)) + " s";
   if (r.signal) return "died of signal " + std::to_string(r.signal);
   if (r.exit_code != 0) return "exited " + std::to_string(r.exit_code);
   return "finished";
+}
+
+std::string output_summary(const JobResult& r) {
+  std::string s;
+  if (r.stdout_bytes > 0)
+    s = "the code under test printed " + human_bytes(r.stdout_bytes) + " to stdout" +
+        (r.stdout_bytes > sandbox_options().stdout_cap
+             ? " (" + human_bytes(sandbox_options().stdout_cap) + " kept)"
+             : std::string()) +
+        "; first lines: " + r.stdout_head;
+  if (r.stderr_capped)
+    s += std::string(s.empty() ? "" : "; ") + "stderr was " + human_bytes(r.stderr_bytes) +
+         ", the first " + human_bytes(sandbox_options().stderr_cap) + " kept";
+  return s;
+}
+
+std::string read_input_file(const std::string& path, size_t max_bytes, std::string& out) {
+  out.clear();
+  // O_NONBLOCK: opening a FIFO must not wait for a writer.
+  const int fd = open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+  if (fd < 0) return "cannot open " + path + ": " + strerror(errno);
+  struct stat sb {};
+  if (fstat(fd, &sb) != 0) {
+    const int e = errno;
+    close(fd);
+    return "cannot stat " + path + ": " + strerror(e);
+  }
+  if (!S_ISREG(sb.st_mode)) {
+    close(fd);
+    const char* kind = S_ISFIFO(sb.st_mode)   ? "a FIFO"
+                       : S_ISCHR(sb.st_mode)  ? "a character device"
+                       : S_ISBLK(sb.st_mode)  ? "a block device"
+                       : S_ISDIR(sb.st_mode)  ? "a directory"
+                       : S_ISSOCK(sb.st_mode) ? "a socket"
+                                              : "not a regular file";
+    return path + " is " + kind + ", not a regular file (inputs must be regular files)";
+  }
+  auto limit_text = [&] {
+    return max_bytes >= (1u << 20) && max_bytes % (1u << 20) == 0
+               ? std::to_string(max_bytes >> 20) + " MiB"
+               : std::to_string(max_bytes) + " bytes";
+  };
+  if (static_cast<uint64_t>(sb.st_size) > max_bytes) {
+    close(fd);
+    return path + " is " + std::to_string(sb.st_size) + " bytes, larger than the " + limit_text() +
+           " input limit";
+  }
+  fcntl(fd, F_SETFL, 0);
+  // Read at most max_bytes + 1: a file that grows while read is still bounded.
+  std::string buf;
+  buf.resize(std::min<size_t>(max_bytes + 1, static_cast<size_t>(sb.st_size) + 4096));
+  size_t got = 0;
+  for (;;) {
+    if (got == buf.size()) {
+      if (buf.size() > max_bytes) break;
+      buf.resize(std::min<size_t>(max_bytes + 1, buf.size() * 2));
+    }
+    const ssize_t n = read(fd, buf.data() + got, buf.size() - got);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      const int e = errno;
+      close(fd);
+      return "cannot read " + path + ": " + strerror(e);
+    }
+    if (n == 0) break;
+    got += static_cast<size_t>(n);
+  }
+  close(fd);
+  if (got > max_bytes) return path + " grew past the " + limit_text() + " input limit while read";
+  buf.resize(got);
+  out = std::move(buf);
+  return "";
+}
+
+void set_run_deadline(double seconds_from_now) {
+  deadline_ns.store(seconds_from_now > 0 ? now_ns() + static_cast<int64_t>(seconds_from_now * 1e9)
+                                         : 0);
+}
+
+double run_deadline_left() {
+  const int64_t g = deadline_ns.load();
+  if (g == 0) return std::numeric_limits<double>::max();
+  return std::max(0.0, static_cast<double>(g - now_ns()) / 1e9);
+}
+
+void install_interrupt_handlers(bool keep_temp) {
+  keep_temp_dirs = keep_temp;
+  struct sigaction sa {};
+  sa.sa_handler = on_interrupt;
+  sigemptyset(&sa.sa_mask);
+  sa.sa_flags = SA_RESTART;
+  sigaction(SIGINT, &sa, nullptr);
+  sigaction(SIGTERM, &sa, nullptr);
+}
+
+int interrupted() { return got_signal; }
+
+void cleanup_temp_dirs() {
+  if (keep_temp_dirs) return;
+  for (int i = 0; i < kMaxTemp; ++i)
+    if (temp_used[i].load()) {
+      const std::string path = temp_dirs[i];
+      std::error_code ec;
+      std::filesystem::remove_all(path, ec);
+      temp_used[i].store(false);
+    }
 }
 
 }  // namespace idlespec::validate

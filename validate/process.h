@@ -1,14 +1,31 @@
 // Child processes, files and temporary directories for `idlespec validate`:
 // every harness (and every compiler) runs in its own process group with a
-// wall-clock limit, so a candidate that crashes, hangs or forks cannot take
-// the driver with it.
+// wall-clock limit, inside the sandbox of sandbox.h, so a candidate that
+// crashes, hangs, forks, floods its output or tries to escape cannot take
+// the driver (or the machine) with it.
+//
+// Output: a harness built with validate/harness_runtime.c writes its
+// protocol lines to a dedicated pipe (the fd in IDLESPEC_PROTOCOL_FD, which
+// the runtime takes out of the environment before the code under test
+// runs); that pipe goes to Job::out. The code's own stdout then goes to
+// `<out>.stdout`, capped (SandboxOptions::stdout_cap) and summarised in
+// JobResult. Any other program (a compiler, a harness that writes its lines
+// to fd 1) has its stdout in Job::out. stderr goes to Job::err, capped.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "validate/sandbox.h"
+
 namespace idlespec::validate {
+
+// How a job is confined (sandbox.h). automatic: a job whose command line
+// compiles something (-o and a .c file) is a tool, any other is code under
+// test.
+enum class Confine { automatic, code_under_test, tool, none };
 
 struct Job {
   std::vector<std::string> argv;
@@ -23,6 +40,9 @@ struct Job {
   // IDLESPEC_MEMORY_MB, which the harness applies to itself as RLIMIT_AS
   // (validate/shims/kernel.h).
   long memory_mb = -1;
+  Confine confine = Confine::automatic;
+  // The directory the job may write ("" = the directory of `out`).
+  std::string scratch;
 };
 
 // The default memory limit of jobs (MiB, 0 = none).
@@ -33,8 +53,19 @@ struct JobResult {
   int signal = 0;      // when killed by a signal
   bool timed_out = false;
   bool exec_failed = false;
-  bool skipped = false;  // not started: the deadline had passed
+  bool skipped = false;      // not started: the deadline had passed (or an interrupt)
+  bool interrupted = false;  // stopped by SIGINT/SIGTERM
   double seconds = 0;
+  // What the sandbox saw. An escape attempt stops the run (signal = SIGSYS).
+  std::vector<std::string> escapes;
+  std::string sandbox_error;  // the job could not be sandboxed (exec_failed)
+  bool unsandboxed = false;   // ran with --no-sandbox
+  uint64_t stdout_bytes = 0;  // the code's own stdout (protocol harnesses)
+  uint64_t stderr_bytes = 0;
+  uint64_t protocol_bytes = 0;
+  std::string stdout_head;  // its first lines, printable
+  bool stderr_capped = false;
+  bool protocol_flooded = false;  // stopped: over SandboxOptions::protocol_cap
 };
 
 // Run the jobs in order, at most `parallel` at a time; a job over its
@@ -58,5 +89,37 @@ void remove_tree(const std::string& path);
 // A one-line description of how a job ended: "finished", "timed out after
 // 30 s", "died of signal 11", "exited 3".
 std::string outcome(const JobResult& r, double timeout);
+
+// "" or a sentence on what the code under test printed itself: "the code
+// under test printed 812 MB to stdout; first lines: ..." (and a capped
+// stderr).
+std::string output_summary(const JobResult& r);
+
+// --- inputs --------------------------------------------------------------------
+// Read `path` into `out` if it is a regular file of at most `max_bytes`;
+// else return why not ("... is a FIFO, not a regular file", "... is larger
+// than the 8 MiB input limit"). Never blocks on a FIFO or a device.
+std::string read_input_file(const std::string& path, size_t max_bytes, std::string& out);
+
+// --- budgets -------------------------------------------------------------------
+// A deadline for every job from now on (seconds from the call; 0 clears):
+// a job still running then is killed (timed_out), one not started is
+// skipped. The driver sets it to --budget + 10% + 1 s per component.
+void set_run_deadline(double seconds_from_now);
+// Seconds left until that deadline (a large number when none is set).
+double run_deadline_left();
+
+// --- signals -------------------------------------------------------------------
+// SIGINT/SIGTERM: every live job's process group is killed at once, no new
+// job starts (run_jobs returns them `skipped`/`interrupted`), and
+// interrupted() turns non-zero so the driver can print what it judged and
+// call cleanup_temp_dirs(). A second signal removes every temporary
+// directory (unless keep_temp) and exits 128 + signal at once.
+void install_interrupt_handlers(bool keep_temp);
+// The signal that interrupted the run, or 0.
+int interrupted();
+// Remove every directory make_temp_dir made that is still there (not with
+// keep_temp as given to install_interrupt_handlers).
+void cleanup_temp_dirs();
 
 }  // namespace idlespec::validate

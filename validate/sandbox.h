@@ -1,0 +1,65 @@
+// The sandbox of the code under test (issue 15). Every harness that
+// `idlespec validate` / `review` runs executes kernel text or a patch from
+// mail, so process.cc starts it inside bubblewrap (bwrap) with:
+//
+//   - its own user, network, PID, IPC, UTS and mount namespaces: no network
+//     at all, every process it forks dies with the run;
+//   - a read-only view of the system (`/`), a private /tmp, /home, /root,
+//     /run, /mnt, /media, /srv, /var/tmp and the caller's $HOME hidden,
+//     /etc/shadow and /etc/gshadow masked, only the run's scratch directory
+//     writable; as root the run drops to nobody (65534) first, so files of
+//     root are as out of reach as anyone's;
+//   - no new privileges, rlimits on processes, file size, core dumps and
+//     CPU time, output through pipes the driver caps;
+//   - a seccomp filter (user notification) installed before bwrap whose
+//     supervisor is the driver: every open, exec, connect/bind/send, signal
+//     to another process, fork beyond a bound, ptrace, mount, namespace or
+//     io_uring call of the code under test is checked against the policy in
+//     sandbox.cc; one outside it is an escape: it is denied, the run is
+//     stopped, and the attempt is reported ("the code under test tried to
+//     connect to 127.0.0.1:15000"), never silent and never a pass.
+//
+// Compilers run in the same namespaces and view without the seccomp
+// supervisor (they fork and exec their own tools).
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace idlespec::validate {
+
+struct SandboxOptions {
+  // false: `--no-sandbox` (or IDLESPEC_NO_SANDBOX=1): the code under test
+  // runs with the caller's full rights; every report must say so
+  // (sandbox_banner()).
+  bool enabled = true;
+  // Extra paths the code under test may read (e.g. a --candidate library
+  // under a hidden directory such as $HOME). Paths named on a job's command
+  // line are exposed automatically.
+  std::vector<std::string> expose;
+  long max_processes = 64;           // processes a run may create (beyond the harness)
+  long file_size_mb = 256;           // RLIMIT_FSIZE
+  long tmp_size_mb = 64;             // the private /tmp of the run
+  size_t stdout_cap = 1u << 20;      // the code's own stdout kept (the rest counted)
+  size_t stderr_cap = 16u << 20;     // stderr kept (sanitizer reports, AT traces)
+  size_t protocol_cap = 256u << 20;  // protocol output beyond this stops the run
+};
+
+// The process-wide options; IDLESPEC_NO_SANDBOX=1 in the environment turns
+// the sandbox off at the first call.
+SandboxOptions& sandbox_options();
+
+// "" when runs can be sandboxed, else why not (bwrap missing, namespaces
+// refused), with what to do about it. Probed once (about 10 ms).
+std::string sandbox_unavailable();
+
+// The line every report prints while the sandbox is off; "" while it is on.
+std::string sandbox_banner();
+
+// Every escape attempt seen so far in this process, one sentence each
+// ("the code under test tried to open /etc/shadow for reading"), in order,
+// without repeats; the driver reports them (and drains them per run).
+std::vector<std::string> sandbox_findings();
+void clear_sandbox_findings();
+
+}  // namespace idlespec::validate
