@@ -36,7 +36,8 @@
  *
  * Output, per input:
  *   I <id> <state>                        the device before the first step
- *   S <id> <step> idx=<i> stop_tick=<0|1>  each selection
+ *   S <id> <step> idx=<i> stop_tick=<0|1> timer=<0|1>  each selection; timer=1
+ *                                         when it asked tick_nohz_get_sleep_length()
  *   U <id> <step> <state>                 the device after that selection
  *   WARN <id> <text>                      WARN_ON/BUG_ON hits
  *   CRASH <id> <step> <signal> <name> | HANG <id> <step>   (the input stops there)
@@ -192,12 +193,14 @@ static void run_input(long long id, bool trace, unsigned hz) {
       gov_env.delta_tick_ns = (s64)st->delta_tick;
       gov_env.tick_stopped = st->tick_stopped;
       stop_tick = true;
+      const unsigned calls_before = gov_env.sleep_length_calls;
       in_call = 1;
       bool stop = true;
       idx = menu_select(&drv, &dev, &stop);
       in_call = 0;
       stop_tick = stop;
-      emit("S %lld %ld idx=%d stop_tick=%d", id, step, idx, stop_tick ? 1 : 0);
+      emit("S %lld %ld idx=%d stop_tick=%d timer=%d", id, step, idx, stop_tick ? 1 : 0,
+           gov_env.sleep_length_calls != calls_before ? 1 : 0);
       emit_device("U", id, step);
       /* The idle period. */
       if (st->entered) {

@@ -17,8 +17,9 @@
  * Only the entry points and the per-CPU record carry the names the validate
  * harness looks up (menu_select, menu_update, menu_reflect, menu_devices,
  * struct menu_device with its fields, RESOLUTION, DECAY); the rest is laid
- * out for this suite. Three lines are tagged "variant:"; run_governor.sh
- * rewrites them with sed to obtain the broken governors.
+ * out for this suite. Some lines are tagged "variant:"; run_governor.sh
+ * rewrites them with sed to obtain the broken governors and the era
+ * variants that must still pass.
  */
 
 #include "gov.h"
@@ -134,7 +135,7 @@ static unsigned int ring_estimate(const struct menu_device *md)
 			return rs.avg;
 
 		if (rs.n * 4 <= RING_LEN * 3)
-			return UINT_MAX;
+			return UINT_MAX;	/* variant: keeps_max */
 
 		if (rs.hi - rs.avg < rs.avg - rs.lo)
 			floor = rs.lo;
@@ -148,7 +149,7 @@ static u64 corrected_sleep_ns(const struct menu_device *md)
 {
 	unsigned int factor = md->correction_factor[md->bucket];
 	u64 weighted = md->next_timer_ns * factor;	/* variant: prediction_32bit */
-	unsigned int us = div_u64(weighted + FACTOR_TO_US / 2, FACTOR_TO_US);
+	unsigned int us = div_u64(weighted + FACTOR_TO_US / 2, FACTOR_TO_US);	/* variant: timer_always */
 
 	return (u64)us * NSEC_PER_USEC;
 }
@@ -195,7 +196,7 @@ static void menu_update(struct cpuidle_driver *drv, struct cpuidle_device *dev)
 	u64 slept_ns = observed_sleep_ns(drv, dev, md);
 
 	refresh_factor(md, slept_ns);
-	ring_record(md, ktime_to_us(slept_ns));
+	ring_record(md, ktime_to_us(slept_ns));	/* variant: ring_ns */
 }
 
 /* Note which state was used; the learning waits for the next selection. */
@@ -230,7 +231,7 @@ static u64 menu_predict(struct menu_device *md, ktime_t *tick_left)
 	u64 guess_ns = ring_estimate(md) * NSEC_PER_USEC;
 	ktime_t sleep_len;
 
-	if (guess_ns <= RESIDENCY_THRESHOLD_NS) {
+	if (guess_ns <= RESIDENCY_THRESHOLD_NS) {	/* variant: timer_always */
 		/* Short anyway: skip the tick layer, take the timer as distant. */
 		md->next_timer_ns = KTIME_MAX;
 		md->bucket = sleep_class(KTIME_MAX);
