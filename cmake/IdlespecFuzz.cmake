@@ -4,8 +4,8 @@
 #  - always: <target>_replay, the target linked with fuzz/replay_main.cc, and a
 #    ctest (label fuzz-replay) that runs the whole corpus fuzz/corpus/<target>;
 #    xcede_fuzz_seeds, busy_delay_fuzz_seeds, idle_core_fuzz_seeds and
-#    governor_fuzz_seeds, which write the hand-made seeds of the xcede,
-#    busy_delay, idle_core and governor corpora;
+#    governor_fuzz_seeds, which write the hand-made seeds of the xcede (and
+#    states: the same layout), busy_delay, idle_core and governor corpora;
 #  - with IDLESPEC_LIBFUZZER (clang, the 'fuzz' preset): the libFuzzer binary
 #    of every target, the noop_fuzz baseline (scripts/bench.sh) and the fuzz
 #    witnesses with their fresh-campaign ctests (label fuzz-replay).
@@ -14,25 +14,25 @@ file(GLOB fuzz_targets CONFIGURE_DEPENDS fuzz/*_fuzz.cc)
 foreach(src ${fuzz_targets})
   get_filename_component(target ${src} NAME_WE)
   add_executable(${target}_replay ${src} fuzz/replay_main.cc)
-  target_link_libraries(${target}_replay PRIVATE idlespec_fuzzcheck)
+  target_link_libraries(${target}_replay PRIVATE idlespec_fuzz)
   add_test(NAME fuzz-replay/${target}
            COMMAND ${target}_replay ${CMAKE_SOURCE_DIR}/fuzz/corpus/${target})
   set_tests_properties(fuzz-replay/${target} PROPERTIES LABELS fuzz-replay TIMEOUT 300)
   if(IDLESPEC_LIBFUZZER)
     add_executable(${target} ${src})
-    target_link_libraries(${target} PRIVATE idlespec_fuzzcheck)
+    target_link_libraries(${target} PRIVATE idlespec_fuzz)
     target_link_options(${target} PRIVATE -fsanitize=fuzzer)
   endif()
 endforeach()
 
 add_executable(xcede_fuzz_seeds fuzz/xcede_seeds.cc)
-target_link_libraries(xcede_fuzz_seeds PRIVATE idlespec_fuzzcheck)
+target_link_libraries(xcede_fuzz_seeds PRIVATE idlespec_fuzz)
 add_executable(busy_delay_fuzz_seeds fuzz/busy_delay_seeds.cc)
-target_link_libraries(busy_delay_fuzz_seeds PRIVATE idlespec_fuzzcheck)
+target_link_libraries(busy_delay_fuzz_seeds PRIVATE idlespec_fuzz)
 add_executable(idle_core_fuzz_seeds fuzz/idle_core_seeds.cc)
-target_link_libraries(idle_core_fuzz_seeds PRIVATE idlespec_fuzzcheck)
+target_link_libraries(idle_core_fuzz_seeds PRIVATE idlespec_fuzz)
 add_executable(governor_fuzz_seeds fuzz/governor_seeds.cc)
-target_link_libraries(governor_fuzz_seeds PRIVATE idlespec_fuzzcheck)
+target_link_libraries(governor_fuzz_seeds PRIVATE idlespec_fuzz)
 
 if(IDLESPEC_LIBFUZZER)
   # The baseline libFuzzer binary: same flags, does nothing (scripts/bench.sh).
@@ -46,7 +46,7 @@ if(IDLESPEC_LIBFUZZER)
   # within max_runs runs and max_seconds (tests/witnesses/fuzz_expect_crash.sh).
   function(idlespec_fuzz_witness name source options clause max_runs max_seconds)
     add_executable(${name} ${source})
-    target_link_libraries(${name} PRIVATE idlespec_fuzzcheck)
+    target_link_libraries(${name} PRIVATE idlespec_fuzz)
     target_link_options(${name} PRIVATE -fsanitize=fuzzer)
     add_test(NAME fuzz-replay/witness_${name}
              COMMAND bash ${CMAKE_SOURCE_DIR}/tests/witnesses/fuzz_expect_crash.sh
@@ -60,8 +60,10 @@ if(IDLESPEC_LIBFUZZER)
   idlespec_fuzz_witness(xcede_fuzz_witness_unbounded_decoder
                         tests/witnesses/fuzz_unbounded_decoder.cc ${xcede_options}
                         XCEDE-1 200000 50)
-  idlespec_fuzz_witness(xcede_fuzz_witness_min_minus_one
-                        tests/witnesses/fuzz_min_minus_one.cc ${xcede_options}
+  # states_fuzz's driver (the table judged by oracle/states.h).
+  set(states_options ${CMAKE_SOURCE_DIR}/fuzz/states_fuzz.options)
+  idlespec_fuzz_witness(states_fuzz_witness_min_minus_one
+                        tests/witnesses/fuzz_min_minus_one.cc ${states_options}
                         STATES-4 200000 50)
 
   # busy_delay_fuzz's checker over tests/witnesses/busy_delay_witnesses.h.

@@ -65,25 +65,7 @@ std::string ordinal(uint64_t n) {
   return std::to_string(n) + suffix;
 }
 
-// At most one entry per clause; the message of the first occurrence is built
-// only then (the checks run on every fuzz input).
-class Collector {
- public:
-  template <class MakeMessage>
-  void add(const char* clause, MakeMessage&& make) {
-    for (Violation& v : out_) {
-      if (v.clause == clause) {
-        ++v.occurrences;
-        return;
-      }
-    }
-    out_.push_back({clause, make(), 1});
-  }
-  Violations take() { return std::move(out_); }
-
- private:
-  Violations out_;
-};
+using oracle::Collector;
 
 std::string where(const Policy& p, size_t step, size_t loop, size_t call, uint32_t status) {
   return strprintf("[%s] step %zu (loop %zu, call %zu): status %s", p.name.c_str(), step, loop,
@@ -463,17 +445,6 @@ Violations check_fuzz_input(std::span<const uint8_t> data) {
     all.insert(all.end(), v.begin(), v.end());
   }
   return all;
-}
-
-std::string hex(std::span<const uint8_t> bytes) {
-  static constexpr char kDigits[] = "0123456789abcdef";
-  std::string s;
-  s.reserve(bytes.size() * 2);
-  for (uint8_t b : bytes) {
-    s.push_back(kDigits[b >> 4]);
-    s.push_back(kDigits[b & 15]);
-  }
-  return s;
 }
 
 void report_and_abort(const char* target, std::span<const uint8_t> data,

@@ -49,6 +49,7 @@
 #include <vector>
 
 #include "impl/busy_delay.h"
+#include "oracle/violation.h"
 
 namespace idlespec::busy_delay_fuzz {
 
@@ -123,13 +124,11 @@ std::vector<Policy> policies_for_subject(std::string_view subject);
 // overrides the form (for replaying a corpus file against one subject).
 std::span<const Policy> fuzz_policies(const Config& config);
 
-struct Violation {
-  std::string clause;   // "BUSY-1", "BUSY-3", "BUSY-6", "BUSY-7"
-  std::string message;  // the first occurrence: policy, step, status, request
-  size_t occurrences = 1;
-};
-// At most one entry per clause, in the order first broken.
-using Violations = std::vector<Violation>;
+// "BUSY-1", "BUSY-3", "BUSY-6", "BUSY-7"; the message names the first
+// occurrence (policy, step, status, request). At most one entry per clause,
+// in the order first broken.
+using Violation = oracle::Violation;
+using Violations = oracle::Violations;
 
 // Drives `policy` through the input's statuses and checks the clauses of its
 // kind. Empty when it holds.
@@ -137,7 +136,7 @@ Violations check(const Policy& policy, const Input& input);
 // The libFuzzer target's check: every policy of fuzz_policies().
 Violations check_fuzz_input(std::span<const uint8_t> data);
 
-std::string hex(std::span<const uint8_t> bytes);
+using oracle::hex;
 
 // Prints the target, every violation ("==TARGET== BUSY-n violated: ..."),
 // the config, the statuses and the input in hex to stderr and aborts, so

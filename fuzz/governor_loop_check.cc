@@ -245,23 +245,7 @@ ExactPrediction predict_exact(const Subject& s, std::span<const State> states, E
 // --- the driver
 // ---------------------------------------------------------------
 
-class Collector {
- public:
-  template <class MakeMessage>
-  void add(const char* clause, MakeMessage&& make) {
-    for (Violation& v : out_) {
-      if (v.clause == clause) {
-        ++v.occurrences;
-        return;
-      }
-    }
-    out_.push_back({clause, make(), 1});
-  }
-  Violations take() { return std::move(out_); }
-
- private:
-  Violations out_;
-};
+using oracle::Collector;
 
 bool time_in_range(uint64_t v) { return v < kRangeNs; }
 // A signed time: negative (clamped to 0 by the kernel) or below 2^40.
@@ -763,17 +747,6 @@ std::string describe(const Input& input) {
   if (input.events.size() > kMaxShown)
     s += strprintf("; ... (%zu more)", input.events.size() - kMaxShown);
   if (input.dropped != 0) s += strprintf(" (%zu dropped)", input.dropped);
-  return s;
-}
-
-std::string hex(std::span<const uint8_t> bytes) {
-  static constexpr char kDigits[] = "0123456789abcdef";
-  std::string s;
-  s.reserve(bytes.size() * 2);
-  for (uint8_t b : bytes) {
-    s.push_back(kDigits[b >> 4]);
-    s.push_back(kDigits[b & 15]);
-  }
   return s;
 }
 

@@ -71,6 +71,7 @@
 #include <vector>
 
 #include "impl/governor.h"
+#include "oracle/violation.h"
 
 namespace idlespec::governor_fuzz {
 
@@ -163,13 +164,10 @@ const Subject* find_subject(std::string_view name);
 // against one subject).
 const Subject& fuzz_subject(const Config& config);
 
-struct Violation {
-  std::string clause;   // "GOV-1" ... "GOV-7"
-  std::string message;  // the first occurrence: step, table, inputs, choice
-  size_t occurrences = 1;
-};
-// At most one entry per clause, in the order first broken.
-using Violations = std::vector<Violation>;
+// "GOV-1" ... "GOV-8"; the message names the first occurrence (step, table,
+// inputs, choice). At most one entry per clause, in the order first broken.
+using Violation = oracle::Violation;
+using Violations = oracle::Violations;
 
 struct Outcome {
   Violations violations;
@@ -191,7 +189,7 @@ Violations check_fuzz_input(std::span<const uint8_t> data);
 // "reference, HZ 1000, ordered; 3 states: 0 poll 0/0 ns, 1 ..." and the
 // events, for reports.
 std::string describe(const Input& input);
-std::string hex(std::span<const uint8_t> bytes);
+using oracle::hex;
 
 // Prints every violation ("==TARGET== GOV-n violated: ..."), the input
 // decoded and in hex to stderr and aborts, so that libFuzzer saves it.

@@ -1,5 +1,5 @@
 // The idle_core_fuzz input layout and reports (fuzz/idle_core_check.h); the
-// judging is the oracle's (fuzz/idle_core_oracle.h).
+// judging is the oracle's (oracle/idle_core.h).
 #include "fuzz/idle_core_check.h"
 
 #include <cstdio>
@@ -95,17 +95,6 @@ Outcome check_fuzz_input(std::span<const uint8_t> data) {
 
 std::string describe(const Input& in) {
   return strprintf("%s; %zu ops", in.config.describe().c_str(), in.ops.size());
-}
-
-std::string hex(std::span<const uint8_t> bytes) {
-  static constexpr char kDigits[] = "0123456789abcdef";
-  std::string s;
-  s.reserve(bytes.size() * 2);
-  for (uint8_t b : bytes) {
-    s.push_back(kDigits[b >> 4]);
-    s.push_back(kDigits[b & 15]);
-  }
-  return s;
 }
 
 std::string timeline(const Config& c, const Outcome& out, size_t max_rows) {

@@ -1,6 +1,6 @@
 // The idle_core_fuzz driver: one fuzz input -> a core configuration and a
 // schedule -> the implementation (impl/idle_core_model.h apply<Subject>) run
-// move by move -> every move judged by the oracle (fuzz/idle_core_oracle.h),
+// move by move -> every move judged by the oracle (oracle/idle_core.h),
 // which is written from spec/idle_core.md and shares no code with the step
 // function.
 //
@@ -38,9 +38,10 @@
 #include <string>
 #include <vector>
 
-#include "fuzz/idle_core_oracle.h"
 #include "impl/idle_core.h"
 #include "impl/idle_core_model.h"
+#include "oracle/idle_core.h"
+#include "oracle/violation.h"
 
 namespace idlespec::idle_core_fuzz {
 
@@ -84,13 +85,13 @@ template <class Subject = idle_core::Reference>
 Outcome run(const Input& in) {
   using namespace idle_core;
   Outcome out;
-  oracle::Oracle o(in.config);
+  idle_core::oracle::Oracle o(in.config);
   CoreState s = initial_state(in.config);
   out.rows.reserve(64);
   const auto move = [&](const Move& m) {
     const Transition tr = apply<Subject>(in.config, s, m);
     out.rows.push_back({tr, s.word});
-    oracle::Verdict v = o.observe(tr, s.word);
+    idle_core::oracle::Verdict v = o.observe(tr, s.word);
     if (!v.ok() && out.verdict.ok()) {
       out.verdict = std::move(v);
       out.violation_move = out.rows.size();
@@ -134,7 +135,7 @@ Outcome check_fuzz_input(std::span<const uint8_t> data);
 
 // "power8 SMT4 2x2; 17 ops"
 std::string describe(const Input& in);
-std::string hex(std::span<const uint8_t> bytes);
+using oracle::hex;
 // The timeline of the outcome, the violating move marked.
 std::string timeline(const Config& c, const Outcome& out, size_t max_rows = 200);
 

@@ -3,7 +3,7 @@
 // Each input is a core configuration and a schedule of moves (which thread
 // begins to idle, steps, is woken, or the core loses state;
 // fuzz/idle_core_check.h gives the layout). The reference protocol runs the
-// schedule and the oracle of fuzz/idle_core_oracle.h judges every move; the
+// schedule and the oracle of oracle/idle_core.h judges every move; the
 // first violation aborts with its clause ("==idle_core_fuzz== IDLE-3
 // violated: ...") and the schedule as a timeline. Built as a libFuzzer binary
 // (clang, IDLESPEC_LIBFUZZER) and as idle_core_fuzz_replay.

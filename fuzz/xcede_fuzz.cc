@@ -1,14 +1,14 @@
-// libFuzzer target for the XCEDE decoder and the state table built from it.
+// libFuzzer target for the XCEDE decoder (spec/xcede.md).
 //
-// Asserts the invariants of XCEDE-1, 2, 4, 5 and STATES-1, 2, 3, 4, 5, 7 on
-// every input (fuzz/xcede_check.h explains the input layout) and aborts with
-// the violated clauses on the first input that breaks one. Built as a
-// libFuzzer binary (clang, IDLESPEC_LIBFUZZER) and as xcede_fuzz_replay.
+// Judges XCEDE-1..5 on every input through oracle/xcede.h (fuzz/xcede_input.h
+// explains the input layout) and aborts with the violated clauses on the
+// first input that breaks one. Built as a libFuzzer binary (clang,
+// IDLESPEC_LIBFUZZER) and as xcede_fuzz_replay.
 #include <cstddef>
 #include <cstdint>
 #include <span>
 
-#include "fuzz/xcede_check.h"
+#include "fuzz/xcede_input.h"
 #include "impl/subjects.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

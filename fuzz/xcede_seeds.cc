@@ -15,7 +15,7 @@
 #include <utility>
 #include <vector>
 
-#include "fuzz/xcede_check.h"
+#include "fuzz/xcede_input.h"
 #include "impl/xcede.h"
 
 namespace {

@@ -11,7 +11,7 @@
 //   HardwareLoses{}          the core enters its state-loss state (every
 //                            thread in hardware idle in a state-loss kind)
 //
-// The model is the oracle (fuzz/idle_core_oracle.h): its phases give the
+// The model is the oracle (oracle/idle_core.h): its phases give the
 // preconditions. The oracle's phases move by what the implementation reports
 // (a step may or may not reach the idle instruction or running), so the model
 // carries a shadow of the implementation too, advanced by apply() with the
@@ -35,9 +35,9 @@
 #include <string_view>
 #include <vector>
 
-#include "fuzz/idle_core_oracle.h"
 #include "impl/idle_core.h"
 #include "impl/idle_core_model.h"
+#include "oracle/idle_core.h"
 #include "properties/run_property.h"
 #include "verify/registry.h"
 

@@ -1,7 +1,7 @@
 // Exhaustive check states_fixup_gate (STATES-6): every processor x
 // compatibility mode (<= processor) x shared/dedicated x expose on/off, with
 // probing payloads whose smallest non-zero latency is not 10 us, against the
-// table in properties/states_model.h (kSpecFixupGate, spelled from
+// table in oracle/states.h (kSpecFixupGate, spelled from
 // spec/states.md, not computed by impl/platform.h):
 //   POWER10, any mode             fixed up
 //   POWER11 in POWER10/11 mode    fixed up
@@ -20,7 +20,7 @@
 #include "impl/platform.h"
 #include "impl/states.h"
 #include "impl/xcede.h"
-#include "properties/states_model.h"
+#include "oracle/states.h"
 #include "verify/registry.h"
 
 namespace idlespec::props {
@@ -53,28 +53,16 @@ verify::CheckResult run_states_fixup_gate_sweep(const verify::RunOptions& option
   std::vector<std::string> findings;
   size_t cases = 0;
   for (const GateConfig& c : gate_configs()) {
-    const FixupGateRow* row = spec_fixup_row(c.lpar);
-    if (!row) {
+    if (!states::oracle::spec_fixup_row(c.lpar)) {
       findings.push_back("the spec table has no row for " + describe(c));
       continue;
     }
-    const bool expected = !c.lpar.shared_processor && row->dedicated_fixed_up;
     for (const GateProbe& probe : gate_probes()) {
       ++cases;
-      const states::Table t = states::build_using<typename S::Builder>(
-          probe.records, states::Options{c.lpar, states::kDefaultTbHz, c.expose_xcede});
-      const uint32_t exit = expected ? probe.fixed_up_exit_us : states::kCedeExitLatencyUs;
-      const uint32_t residency =
-          expected ? 10 * probe.fixed_up_exit_us : states::kCedeTargetResidencyUs;
-      const states::State& cede = t.states.at(1);
-      if (t.cede0_fixed_up != expected || cede.exit_latency_us != exit ||
-          cede.target_residency_us != residency) {
-        findings.push_back(
-            describe(c) + ", probe " + std::string(probe.name) + ": CEDE " +
-            std::to_string(cede.exit_latency_us) + "/" + std::to_string(cede.target_residency_us) +
-            " us" + (t.cede0_fixed_up ? " (fixed up)" : "") + ", the spec says " +
-            std::to_string(exit) + "/" + std::to_string(residency) + " (" +
-            (c.lpar.shared_processor ? "shared LPARs never" : std::string(row->why)) + ")");
+      const states::Options o{c.lpar, states::kDefaultTbHz, c.expose_xcede};
+      const states::Table t = states::build_using<typename S::Builder>(probe.records, o);
+      if (const auto v = states::oracle::judge_fixup(o, probe.records, t)) {
+        findings.push_back(describe(c) + ", probe " + std::string(probe.name) + ": " + v->message);
       }
     }
   }

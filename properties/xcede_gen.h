@@ -1,5 +1,5 @@
 // RapidCheck generators for the XCEDE parameter buffer (spec/xcede.md),
-// beside the model they generate for (properties/xcede_model.h).
+// for the oracle that judges what they give (oracle/xcede.h).
 //
 //   valid payloads     0..capacity records, every hint and wake-on-irq byte,
 //                      latencies 0, tiny, 512/513 ticks, huge up to 2^64 - 1;

@@ -75,57 +75,9 @@ std::vector<uint8_t> header_sweep_buffer(uint16_t payload_size, uint8_t record_s
   return b;
 }
 
-std::string count_clause(const ExpectedDecode& e, size_t got, uint32_t capacity) {
-  if (!e.error_clause.empty()) return e.error_clause;  // XCEDE-1 (< 3 bytes) or XCEDE-2
-  if (std::count(e.warning_clauses.begin(), e.warning_clauses.end(), "XCEDE-3")) return "XCEDE-3";
-  if (got > capacity) return "XCEDE-4";
-  return "XCEDE-1";
-}
-
-std::optional<SweepFinding> compare_diagnostics(const xcede::Decoded& d, const ExpectedDecode& e,
-                                                size_t length) {
-  const std::string error = d.error ? d.error->clause : "";
-  if (error != e.error_clause) {
-    return SweepFinding{e.error_clause.empty() ? error : e.error_clause,
-                        "error " + (error.empty() ? "none" : error) + ", expected " +
-                            (e.error_clause.empty() ? "none" : e.error_clause)};
-  }
-  if (d.error && d.error->offset != e.error_offset) {
-    return SweepFinding{
-        error, strprintf("error at offset %zu, expected %zu", d.error->offset, e.error_offset)};
-  }
-  // XCEDE-5 warnings (partial record, NUL) belong to the roundtrip property.
-  const auto governed = [](const std::string& clause) { return clause != "XCEDE-5"; };
-  std::vector<std::string> want;
-  std::vector<std::string> got;
-  std::copy_if(e.warning_clauses.begin(), e.warning_clauses.end(), std::back_inserter(want),
-               governed);
-  const std::vector<std::string> all = warning_clauses(d);
-  std::copy_if(all.begin(), all.end(), std::back_inserter(got), governed);
-  if (want != got) {
-    // A missing warning names the clause that broke; an extra one follows from it.
-    std::vector<std::string> diff;
-    std::set_difference(want.begin(), want.end(), got.begin(), got.end(), std::back_inserter(diff));
-    std::set_difference(got.begin(), got.end(), want.begin(), want.end(), std::back_inserter(diff));
-    std::string w = "warnings [";
-    for (size_t i = 0; i < got.size(); ++i) w += (i ? " " : "") + got[i];
-    w += "], expected [";
-    for (size_t i = 0; i < want.size(); ++i) w += (i ? " " : "") + want[i];
-    return SweepFinding{diff.empty() ? "XCEDE-1" : diff.front(), w + "]"};
-  }
-  for (const auto& w : d.warnings) {
-    if (w.clause == "XCEDE-1" && w.offset != length) {
-      return SweepFinding{"XCEDE-1", strprintf("truncation warning names offset %zu, the buffer "
-                                               "ends at %zu",
-                                               w.offset, length)};
-    }
-  }
-  return std::nullopt;
-}
-
-std::string describe_case(const SweepFinding& f, std::span<const uint8_t> bytes,
+std::string describe_case(const xcede::oracle::Violation& f, std::span<const uint8_t> bytes,
                           uint32_t capacity) {
-  std::string out = f.clause + ": " + f.what + "; ";
+  std::string out = f.clause + ": " + f.message + "; ";
   if (bytes.size() >= 3) {
     out +=
         strprintf("payload_size %u, record-size byte %u, ", (bytes[0] << 8) | bytes[1], bytes[2]);

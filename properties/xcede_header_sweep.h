@@ -3,8 +3,8 @@
 // to 3 + 10 (capacity + 1) + 2, plus payload_size + 1 (no NUL) and
 // payload_size + 2 (exact, and once more with a bad NUL), capacity 16; and
 // capacities 0 and 4 at the boundary payload sizes. Every case runs the
-// subject's decoder over a ProbeSource, then its frontend, and compares with
-// properties/xcede_model.h:
+// subject's decoder over the oracle's CheckedSource, then its frontend, and
+// judges it by oracle/xcede.h:
 //   - no read at an offset >= the buffer length            (XCEDE-1)
 //   - count == min(declared, capacity, records in buffer)  (XCEDE-1..4)
 //   - the error and the XCEDE-1..4 warnings name the right clauses, the
@@ -23,7 +23,7 @@
 #include <vector>
 
 #include "impl/xcede.h"
-#include "properties/xcede_model.h"
+#include "oracle/xcede.h"
 #include "verify/registry.h"
 
 namespace idlespec::props {
@@ -45,33 +45,17 @@ std::vector<size_t> header_sweep_lengths(uint16_t payload_size, uint32_t capacit
 std::vector<uint8_t> header_sweep_buffer(uint16_t payload_size, uint8_t record_size_byte,
                                          size_t length);
 
-struct SweepFinding {
-  std::string clause;
-  std::string what;
-};
-
-// Where a wrong record count breaks the spec.
-std::string count_clause(const ExpectedDecode& e, size_t got, uint32_t capacity);
-// Compares the frontend's error and XCEDE-1..4 warnings with the model.
-std::optional<SweepFinding> compare_diagnostics(const xcede::Decoded& d, const ExpectedDecode& e,
-                                                size_t length);
-
+// One case, judged by the oracle (oracle/xcede.h): the subject's decoder over
+// the checked source (XCEDE-1), then the record count and the frontend's
+// error and XCEDE-1..4 warnings (the first finding only).
 template <class Decoder>
-std::optional<SweepFinding> check_header_case(std::span<const uint8_t> bytes, uint32_t capacity) {
-  const ExpectedDecode e = expected_decode(bytes, capacity);
-  const Probe p = probe_decode<Decoder>(bytes, capacity);
-  if (p.out_of_range_reads != 0) {
-    return SweepFinding{"XCEDE-1", "read at offset " + std::to_string(p.first_out_of_range) +
-                                       " of a " + std::to_string(bytes.size()) + "-byte buffer"};
-  }
-  if (p.records.size() != e.count) {
-    return SweepFinding{count_clause(e, p.records.size(), capacity),
-                        std::to_string(p.records.size()) + " records decoded, expected " +
-                            std::to_string(e.count) + " = min(declared " +
-                            std::to_string(e.declared) + ", capacity " + std::to_string(capacity) +
-                            ", in buffer " + std::to_string(e.in_buffer) + ")"};
-  }
-  return compare_diagnostics(xcede::decode_using<Decoder>(bytes, capacity), e, bytes.size());
+std::optional<xcede::oracle::Violation> check_header_case(std::span<const uint8_t> bytes,
+                                                          uint32_t capacity) {
+  const xcede::oracle::Probe p = xcede::oracle::probe_decode<Decoder>(bytes, capacity);
+  if (auto v = xcede::oracle::judge_reads(p, bytes.size())) return v;
+  return xcede::oracle::judge_header(
+      xcede::oracle::expected_decode(bytes, capacity), p.records.size(),
+      xcede::decode_using<Decoder>(bytes, capacity), bytes.size(), capacity);
 }
 
 // What one thread found over its share of the jobs.
@@ -83,7 +67,8 @@ struct SweepTally {
   std::string first;                // that finding, with its buffer in hex
 };
 
-std::string describe_case(const SweepFinding& f, std::span<const uint8_t> bytes, uint32_t capacity);
+std::string describe_case(const xcede::oracle::Violation& f, std::span<const uint8_t> bytes,
+                          uint32_t capacity);
 
 template <class Decoder>
 void sweep_job(const SweepJob& job, size_t index, SweepTally& tally) {

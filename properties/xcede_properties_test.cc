@@ -1,5 +1,5 @@
 // The XCEDE properties against the reference subject, as gtest cases (RC_PARAMS
-// sets the seed and the case count), and the model they are compared with,
+// sets the seed and the case count), and the oracle they judge by (oracle/xcede.h),
 // on inputs whose answer is known by hand.
 #include "properties/xcede_properties.h"
 
@@ -7,10 +7,12 @@
 #include <rapidcheck/gtest.h>
 
 #include "impl/subjects.h"
-#include "properties/xcede_model.h"
+#include "oracle/xcede.h"
 
 namespace idlespec::props {
 namespace {
+
+using namespace xcede::oracle;  // the oracle the properties judge by
 
 RC_GTEST_PROP(XcedeProperties, NeverOverruns, ()) { xcede_never_overruns<ReferenceSubject>(); }
 
@@ -77,9 +79,9 @@ TEST(XcedeModel, OneValidRecord) {
   EXPECT_EQ(no_nul.warning_clauses, std::vector<std::string>{"XCEDE-5"});
 }
 
-TEST(ProbeSource, CountsReadsPastTheEndWithoutPerformingThem) {
+TEST(CheckedSource, CountsReadsPastTheEndWithoutPerformingThem) {
   const std::vector<uint8_t> b = {1, 2, 3};
-  ProbeSource src{std::span<const uint8_t>(b).first(2)};
+  CheckedSource src{std::span<const uint8_t>(b).first(2)};
   EXPECT_EQ(src.read(true, Word<32>(1)).v, 2u);
   EXPECT_EQ(src.read(true, Word<32>(2)).v, 0u);
   EXPECT_EQ(src.read(false, Word<32>(9)).v, 0u);  // unguarded: not a read

@@ -23,7 +23,8 @@ TEST(StatesFixupGateSweep, ProbesAreNotTheDefault) {
   for (const GateProbe& p : gate_probes()) {
     EXPECT_NE(p.fixed_up_exit_us, 10u) << p.name;
     // The expected value is written by hand; the model agrees with it.
-    EXPECT_EQ(cede0_latency_us(p.records, 512000000), std::optional<uint64_t>(p.fixed_up_exit_us))
+    EXPECT_EQ(states::oracle::cede0_latency_us(p.records, 512000000),
+              std::optional<uint64_t>(p.fixed_up_exit_us))
         << p.name;
   }
 }

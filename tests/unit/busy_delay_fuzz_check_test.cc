@@ -215,9 +215,8 @@ TEST(BusyDelayFuzzWitnesses, NoResetReportNamesTheGiveUp) {
 }
 
 TEST(BusyDelayFuzzRegistration, ReplayVerdictPerSubject) {
-  verify::Registry r;
-  verify::register_busy_delay_fuzz(r);
-  const verify::Check* c = r.find(verify::CheckKind::fuzz_replay, "busy_delay_fuzz");
+  const verify::Check* c =
+      verify::builtin_registry().find(verify::CheckKind::fuzz_replay, "busy_delay_fuzz");
   ASSERT_NE(c, nullptr);
   EXPECT_EQ(c->component, "busy_delay");
   EXPECT_EQ(c->clauses, (std::vector<std::string>{"BUSY-1", "BUSY-3", "BUSY-6", "BUSY-7"}));

@@ -1,5 +1,5 @@
 // The idle_core_fuzz driver and oracle (fuzz/idle_core_check.h,
-// fuzz/idle_core_oracle.h) on their own: the input layout, the oracle on
+// oracle/idle_core.h) on their own: the input layout, the oracle on
 // hand-made event sequences, the reference on every stored corpus input, each
 // witness of tests/witnesses/idle_core_witnesses.h on a hand-made schedule,
 // and the registered `fuzz-replay idle_core_fuzz` check.

@@ -6,15 +6,15 @@
 #include <cstdint>
 #include <span>
 
-#include "fuzz/xcede_check.h"
+#include "fuzz/xcede_input.h"
 #include "tests/witnesses/xcede_witnesses.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::span<const uint8_t> input(data, size);
   const auto violations =
-      idlespec::fuzz::check_xcede_input<idlespec::witness::MinMinusOneSubject>(input);
+      idlespec::fuzz::check_states_input<idlespec::witness::MinMinusOneSubject>(input);
   if (!violations.empty()) {
-    idlespec::fuzz::report_and_abort("xcede_fuzz_witness_min_minus_one", input, violations);
+    idlespec::fuzz::report_and_abort("states_fuzz_witness_min_minus_one", input, violations);
   }
   return 0;
 }

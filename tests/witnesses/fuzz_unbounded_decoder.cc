@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <span>
 
-#include "fuzz/xcede_check.h"
+#include "fuzz/xcede_input.h"
 #include "tests/witnesses/xcede_witnesses.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

@@ -1,6 +1,6 @@
 // The property idle_core_state_machine catches every broken protocol of
 // tests/witnesses/idle_core_witnesses.h that its clauses rule out, naming the
-// clause the oracle (fuzz/idle_core_oracle.h) names first and showing the
+// clause the oracle (oracle/idle_core.h) names first and showing the
 // shrunk command sequence; the reference passes through the registry.
 #include <gtest/gtest.h>
 

@@ -1,0 +1,202 @@
+#include "oracle/xcede.h"
+
+#include <algorithm>
+#include <iterator>
+
+#include "impl/text.h"
+
+namespace idlespec::xcede::oracle {
+namespace {
+
+// The spec's layout, in its own words: a 2-byte payload_size, the record-size
+// byte (9: records of 10 bytes), then the records.
+constexpr size_t kHeader = 3;
+constexpr size_t kRecordBytes = 10;
+constexpr uint8_t kRecordSizeNine = 9;
+
+std::string show(const Record& r) {
+  return strprintf("hint %u, latency 0x%llx, wake %u", r.hint,
+                   static_cast<unsigned long long>(r.latency_ticks), r.wake_on_irqs);
+}
+
+}  // namespace
+
+ExpectedDecode expected_decode(std::span<const uint8_t> bytes, uint32_t capacity) {
+  ExpectedDecode e;
+  const size_t len = bytes.size();
+  if (len < kHeader) {
+    e.error_clause = "XCEDE-1";
+    e.error_offset = len;
+    return e;
+  }
+  e.payload_size = (uint32_t{bytes[0]} << 8) | bytes[1];
+  if (bytes[2] != kRecordSizeNine) {
+    e.error_clause = "XCEDE-2";
+    e.error_offset = 2;
+    return e;
+  }
+  std::vector<std::string>& w = e.warning_clauses;
+  if (e.payload_size < 2) {
+    w.push_back("XCEDE-3");
+  } else {
+    e.declared = (e.payload_size - 2) / kRecordBytes;
+    e.partial = (e.payload_size - 2) % kRecordBytes != 0;
+    if (e.partial) w.push_back("XCEDE-5");
+  }
+  const bool over_capacity = e.declared > capacity;
+  if (over_capacity) w.push_back("XCEDE-4");
+  e.in_buffer = static_cast<uint32_t>(std::min<size_t>((len - kHeader) / kRecordBytes, UINT32_MAX));
+  const uint32_t wanted = std::min(e.declared, capacity);
+  e.truncated = wanted > e.in_buffer;
+  if (e.truncated) w.push_back("XCEDE-1");
+  e.count = std::min(wanted, e.in_buffer);
+  // The NUL ends the payload at offset payload_size + 1; it is looked for only
+  // when every declared record was decoded.
+  if (e.payload_size >= 2 && !e.partial && !over_capacity && !e.truncated) {
+    const size_t nul_at = size_t{e.payload_size} + 1;
+    const bool nul = nul_at < len && bytes[nul_at] == 0;
+    if (!nul) w.push_back("XCEDE-5");
+    e.valid = nul && len == nul_at + 1;
+  }
+  std::sort(w.begin(), w.end());
+  return e;
+}
+
+Record record_at(std::span<const uint8_t> bytes, uint32_t i) {
+  const size_t base = kHeader + kRecordBytes * i;
+  uint64_t ticks = 0;
+  for (size_t b = 0; b < 8; ++b) ticks = (ticks << 8) | bytes[base + 1 + b];
+  return Record{bytes[base], ticks, bytes[base + 9]};
+}
+
+std::vector<std::string> warning_clauses(const Decoded& d) {
+  std::vector<std::string> out;
+  for (const auto& w : d.warnings) out.push_back(w.clause);
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+bool has_warning(const Decoded& d, std::string_view clause) {
+  return std::any_of(d.warnings.begin(), d.warnings.end(),
+                     [&](const Diagnostic& w) { return w.clause == clause; });
+}
+
+std::optional<Violation> judge_reads(const Probe& p, size_t buffer_length) {
+  if (p.out_of_range_reads == 0) return std::nullopt;
+  return Violation{"XCEDE-1", strprintf("the decoder read at offset %u of a %zu-byte buffer (%llu "
+                                        "read(s) outside it)",
+                                        p.first_out_of_range, buffer_length,
+                                        static_cast<unsigned long long>(p.out_of_range_reads))};
+}
+
+std::optional<Violation> judge_header(const ExpectedDecode& e, size_t count, const Decoded& d,
+                                      size_t length, uint32_t capacity) {
+  if (count != e.count) {
+    // Where a wrong record count breaks the spec.
+    std::string clause = e.error_clause;  // XCEDE-1 (< 3 bytes) or XCEDE-2
+    if (clause.empty()) {
+      if (std::count(e.warning_clauses.begin(), e.warning_clauses.end(), "XCEDE-3")) {
+        clause = "XCEDE-3";
+      } else if (count > capacity) {
+        clause = "XCEDE-4";
+      } else {
+        clause = "XCEDE-1";
+      }
+    }
+    return Violation{clause, strprintf("%zu records decoded, expected %u = min(declared %u, "
+                                       "capacity %u, in buffer %u)",
+                                       count, e.count, e.declared, capacity, e.in_buffer)};
+  }
+  const std::string error = d.error ? d.error->clause : "";
+  if (error != e.error_clause) {
+    return Violation{e.error_clause.empty() ? error : e.error_clause,
+                     "error " + (error.empty() ? "none" : error) + ", expected " +
+                         (e.error_clause.empty() ? "none" : e.error_clause)};
+  }
+  if (d.error && d.error->offset != e.error_offset) {
+    return Violation{
+        error, strprintf("error at offset %zu, expected %zu", d.error->offset, e.error_offset)};
+  }
+  // XCEDE-5 warnings (partial record, NUL) are judge_records's.
+  const auto governed = [](const std::string& clause) { return clause != "XCEDE-5"; };
+  std::vector<std::string> want;
+  std::vector<std::string> got;
+  std::copy_if(e.warning_clauses.begin(), e.warning_clauses.end(), std::back_inserter(want),
+               governed);
+  const std::vector<std::string> all = warning_clauses(d);
+  std::copy_if(all.begin(), all.end(), std::back_inserter(got), governed);
+  if (want != got) {
+    // A missing warning names the clause that broke; an extra one follows from it.
+    std::vector<std::string> diff;
+    std::set_difference(want.begin(), want.end(), got.begin(), got.end(), std::back_inserter(diff));
+    std::set_difference(got.begin(), got.end(), want.begin(), want.end(), std::back_inserter(diff));
+    std::string w = "warnings [";
+    for (size_t i = 0; i < got.size(); ++i) w += (i ? " " : "") + got[i];
+    w += "], expected [";
+    for (size_t i = 0; i < want.size(); ++i) w += (i ? " " : "") + want[i];
+    return Violation{diff.empty() ? "XCEDE-1" : diff.front(), w + "]"};
+  }
+  for (const auto& w : d.warnings) {
+    if (w.clause == "XCEDE-1" && w.offset != length) {
+      return Violation{"XCEDE-1", strprintf("truncation warning names offset %zu, the buffer "
+                                            "ends at %zu",
+                                            w.offset, length)};
+    }
+  }
+  return std::nullopt;
+}
+
+void judge_records(std::span<const uint8_t> bytes, const ExpectedDecode& e, const Decoded& d,
+                   Violations& out) {
+  auto fail = [&](std::string message) { out.push_back({"XCEDE-5", std::move(message)}); };
+  if (!e.error_clause.empty()) {
+    if (has_warning(d, "XCEDE-5"))
+      fail("an XCEDE-5 warning beside the " + e.error_clause + " error");
+    return;
+  }
+  const size_t n = std::min<size_t>(d.records.size(), e.in_buffer);
+  for (size_t i = 0; i < n; ++i) {
+    const Record want = record_at(bytes, static_cast<uint32_t>(i));
+    if (!(d.records[i] == want)) {
+      fail(strprintf("record %zu decoded as %s; the bytes at offset %zu say %s", i,
+                     show(d.records[i]).c_str(), kHeader + i * kRecordBytes, show(want).c_str()));
+      break;
+    }
+  }
+  const bool due = std::count(e.warning_clauses.begin(), e.warning_clauses.end(), "XCEDE-5") != 0;
+  if (due && !has_warning(d, "XCEDE-5")) {
+    fail(e.partial ? strprintf("payload_size %u leaves a partial record: no XCEDE-5 warning",
+                               e.payload_size)
+                   : strprintf("no NUL at offset %u: no XCEDE-5 warning", e.payload_size + 1));
+  }
+  if (e.valid) {
+    if (!d.warnings.empty()) {
+      fail("valid payload decoded with a warning: " + d.warnings[0].clause + " " +
+           d.warnings[0].message);
+    }
+    const std::vector<uint8_t> again = encode(d.records);
+    if (!std::equal(again.begin(), again.end(), bytes.begin(), bytes.end())) {
+      fail("valid payload: encode(decode(p)) != p, encode gives " + idlespec::oracle::hex(again));
+    }
+  }
+}
+
+Violations judge_decode(std::span<const uint8_t> bytes, uint32_t capacity, const Decoded& d) {
+  Violations out;
+  const ExpectedDecode e = expected_decode(bytes, capacity);
+  if (auto v = judge_header(e, d.records.size(), d, bytes.size(), capacity)) {
+    out.push_back(std::move(*v));
+  }
+  judge_records(bytes, e, d, out);
+  return out;
+}
+
+std::string describe_buffer(std::span<const uint8_t> bytes, uint32_t capacity) {
+  std::string out;
+  if (bytes.size() >= kHeader) {
+    out = strprintf("payload_size %u, record-size byte %u, ", (bytes[0] << 8) | bytes[1], bytes[2]);
+  }
+  return out + strprintf("buffer of %zu bytes, capacity %u", bytes.size(), capacity);
+}
+
+}  // namespace idlespec::xcede::oracle
