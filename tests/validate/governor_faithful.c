@@ -326,7 +326,7 @@ static int menu_walk(struct cpuidle_driver *drv, struct cpuidle_device *dev,
 		if (st->exit_latency_ns > qos_ns)	/* variant: limit_after_residency */
 			break;
 
-		if (st->target_residency_ns > *predicted)
+		if (st->target_residency_ns > *predicted)	/* variant: no_residency */
 			return past_prediction(drv, md, st, k, pick, qos_ns, tick_left,
 					       predicted, settled);
 
