@@ -130,12 +130,11 @@ ReviewReport review(const ReviewOptions& ro) {
     }
   }
   for (Report* r : {&rr.before, &rr.after}) {
+    r->judged_subject = ro.validate.subject;
     r->clauses.clear();
-    r->exit_code = 0;
-    for (const auto& p : r->parts) {
+    for (const auto& p : r->parts)
       r->clauses.insert(r->clauses.end(), p.clauses.begin(), p.clauses.end());
-      if (!p.build_error.empty()) r->exit_code = 2;
-    }
+    r->exit_code = exit_code_of(r->clauses, ro.validate.allow_unknown);
   }
   if (!ro.validate.keep_temp) remove_tree(work);
 
@@ -148,21 +147,26 @@ ReviewReport review(const ReviewOptions& ro) {
     const std::string was = it == before.end() ? "absent" : it->second->status;
     if (was == v.status) continue;
     ClauseChange ch{v.id, v.component, v.function, v.file, was, v.status, {}};
-    if (v.status == "failed") ch.counterexamples = v.counterexamples;
+    if (v.status == "failed" || v.status == "accepted") ch.counterexamples = v.counterexamples;
     rr.changes.push_back(ch);
   }
   for (const auto& v : rr.before.clauses)
     if (!seen.count(key(v)))
       rr.changes.push_back({v.id, v.component, v.function, v.file, v.status, "absent", {}});
 
-  rr.exit_code = 0;
+  // 1: a clause newly failed; 3: nothing did, but after the patch something
+  // could not be judged (a harness that no longer compiles, an unknown).
+  auto failing = [](const std::string& s) { return s == "failed" || s == "uncovered"; };
+  rr.exit_code = kExitHeld;
+  bool unjudged = false;
+  for (const auto& v : rr.after.clauses)
+    unjudged = unjudged || v.status == "error" || v.status == "unknown";
+  if (unjudged && !ro.validate.allow_unknown) rr.exit_code = kExitUnjudged;
   for (const auto& c : rr.changes)
-    if (c.after == "failed" || c.after == "error") rr.exit_code = 1;
+    if (failing(c.after) && !failing(c.before)) rr.exit_code = kExitFailed;
   for (const auto& p : rr.after.parts)
-    if (!p.build_error.empty()) {
-      rr.error = p.file + " (" + p.component + ") after the patch: " + p.build_error;
-      rr.exit_code = 2;
-    }
+    if (!p.build_error.empty())
+      rr.notes_after.push_back(p.file + " (" + p.component + ") after the patch: " + p.build_error);
   return rr;
 }
 
@@ -186,7 +190,9 @@ std::string render_review_text(const ReviewReport& rr) {
     o << "clauses whose verdict changed (before -> after):\n";
     for (const auto& c : rr.changes) {
       o << "  " << c.id << " [" << c.function << "] " << c.before << " -> " << c.after;
-      if (c.after == "failed" && c.before != "failed") o << "   NEWLY FAILED";
+      if ((c.after == "failed" || c.after == "uncovered") && c.before != "failed" &&
+          c.before != "uncovered")
+        o << "   NEWLY FAILED";
       o << "\n";
       for (const auto& x : c.counterexamples) o << "      " << x << "\n";
     }
@@ -197,7 +203,9 @@ std::string render_review_text(const ReviewReport& rr) {
     for (const auto& [s, n] : still) o << ", " << n << " " << s;
   }
   o << "\n";
+  for (const auto& n : rr.notes_after) o << "error: " << n << "\n";
   if (!rr.error.empty()) o << "error: " << rr.error << "\n";
+  o << "exit " << rr.exit_code << "\n";
   return o.str();
 }
 

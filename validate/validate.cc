@@ -5,81 +5,66 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
+#include <map>
+#include <regex>
 #include <set>
 #include <sstream>
 
 #include "impl/json.h"
 #include "validate/component.h"
 #include "validate/process.h"
+#include "verify/spec_index.h"
 
 namespace idlespec::validate {
 
 // --- the components ---------------------------------------------------------
 
+// Which function each clause is judged on comes from the spec's "validate
+// FUNCTION" checks (the first one named, for the component's table; a
+// component whose check covers several functions reports each).
+const verify::SpecIndex& spec() {
+  static const verify::SpecIndex index = verify::builtin_spec();
+  return index;
+}
+
 const std::vector<Component>& components() {
-  static const std::vector<Component> all = {
-      {"busy_delay",
-       "arch/powerpc/kernel/rtas.c",
-       {"rtas_busy_delay_time", "rtas_busy_delay"},
-       {{"BUSY-1", "rtas_busy_delay"},
-        {"BUSY-2", "rtas_busy_delay"},
-        {"BUSY-3", "rtas_busy_delay"},
-        {"BUSY-4", "rtas_busy_delay_time"},
-        {"BUSY-5", "rtas_busy_delay"},
-        {"BUSY-7", "rtas_busy_delay"}},
-       &check_busy_delay},
-      {"xcede",
-       "drivers/cpuidle/cpuidle-pseries.c",
-       {"parse_cede_parameters"},
-       {{"XCEDE-1", "parse_cede_parameters"},
-        {"XCEDE-2", "parse_cede_parameters"},
-        {"XCEDE-3", "parse_cede_parameters"},
-        {"XCEDE-4", "parse_cede_parameters"},
-        {"XCEDE-5", "parse_cede_parameters"},
-        {"XCEDE-6", "parse_cede_parameters"},
-        {"XCEDE-7", "parse_cede_parameters"}},
-       &check_xcede},
-      {"states",
-       "drivers/cpuidle/cpuidle-pseries.c",
-       {"fixup_cede0_latency", "pseries_idle_probe"},
-       {{"STATES-1", "pseries_idle_probe"},
-        {"STATES-2", "pseries_idle_probe"},
-        {"STATES-3", "fixup_cede0_latency"},
-        {"STATES-4", "fixup_cede0_latency"},
-        {"STATES-5", "pseries_idle_probe"},
-        {"STATES-6", "pseries_idle_probe"}},
-       &check_states},
-      {"governor",
-       "drivers/cpuidle/governors/menu.c",
-       {"menu_select", "menu_update"},
-       {{"GOV-1", "menu_select"},
-        {"GOV-2", "menu_select"},
-        {"GOV-3", "menu_select"},
-        {"GOV-4", "menu_select"},
-        {"GOV-5", "menu_update"},
-        {"GOV-6", "menu_select"},
-        {"GOV-7", "menu_select"},
-        {"GOV-8", "menu_update"}},
-       &check_governor},
-      {"idle_core",
-       "arch/powerpc/platforms/powernv/idle.c",
-       {"power7_idle_insn", "power9_idle_stop"},
-       {{"IDLE-1", "power9_idle_stop"},
-        {"IDLE-2", "power9_idle_stop"},
-        {"IDLE-3", "power9_idle_stop"},
-        {"IDLE-4", "power7_idle_insn"},
-        {"IDLE-5", "power7_idle_insn"},
-        {"IDLE-6", "power7_idle_insn"},
-        {"IDLE-7", "power9_idle_stop"},
-        {"IDLE-8", "power9_idle_stop"},
-        {"IDLE-9", "power9_idle_stop"}},
-       &check_idle_core},
-  };
+  static const std::vector<Component> all = [] {
+    std::vector<Component> cs = {
+        {"busy_delay",
+         "arch/powerpc/kernel/rtas.c",
+         {"rtas_busy_delay_time", "rtas_busy_delay"},
+         {},
+         &check_busy_delay},
+        {"xcede", "drivers/cpuidle/cpuidle-pseries.c", {"parse_cede_parameters"}, {}, &check_xcede},
+        {"states",
+         "drivers/cpuidle/cpuidle-pseries.c",
+         {"fixup_cede0_latency", "pseries_idle_probe"},
+         {},
+         &check_states},
+        {"governor",
+         "drivers/cpuidle/governors/menu.c",
+         {"menu_select", "menu_update"},
+         {},
+         &check_governor},
+        {"idle_core",
+         "arch/powerpc/platforms/powernv/idle.c",
+         {"power7_idle_insn", "power9_idle_stop"},
+         {},
+         &check_idle_core},
+    };
+    for (auto& c : cs)
+      for (const auto& clause : spec().clauses)
+        if (clause.component == c.name && !clause.validate_functions.empty())
+          c.clauses.emplace_back(clause.id, clause.validate_functions.front());
+    return cs;
+  }();
   return all;
 }
 
@@ -226,18 +211,113 @@ bool has_function(const std::string& text, const std::string& path, const std::s
   return extract(text, one, path).functions.front().found;
 }
 
-void finish(Report& rep) {
-  rep.clauses.clear();
-  bool build_error = false;
-  for (const auto& p : rep.parts) {
-    rep.clauses.insert(rep.clauses.end(), p.clauses.begin(), p.clauses.end());
-    build_error = build_error || !p.build_error.empty();
-  }
-  rep.exit_code = 0;
-  for (const auto& v : rep.clauses)
-    if (v.status != "held" && v.status != "n/a") rep.exit_code = 1;
-  if (build_error || !rep.error.empty()) rep.exit_code = 2;
+bool judged(const std::string& status) {
+  return status == "held" || status == "failed" || status == "accepted";
 }
+
+}  // namespace
+
+int exit_code_of(const std::vector<ClauseVerdict>& verdicts, bool allow_unknown) {
+  bool failed = false, unjudged = false, any_judged = false;
+  for (const auto& v : verdicts) {
+    failed = failed || v.status == "failed" || v.status == "uncovered";
+    unjudged = unjudged || v.status == "error" || v.status == "unknown";
+    any_judged = any_judged || judged(v.status);
+  }
+  if (failed) return kExitFailed;
+  if ((unjudged || !any_judged) && !allow_unknown) return kExitUnjudged;
+  return kExitHeld;
+}
+
+void judge_against_spec(Report& rep, const Options& opt) {
+  const verify::SpecIndex& idx = spec();
+  std::set<std::string> noted;
+  for (auto& part : rep.parts) {
+    // The subject: --subject where the component has it, else reference.
+    const std::vector<std::string> known = idx.subjects_of(part.component);
+    std::string subject = opt.subject;
+    if (std::find(known.begin(), known.end(), subject) == known.end()) {
+      subject = "reference";
+      if (noted.insert(part.component).second)
+        rep.notes.push_back(part.component + " has no subject '" + opt.subject +
+                            "': judged against reference");
+    }
+    const std::vector<std::string> modes = idx.modes_of(part.component, subject);
+    // A clause the spec has validate judge on a function this part checked,
+    // with no verdict: uncovered.
+    for (const auto& clause : idx.clauses) {
+      if (clause.component != part.component || clause.validate_functions.empty()) continue;
+      if (std::any_of(part.clauses.begin(), part.clauses.end(),
+                      [&](const ClauseVerdict& v) { return v.id == clause.id; }))
+        continue;
+      for (const auto& f : part.functions) {
+        if (!f.found ||
+            std::find(clause.validate_functions.begin(), clause.validate_functions.end(), f.name) ==
+                clause.validate_functions.end())
+          continue;
+        ClauseVerdict v;
+        v.id = clause.id;
+        v.component = part.component;
+        v.function = f.name;
+        v.file = part.file;
+        v.line = f.first_line;
+        v.status = "uncovered";
+        v.error = "the spec (" + clause.file + ":" + std::to_string(clause.line) +
+                  ") has validate judge " + clause.id + " on " + f.name +
+                  ", and the check gave no verdict";
+        part.clauses.push_back(v);
+        break;
+      }
+    }
+    for (auto& v : part.clauses) {
+      v.subject = subject;
+      const verify::Clause* clause = nullptr;
+      for (const auto& c : idx.clauses)
+        if (c.id == v.id) clause = &c;
+      if (!clause) continue;
+      if (!clause->applies_to(subject, modes)) {
+        if (v.status != "absent") {
+          v.status = "n/a";
+          v.spec_note = "not a clause of subject " + subject + " (its subjects: ";
+          for (size_t i = 0; i < clause->subjects.size(); ++i)
+            v.spec_note += (i ? ", " : "") + clause->subjects[i];
+          v.spec_note += ")";
+        }
+        continue;
+      }
+      const verify::Acceptance* acc = clause->acceptance_for(subject);
+      for (const auto& m : modes)
+        if (!acc) acc = clause->acceptance_for(m);
+      if (v.status == "failed" && acc) {
+        v.status = "accepted";
+        v.spec_note = "the spec accepts this for " + acc->subject + ": " + acc->reason;
+        v.fixed_by = acc->fixed_by_commit;
+      } else if (v.status == "failed") {
+        // Which other subjects the spec accepts it for, and their fix.
+        std::string like, fix;
+        for (const auto& a : clause->accepted) {
+          if (a.subject == subject) continue;
+          like += (like.empty() ? "" : ", ") + a.subject;
+          if (fix.empty()) fix = a.fixed_by_commit;
+        }
+        if (!like.empty()) {
+          v.spec_note = "as " + like + " (the spec accepts this violation there)";
+          if (!fix.empty()) v.spec_note += "; fixed upstream by " + fix;
+          v.fixed_by = fix;
+        }
+      } else if (v.status == "held" && acc) {
+        v.spec_note =
+            "the spec accepts a violation for " + acc->subject + "; this file does not show it";
+      }
+    }
+  }
+  rep.clauses.clear();
+  for (const auto& p : rep.parts)
+    rep.clauses.insert(rep.clauses.end(), p.clauses.begin(), p.clauses.end());
+  rep.exit_code = rep.error.empty() ? exit_code_of(rep.clauses, opt.allow_unknown) : kExitUsage;
+}
+
+namespace {
 
 // Load the candidate library in a child (it is not trusted) and list what it
 // implements. Returns "" or the reason it cannot be used.
@@ -309,6 +389,7 @@ Part run_component(const Options& opt, const Component& c, Target t) {
 Report validate(const Options& opt) {
   const auto t0 = Clock::now();
   Report rep;
+  rep.judged_subject = opt.subject;
   set_memory_limit(opt.memory_mb);
   for (const auto& name : opt.components)
     if (!find_component(name)) {
@@ -336,12 +417,33 @@ Report validate(const Options& opt) {
         fs.push_back(f);
     return fs;
   };
+  std::string modelled_list;
+  for (const auto& c : components())
+    for (const auto& f : c.functions) modelled_list += (modelled_list.empty() ? "" : ", ") + f;
   for (const auto& f : opt.functions) {
     bool modelled = false;
     for (const auto& c : components())
       modelled = modelled || std::count(c.functions.begin(), c.functions.end(), f) > 0;
-    if (!modelled)
-      rep.notes.push_back("no clause is checked on " + f + " (not a modelled function)");
+    if (!modelled) {
+      rep.error = "--function " + f + ": no component models it (functions: " + modelled_list + ")";
+      rep.exit_code = kExitUsage;
+      return rep;
+    }
+  }
+  {
+    bool known = false;
+    std::string subjects;
+    for (const auto& c : components())
+      for (const auto& s : spec().subjects_of(c.name)) {
+        known = known || s == opt.subject;
+        if (subjects.find(s) == std::string::npos) subjects += (subjects.empty() ? "" : ", ") + s;
+      }
+    if (!known) {
+      rep.error = "--subject " + opt.subject +
+                  ": no component's spec names it (subjects: " + subjects + ")";
+      rep.exit_code = kExitUsage;
+      return rep;
+    }
   }
 
   if (!opt.candidate.empty()) {
@@ -449,7 +551,7 @@ Report validate(const Options& opt) {
                           " (--component NAME lists their functions as unknown)");
     }
   }
-  finish(rep);
+  judge_against_spec(rep, opt);
   rep.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
   return rep;
 }
@@ -509,10 +611,11 @@ std::string fixed(double x, int digits) {
 std::string clause_json(const ClauseVerdict& v) {
   return "{\"id\":" + js(v.id) + ",\"component\":" + js(v.component) +
          ",\"function\":" + js(v.function) + ",\"file\":" + js(v.file) +
-         ",\"line\":" + std::to_string(v.line) + ",\"status\":" + js(v.status) +
-         ",\"coverage\":" + js(v.coverage) + ",\"error\":" + js(v.error) +
-         ",\"note\":" + js(v.note) + ",\"replay\":" + js(v.replay) +
-         ",\"counterexamples\":" + js_list(v.counterexamples) + "}";
+         ",\"line\":" + std::to_string(v.line) + ",\"subject\":" + js(v.subject) +
+         ",\"status\":" + js(v.status) + ",\"coverage\":" + js(v.coverage) +
+         ",\"error\":" + js(v.error) + ",\"note\":" + js(v.note) +
+         ",\"spec_note\":" + js(v.spec_note) + ",\"fixed_by\":" + js(v.fixed_by) +
+         ",\"replay\":" + js(v.replay) + ",\"counterexamples\":" + js_list(v.counterexamples) + "}";
 }
 
 }  // namespace
@@ -543,8 +646,15 @@ std::string render_text(const Report& rep) {
     }
     for (const auto& v : p.clauses) {
       o << v.id << " [" << v.function << "] " << v.status;
+      if (v.status == "failed" && !v.spec_note.empty()) o << ": " << v.spec_note;
       if (!v.coverage.empty()) o << "  (" << v.coverage << ")";
       o << "\n";
+      if (v.status != "failed" && !v.spec_note.empty()) {
+        o << "    spec: " << v.spec_note;
+        if (v.status == "accepted" && !v.fixed_by.empty())
+          o << " (fixed upstream by " << v.fixed_by << ")";
+        o << "\n";
+      }
       for (const auto& c : v.counterexamples) o << "    " << c << "\n";
       if (!v.replay.empty()) o << "    replay (--keep-temp): " << v.replay << "\n";
       if (!v.error.empty()) o << "    " << v.error << "\n";
@@ -555,18 +665,22 @@ std::string render_text(const Report& rep) {
   }
   for (const auto& n : rep.notes) o << "note: " << n << "\n";
   if (!rep.error.empty()) o << "error: " << rep.error << "\n";
-  size_t held = 0, failed = 0;
-  for (const auto& v : rep.clauses) held += v.status == "held", failed += v.status == "failed";
-  char sum[160];
-  std::snprintf(sum, sizeof(sum), "%zu held, %zu failed, %zu other, %.1fs\n", held, failed,
-                rep.clauses.size() - held - failed, rep.seconds);
+  std::map<std::string, size_t> counts;
+  for (const auto& v : rep.clauses) ++counts[v.status];
+  o << counts["held"] << " held, " << counts["failed"] << " failed";
+  for (const char* st : {"accepted", "uncovered", "unknown", "error", "n/a", "absent"})
+    if (counts[st]) o << ", " << counts[st] << " " << st;
+  char sum[96];
+  std::snprintf(sum, sizeof(sum), "; %.1fs, subject %s, exit %d\n", rep.seconds,
+                rep.judged_subject.c_str(), rep.exit_code);
   o << sum;
   return o.str();
 }
 
 std::string render_json(const Report& rep) {
   std::ostringstream o;
-  o << "{\"subject\":" << js(rep.subject) << ",\"parts\":[";
+  o << "{\"subject\":" << js(rep.subject) << ",\"judged_subject\":" << js(rep.judged_subject)
+    << ",\"parts\":[";
   for (size_t i = 0; i < rep.parts.size(); ++i) {
     const auto& p = rep.parts[i];
     o << (i ? "," : "") << "{\"component\":" << js(p.component) << ",\"file\":" << js(p.file)
@@ -600,7 +714,7 @@ std::string render_junit(const Report& rep) {
   for (const auto& p : rep.parts) {
     size_t failures = 0, errors = 0, skipped = 0;
     for (const auto& v : p.clauses) {
-      failures += v.status == "failed";
+      failures += v.status == "failed" || v.status == "uncovered";
       errors += v.status == "error";
       skipped += v.status == "absent" || v.status == "unknown" || v.status == "n/a";
     }
@@ -614,10 +728,14 @@ std::string render_junit(const Report& rep) {
       std::string body;
       for (const auto& c : v.counterexamples) body += c + "\n";
       if (!v.replay.empty()) body += "replay (--keep-temp): " + v.replay + "\n";
-      if (v.status == "failed")
-        o << "<failure message=\"" << xml(v.id + " failed") << "\">" << xml(body) << "</failure>";
+      if (v.status == "failed" || v.status == "uncovered")
+        o << "<failure message=\""
+          << xml(v.id + " " + v.status + (v.spec_note.empty() ? "" : ": " + v.spec_note)) << "\">"
+          << xml(body + v.error) << "</failure>";
       else if (v.status == "error")
         o << "<error message=\"" << xml(v.error) << "\"/>";
+      else if (v.status == "accepted")
+        o << "<system-out>" << xml(v.spec_note + "\n" + body) << "</system-out>";
       else if (v.status != "held")
         o << "<skipped message=\"" << xml(v.status + (v.note.empty() ? "" : ": " + v.note))
           << "\"/>";
@@ -638,33 +756,40 @@ std::string render_sarif(const Report& rep) {
        "\"informationUri\":\"https://example.invalid/idlespec\",\"rules\":[";
   bool first = true;
   for (const auto& id : rule_ids) {
+    const verify::Clause* clause = nullptr;
+    for (const auto& c : spec().clauses)
+      if (c.id == id) clause = &c;
+    const std::string where =
+        clause ? clause->file + ":" + std::to_string(clause->line) : std::string("spec/");
     o << (first ? "" : ",") << "{\"id\":" << js(id) << ",\"shortDescription\":{\"text\":"
-      << js("spec clause " + id + " (spec/" +
-            (id.rfind("BUSY", 0) == 0     ? "busy_delay"
-             : id.rfind("XCEDE", 0) == 0  ? "xcede"
-             : id.rfind("STATES", 0) == 0 ? "states"
-             : id.rfind("GOV", 0) == 0    ? "governor"
-                                          : "idle_core") +
-            ".md)")
-      << "}}";
+      << js(id + " (" + (clause ? clause->kind : std::string("?")) + ", " + where + ")")
+      << "},\"fullDescription\":{\"text\":" << js(clause ? clause->obligation : id) << "}}";
     first = false;
   }
   o << "]}},\"results\":[";
   first = true;
   for (const auto& v : rep.clauses) {
-    if (v.status != "failed" && v.status != "error") continue;
+    const bool failed = v.status == "failed" || v.status == "uncovered";
+    if (!failed && v.status != "error" && v.status != "accepted") continue;
     std::string text = v.id + " " + v.status + " in " + v.function + "()";
+    if (!v.spec_note.empty()) text += " (" + v.spec_note + ")";
     if (!v.counterexamples.empty()) text += ": " + v.counterexamples.front();
     if (!v.error.empty()) text += ": " + v.error;
-    o << (first ? "" : ",") << "{\"ruleId\":" << js(v.id)
-      << ",\"level\":" << js(v.status == "failed" ? "error" : "warning")
+    o << (first ? "" : ",") << "{\"ruleId\":" << js(v.id) << ",\"level\":"
+      << js(failed                ? "error"
+            : v.status == "error" ? "warning"
+                                  : "note")
       << ",\"message\":{\"text\":" << js(text) << "},\"locations\":[{\"physicalLocation\":{"
       << "\"artifactLocation\":{\"uri\":" << js(v.file)
       << "},\"region\":{\"startLine\":" << std::max(1, v.line) << "}}}]";
-    if (v.counterexamples.size() > 1 || !v.replay.empty()) {
+    if (v.status == "accepted")
+      o << ",\"suppressions\":[{\"kind\":\"external\",\"justification\":" << js(v.spec_note)
+        << "}]";
+    if (v.counterexamples.size() > 1 || !v.replay.empty() || !v.fixed_by.empty()) {
       std::vector<std::string> extra(v.counterexamples.begin(), v.counterexamples.end());
       o << ",\"properties\":{\"counterexamples\":" << js_list(extra)
-        << ",\"replay\":" << js(v.replay) << "}";
+        << ",\"replay\":" << js(v.replay) << ",\"subject\":" << js(v.subject)
+        << ",\"fixedBy\":" << js(v.fixed_by) << "}";
     }
     o << "}";
     first = false;
@@ -716,10 +841,28 @@ into a plain and an ASan+UBSan harness, and run in child processes.
   --cc COMPILER          the C compiler for the harness (default cc)
   --validate-dir DIR     where harness_*.c and shims/ live
   --keep-temp            keep the harness directory (for replay commands)
+  --subject NAME         the spec subject to judge the file against (default
+                         reference; e.g. legacy for a pre-v5.17 rtas.c, v6.14
+                         for a menu.c of that era): the spec's accepted
+                         violations of that subject are reported as accepted
+  --allow-unknown        exit 0 instead of 3 when nothing failed but a clause
+                         could not be judged
 
-Verdicts: held, failed (with a shrunk counterexample), error, absent,
-unknown, n/a. Exit 0: every clause held (or n/a); 1: any other verdict; 2: usage error,
-unreadable input, or a harness that does not compile (compiler's message).
+Verdicts (spec/*.md decides which clauses validate judges, on which
+function, and what each subject is accepted to break): held; failed (with a
+shrunk counterexample, and the subjects the spec accepts it for and the
+upstream commit that fixed it); accepted (failed as the spec accepts for the
+subject); uncovered (the spec has validate judge it and no verdict came);
+unknown; error (not judged: a harness that does not compile, a run that
+died); n/a (not a clause of the subject, or not applicable to the code);
+absent (the function is not in the file).
+
+Exit codes (the same for verify, check, validate and review):
+  0  every judged clause held (n/a, absent and accepted allowed)
+  1  a clause failed or is uncovered (dominates everything else)
+  2  bad command line or unreadable input
+  3  nothing failed, but something could not be judged (error, unknown, or
+     no clause judged at all); --allow-unknown makes it 0
 )";
 
 struct Parsed {
@@ -727,6 +870,25 @@ struct Parsed {
   bool json = false, help = false;
   std::string junit, sarif, error;
 };
+
+// Numbers on the command line: decimal, or hexadecimal after 0x; nothing
+// else (no sign, no white space, no octal from a leading 0).
+bool parse_number(const std::string& v, uint64_t& out) {
+  static const std::regex form("^(0[xX][0-9a-fA-F]+|[0-9]+)$");
+  if (!std::regex_match(v, form)) return false;
+  const bool hex = v.size() > 2 && (v[1] == 'x' || v[1] == 'X');
+  errno = 0;
+  out = std::strtoull(v.c_str() + (hex ? 2 : 0), nullptr, hex ? 16 : 10);
+  return errno == 0;
+}
+
+// Seconds: a decimal number, possibly with a fraction.
+bool parse_seconds(const std::string& v, double& out) {
+  static const std::regex form(R"(^([0-9]+(\.[0-9]*)?|\.[0-9]+)$)");
+  if (!std::regex_match(v, form)) return false;
+  out = std::strtod(v.c_str(), nullptr);
+  return std::isfinite(out);
+}
 
 // Shared by validate and review: returns false (and sets error) on a bad
 // argument; positional arguments go to `positional`.
@@ -762,20 +924,20 @@ bool parse_common(const std::vector<std::string>& args, Parsed& p,
       if (!values(p.opt.components, "a name")) return false;
     } else if (a == "--budget") {
       if (!value(v, "a number of seconds")) return false;
-      char* end = nullptr;
-      p.opt.budget_seconds = std::strtod(v.c_str(), &end);
-      if (end == v.c_str() || *end || !(p.opt.budget_seconds > 0)) {
-        p.error = "bad --budget '" + v + "'";
+      if (!parse_seconds(v, p.opt.budget_seconds) || !(p.opt.budget_seconds > 0)) {
+        p.error = "bad --budget '" + v + "': a positive decimal number of seconds";
         return false;
       }
     } else if (a == "--fuzz") {
       if (!value(v, "a number of seconds")) return false;
-      char* end = nullptr;
-      p.opt.fuzz_seconds = std::strtod(v.c_str(), &end);
-      if (end == v.c_str() || *end || !(p.opt.fuzz_seconds >= 0)) {
-        p.error = "bad --fuzz '" + v + "'";
+      if (!parse_seconds(v, p.opt.fuzz_seconds)) {
+        p.error = "bad --fuzz '" + v + "': a decimal number of seconds, 0 for none";
         return false;
       }
+    } else if (a == "--subject") {
+      if (!value(p.opt.subject, "a subject (e.g. reference, legacy, v6.14)")) return false;
+    } else if (a == "--allow-unknown") {
+      p.opt.allow_unknown = true;
     } else if (a == "--inputs") {
       if (!value(v, "a list: z3,fuzz,rapidcheck,generated")) return false;
       p.opt.inputs.clear();
@@ -793,9 +955,8 @@ bool parse_common(const std::vector<std::string>& args, Parsed& p,
       }
     } else if (a == "--cases") {
       if (!value(v, "a number")) return false;
-      char* end = nullptr;
-      const long n = std::strtol(v.c_str(), &end, 10);
-      if (end == v.c_str() || *end || n < 1 || n > 1000000) {
+      uint64_t n = 0;
+      if (!parse_number(v, n) || n < 1 || n > 1000000) {
         p.error = "bad --cases '" + v + "': 1 to 1000000";
         return false;
       }
@@ -804,18 +965,16 @@ bool parse_common(const std::vector<std::string>& args, Parsed& p,
       if (!value(p.opt.fuzz_cc, "a compiler")) return false;
     } else if (a == "--memory") {
       if (!value(v, "a number of MiB")) return false;
-      char* end = nullptr;
-      p.opt.memory_mb = std::strtol(v.c_str(), &end, 10);
-      if (end == v.c_str() || *end || p.opt.memory_mb < 0) {
-        p.error = "bad --memory '" + v + "'";
+      uint64_t mb = 0;
+      if (!parse_number(v, mb) || mb > (uint64_t{1} << 40)) {
+        p.error = "bad --memory '" + v + "': a number of MiB (decimal, or 0x...), 0 for none";
         return false;
       }
+      p.opt.memory_mb = static_cast<long>(mb);
     } else if (a == "--seed") {
       if (!value(v, "a number")) return false;
-      char* end = nullptr;
-      p.opt.seed = std::strtoull(v.c_str(), &end, 0);
-      if (end == v.c_str() || *end) {
-        p.error = "bad --seed '" + v + "'";
+      if (!parse_number(v, p.opt.seed)) {
+        p.error = "bad --seed '" + v + "': a decimal number, or hexadecimal after 0x";
         return false;
       }
     } else if (a == "--cc") {
@@ -851,6 +1010,20 @@ bool parse_common(const std::vector<std::string>& args, Parsed& p,
   return true;
 }
 
+// --junit and --sarif are checked before the run: a long run must not end
+// in "cannot write". Returns "" or what is wrong with the path.
+std::string output_path_problem(const std::string& path) {
+  std::error_code ec;
+  const std::filesystem::path f(path);
+  if (std::filesystem::is_directory(f, ec)) return path + " is a directory";
+  const std::filesystem::path dir = f.has_parent_path() ? f.parent_path() : ".";
+  if (!std::filesystem::is_directory(dir, ec)) return "no such directory: " + dir.string();
+  if (access(dir.c_str(), W_OK) != 0) return "cannot write in " + dir.string();
+  if (std::filesystem::exists(f, ec) && access(path.c_str(), W_OK) != 0)
+    return "cannot write " + path;
+  return "";
+}
+
 bool write_outputs(const Parsed& p, const Report& rep, const std::string& prog) {
   bool ok = true;
   if (!p.junit.empty() && !spit(p.junit, render_junit(rep))) {
@@ -871,9 +1044,21 @@ int front(const std::vector<std::string>& args, const std::string& validate_dir,
           std::vector<std::string>& positional) {
   p.opt.validate_dir = validate_dir;
   if (const char* d = std::getenv("IDLESPEC_VALIDATE_DIR")) p.opt.validate_dir = d;
-  if (!parse_common(args, p, positional)) {
+  const bool json = std::find(args.begin(), args.end(), "--json") != args.end();
+  bool ok = parse_common(args, p, positional);
+  if (ok && !p.help)
+    for (const std::string* out : {&p.junit, &p.sarif})
+      if (!out->empty())
+        if (const std::string why = output_path_problem(*out); !why.empty()) {
+          p.error = (out == &p.junit ? "--junit: " : "--sarif: ") + why;
+          ok = false;
+        }
+  if (!ok) {
     std::cerr << prog << ": " << p.error << " (see --help)\n";
-    return 2;
+    if (json)
+      std::cout << "{\"error\":\"" << json_escape(p.error) << "\",\"exit_code\":" << kExitUsage
+                << "}\n";
+    return kExitUsage;
   }
   if (p.help) {
     std::cout << usage;
@@ -899,14 +1084,14 @@ int validate_main(const std::vector<std::string>& args, const std::string& valid
     std::cerr << prog << ": " << (rep.subject.empty() ? "" : rep.subject + ": ") << rep.error
               << "\n";
     if (p.json) std::cout << render_json(rep);
-    return 2;
+    return kExitUsage;
   }
   for (const auto& part : rep.parts)
     if (!part.build_error.empty())
       std::cerr << prog << ": " << part.file << " (" << part.component << "): " << part.build_error
                 << "\n";
   std::cout << (p.json ? render_json(rep) : render_text(rep));
-  if (!write_outputs(p, rep, prog)) return 2;
+  if (!write_outputs(p, rep, prog)) return rep.exit_code == kExitFailed ? kExitFailed : kExitUsage;
   return rep.exit_code;
 }
 
@@ -923,12 +1108,17 @@ one: what a reviewer pastes into a reply.
   --json                 the clause diff and both reports as JSON
   --junit FILE, --sarif FILE
                          the after-patch report in those formats
-  and validate's --budget, --scan, --seed, --no-sanitizers, --cc,
-  --validate-dir, --keep-temp.
+  and validate's --budget, --scan, --seed, --subject, --allow-unknown,
+  --no-sanitizers, --cc, --validate-dir, --keep-temp.
 
-Exit 0: no clause newly failed; 1: one did (or errored); 2: usage error, a
-patch that has no applicable diff (e.g. a reply that only quotes one) or
-does not apply, or a harness that does not compile.
+Exit codes (the same for verify, check, validate and review):
+  0  no clause newly failed, and every clause after the patch was judged
+  1  a clause newly failed (or became uncovered)
+  2  bad command line, or a patch that cannot be read, has no applicable
+     diff (e.g. a reply that only quotes one) or does not apply
+  3  nothing newly failed, but after the patch something could not be
+     judged (a harness that no longer compiles, an unknown); --allow-unknown
+     makes it 0
 )";
 
 int review_main(const std::vector<std::string>& args, const std::string& validate_dir) {
@@ -952,7 +1142,8 @@ int review_main(const std::vector<std::string>& args, const std::string& validat
     return 2;
   }
   std::cout << (p.json ? render_review_json(rr) : render_review_text(rr));
-  if (!write_outputs(p, rr.after, prog)) return 2;
+  if (!write_outputs(p, rr.after, prog))
+    return rr.exit_code == kExitFailed ? kExitFailed : kExitUsage;
   return rr.exit_code;
 }
 

@@ -13,12 +13,28 @@
 // differentially against the reference decoder in impl/xcede.h) and shrinks
 // every counterexample it reports.
 //
-// Verdicts per clause: held (its runs finished, nothing found), failed (a
-// finding: a wrong answer, a crash, a hang, a WARN_ON/BUG_ON, a sanitizer
-// report), error (a run died, ran out of budget, or the harness did not
-// compile), absent (the function the clause needs is not in the file),
-// unknown (the component's functions are there but validate does not check
-// its clauses yet).
+// Verdicts per clause, the model of `idlespec verify` (verify/runner.h):
+// held (its runs finished, nothing found), failed (a finding: a wrong
+// answer, a crash, a hang, a WARN_ON/BUG_ON, a sanitizer report), accepted
+// (failed, and the spec accepts that violation for the subject the file is
+// judged against), uncovered (the spec says validate judges the clause on a
+// function the run checked, and no verdict came), unknown (nothing failed,
+// but the runs did not decide: budget spent, no input reached it), error (a
+// run died or the harness did not compile: the clause was not judged), n/a
+// (the clause is not one of the subject's, or does not apply to the code),
+// absent (the function the clause needs is not in the file).
+//
+// Which clauses validate judges, on which function, for which subjects, and
+// what each subject is accepted to break, all come from spec/*.md (the
+// "validate FUNCTION" checks, "Subjects", "Accepted for", "Fixed by", "Modes
+// of"): the components' checks report held or failed, and the post-pass in
+// validate.cc (judge_against_spec) applies the spec.
+//
+// Exit codes (the same for verify, check, validate and review): 0 every
+// judged clause held (n/a, absent and accepted allowed); 1 a clause failed
+// or is uncovered (dominates); 2 bad command line or unreadable input; 3
+// nothing failed but something could not be judged (error, unknown, or no
+// clause judged at all); --allow-unknown folds 3 into 0.
 #pragma once
 
 #include <cstdint>
@@ -49,7 +65,12 @@ struct Options {
   // xcede, states: the input sources (--inputs): z3, fuzz, rapidcheck, generated.
   std::set<std::string> inputs = {"z3", "fuzz", "rapidcheck", "generated"};
   int property_cases = 100;  // RapidCheck cases (--cases)
+  std::string subject = "reference";  // --subject: the spec subject the file is judged against
+  bool allow_unknown = false;         // --allow-unknown: exit 3 becomes 0
 };
+
+// The exit codes of verify, check, validate and review.
+enum ExitCode : int { kExitHeld = 0, kExitFailed = 1, kExitUsage = 2, kExitUnjudged = 3 };
 
 struct ClauseVerdict {
   std::string id;                            // "BUSY-4"
@@ -57,12 +78,16 @@ struct ClauseVerdict {
   std::string function;                      // the function it is checked on
   std::string file;                          // the file it was found in
   int line = 0;                              // the function's first line (0: absent)
-  std::string status;                        // held | failed | error | absent | unknown
+  std::string status;  // held | failed | accepted | uncovered | unknown | error | n/a | absent
   std::string coverage;                      // what the runs covered
   std::vector<std::string> counterexamples;  // shrunk, readable
   std::string replay;                        // a command that replays the first counterexample
   std::string error;                         // for error
-  std::string note;                          // what the spec says of this verdict, if anything
+  std::string note;                          // what the check adds (coverage, differential)
+  // Set by the spec post-pass:
+  std::string subject;     // the subject the clause was judged against
+  std::string spec_note;   // accepted: the spec's reason; failed: the subjects that share it
+  std::string fixed_by;    // the upstream commit that fixed this violation, where the spec has one
 };
 
 struct RunRecord {
@@ -87,14 +112,21 @@ struct Part {
 };
 
 struct Report {
-  std::string subject;  // the file or the tree
+  std::string subject;         // the file or the tree
+  std::string judged_subject;  // the spec subject (--subject, default reference)
   std::vector<Part> parts;
   std::vector<ClauseVerdict> clauses;  // all parts' clauses, in order
   std::vector<std::string> notes;
   std::string error;  // usage-level problem: exit 2
   double seconds = 0;
-  int exit_code = 0;  // 0 all held, 1 otherwise, 2 error
+  int exit_code = 0;  // ExitCode
 };
+
+// The spec post-pass over a report's parts (see above), then the report's
+// clause list and exit code. validate() and review() call it.
+void judge_against_spec(Report& report, const Options& options);
+// The exit code of a list of verdicts (see above); `usage_error` gives 2.
+int exit_code_of(const std::vector<ClauseVerdict>& verdicts, bool allow_unknown);
 
 // Extract, build, run, judge. Never throws for problems of the code under
 // test. --source, --kernel-tree and --candidate are exclusive.
@@ -127,8 +159,9 @@ struct ReviewReport {
   std::vector<std::string> touched;  // "file: function" touched by the patch
   Report before, after;
   std::vector<ClauseChange> changes;  // clauses whose verdict changed
+  std::vector<std::string> notes_after;  // e.g. a harness that no longer compiles after the patch
   std::string error;                  // exit 2
-  int exit_code = 0;                  // 0 no clause newly failed, 1 one did, 2 error
+  int exit_code = 0;  // 0 nothing newly failed, 1 a clause newly failed, 2 usage, 3 unjudged
 };
 
 ReviewReport review(const ReviewOptions& options);

@@ -63,6 +63,16 @@ bool VerifyReport::passed(bool allow_unknown) const {
   return true;
 }
 
+int VerifyReport::exit_code(bool allow_unknown) const {
+  if (!errors.empty()) return 1;
+  bool unknown = false;
+  for (const auto& c : clauses) {
+    if (c.status == Status::failed || c.status == Status::uncovered) return 1;
+    unknown = unknown || c.status == Status::unknown;
+  }
+  return unknown && !allow_unknown ? 3 : 0;
+}
+
 VerifyReport run_verify(const SpecIndex& spec, const Registry& registry, const VerifyFilter& filter,
                         const RunOptions& options, const Progress& progress) {
   VerifyReport report;
@@ -164,6 +174,7 @@ VerifyReport run_verify(const SpecIndex& spec, const Registry& registry, const V
       if (any_fail) {
         cr.status = Status::accepted;
         cr.detail = acc->reason;
+        if (!acc->fixed_by_commit.empty()) cr.detail += " (fixed upstream by " + acc->fixed_by_commit + ")";
       } else if (any_unknown) {
         cr.status = Status::unknown;
         cr.detail = "accepted violation neither confirmed nor refuted";

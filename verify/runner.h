@@ -47,6 +47,11 @@ struct VerifyReport {
   std::vector<ClauseReport> clauses;
   std::vector<std::string> errors;  // registry checks that name clauses the spec lacks
   bool passed(bool allow_unknown) const;
+  // The exit code of verify, check, validate and review: 0 every clause held
+  // or accepted; 1 one failed or is uncovered, or the spec and the registry
+  // disagree (dominates); 3 nothing failed but one is unknown (0 with
+  // allow_unknown). 2, bad command line, is the front end's.
+  int exit_code(bool allow_unknown) const;
 };
 
 // Called after each check finishes: (index, total, check, subject, result).

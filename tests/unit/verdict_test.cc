@@ -19,6 +19,7 @@ wrapped.
 - Source: somewhere
 - Checks: proof p1, property q1
 - Accepted for upstream: it knowingly breaks this
+- Fixed by: none (a test)
 
 ### XCEDE-2 (efficiency)
 Second obligation.
@@ -81,8 +82,18 @@ TEST(SpecParser, RejectsMalformedClauses) {
       {"### XCEDE-1 (safety)\nx\n- Subjects: r\n", "Source"},
       {"### XCEDE-1 (safety)\n\n- Subjects: r\n- Source: s\n", "obligation"},
       {"### XCEDE-1 (safety)\nx\n- Subjects: r\n- Source: s\n- Checks: prof p\n", "<kind> <name>"},
-      {"### XCEDE-1 (safety)\nx\n- Subjects: r\n- Source: s\n- Accepted for z: why\n",
+      {"### XCEDE-1 (safety)\nx\n- Subjects: r\n- Source: s\n- Accepted for z: why\n- Fixed by: "
+       "none\n",
        "not one of"},
+      {"### XCEDE-1 (safety)\nx\n- Subjects: r\n- Source: s\n- Accepted for r: why\n", "Fixed by"},
+      {"### XCEDE-1 (safety)\nx\n- Subjects: r\n- Source: s\n- Fixed by: 779b1a1cb13a\n",
+       "must follow"},
+      {"### XCEDE-1 (safety)\nx\n- Subjects: r\n- Source: s\n- Accepted for r: why\n- Fixed by: "
+       "soon\n",
+       "commit id"},
+      {"### XCEDE-1 (safety)\nx\n- Subjects: r, s\n- Source: s\n- Accepted for r, r: why\n- Fixed "
+       "by: none\n",
+       "twice"},
       {"### GOV-1 (safety)\nx\n- Subjects: r\n- Source: s\n", "does not belong"},
       {"### XCEDE-1 safety\n", "malformed"},
   };
@@ -92,6 +103,61 @@ TEST(SpecParser, RejectsMalformedClauses) {
     ASSERT_FALSE(idx.errors.empty()) << text;
     EXPECT_NE(idx.errors[0].find(want), std::string::npos) << idx.errors[0];
   }
+}
+
+TEST(SpecParser, OneAcceptanceLineForSeveralSubjectsWithItsFix) {
+  SpecIndex idx;
+  parse_spec_file("governor", "spec/governor.md", R"(# governor
+- Modes of reference: early, late
+
+### GOV-1 (safety)
+x
+
+- Subjects: a, b, reference
+- Source: s
+- Checks: proof p, validate menu_select, validate menu_update
+- Accepted for a, b: why
+- Fixed by: 779b1a1cb13a ("cpuidle: a title")
+)",
+                  idx);
+  ASSERT_TRUE(idx.errors.empty()) << idx.errors[0];
+  const Clause& c = idx.clauses.at(0);
+  EXPECT_EQ(c.checks.size(), 1u);  // validate checks are not registry checks
+  EXPECT_EQ(c.validate_functions, (std::vector<std::string>{"menu_select", "menu_update"}));
+  for (const char* s : {"a", "b"}) {
+    ASSERT_NE(c.acceptance_for(s), nullptr) << s;
+    EXPECT_EQ(c.acceptance_for(s)->reason, "why");
+    EXPECT_EQ(c.acceptance_for(s)->fixed_by_commit, "779b1a1cb13a");
+  }
+  EXPECT_EQ(c.acceptance_for("reference"), nullptr);
+  EXPECT_EQ(idx.modes_of("governor", "reference"), (std::vector<std::string>{"early", "late"}));
+  EXPECT_TRUE(idx.modes_of("governor", "a").empty());
+  EXPECT_TRUE(c.applies_to("x", {"b"}));
+  EXPECT_FALSE(c.applies_to("x", {"y"}));
+  EXPECT_EQ(idx.subjects_of("governor"), (std::vector<std::string>{"a", "b", "reference"}));
+}
+
+TEST(Verdicts, ExitCodes) {
+  VerifyReport rep;
+  ClauseReport c;
+  for (Status s : {Status::held, Status::accepted}) {
+    c.status = s;
+    rep.clauses = {c};
+    EXPECT_EQ(rep.exit_code(false), 0) << status_name(s);
+  }
+  c.status = Status::unknown;
+  rep.clauses = {c};
+  EXPECT_EQ(rep.exit_code(false), 3);
+  EXPECT_EQ(rep.exit_code(true), 0);
+  ClauseReport f;
+  for (Status s : {Status::failed, Status::uncovered}) {
+    f.status = s;
+    rep.clauses = {c, f};  // a failure dominates the unknown
+    EXPECT_EQ(rep.exit_code(true), 1) << status_name(s);
+  }
+  rep.clauses = {};
+  rep.errors = {"a registry check names XCEDE-9"};
+  EXPECT_EQ(rep.exit_code(true), 1);
 }
 
 TEST(Verdicts, HeldWhenEveryCheckPasses) {

@@ -1,0 +1,91 @@
+#!/bin/sh
+# ctest: budget=20 timeout=300
+# tests/validate/run_verdicts.sh IDLESPEC_VALIDATE [BUDGET_SECONDS]
+#
+# validate's verdict model (issue 13): clauses, subjects and acceptances come
+# from spec/*.md; --subject chooses the subject a file is judged against; a
+# failure the spec accepts for another subject names it and the upstream fix;
+# the exit codes are verify's (0 held, 1 failed, 2 usage, 3 not judged), with
+# a failure dominating an unbuildable function; bad numbers, subjects,
+# functions and output paths are usage errors before any run.
+set -u
+HERE=$(cd "$(dirname "$0")" && pwd)
+CLAUSES="BUSY-1 BUSY-2 BUSY-3 BUSY-4 BUSY-5 BUSY-7"
+COMPONENT=busy_delay
+. "$HERE/lib.sh"
+RUN_DEFAULTS="--scan sampled --budget $BUDGET"
+
+# --- a pre-v5.17 rtas.c: failed against reference, accepted as legacy ---------
+run legacy --source "$(src legacy)"
+expect_rc legacy 1
+expect_clause legacy BUSY-2 failed
+expect_clause legacy BUSY-3 failed
+expect_clause legacy BUSY-7 failed
+expect_clause legacy BUSY-1 held
+expect_clause legacy BUSY-4 held
+expect_text legacy "BUSY-2 [rtas_busy_delay] failed: as legacy (the spec accepts this violation there); fixed upstream by 38f7b7067dae"
+expect_text legacy "subject reference, exit 1"
+
+run legacy_subject --source "$(src legacy)" --subject legacy --json
+expect_rc legacy_subject 0
+python3 - "$SCRATCH/legacy_subject.out" <<'PY' || fail "legacy_subject: unexpected JSON verdicts"
+import json, sys
+d = json.load(open(sys.argv[1]))
+got = {c["id"]: (c["status"], c["subject"], c["fixed_by"]) for c in d["clauses"]}
+want = {"BUSY-1": ("held", "legacy", ""), "BUSY-2": ("accepted", "legacy", "38f7b7067dae"),
+        "BUSY-3": ("accepted", "legacy", "38f7b7067dae"), "BUSY-4": ("held", "legacy", ""),
+        "BUSY-5": ("n/a", "legacy", ""), "BUSY-7": ("n/a", "legacy", "")}
+assert got == want, got
+assert d["judged_subject"] == "legacy" and d["exit_code"] == 0, d
+PY
+
+# The faithful file judged as legacy: better than the subject is not a failure.
+run faithful_as_legacy --source "$(src faithful)" --subject legacy
+expect_rc faithful_as_legacy 0
+expect_clause faithful_as_legacy BUSY-2 held
+expect_text faithful_as_legacy "spec: the spec accepts a violation for legacy; this file does not show it"
+
+# --- a failure beside a function that does not compile: 1, not 2 or 3 ---------
+TREE="$SCRATCH/tree"
+mkdir -p "$TREE/arch/powerpc/kernel" "$TREE/drivers/cpuidle/governors"
+sed '/variant: accepts_9906/s/RTAS_EXTENDED_DELAY_MAX;/RTAS_EXTENDED_DELAY_MAX + 1;/' \
+  "$(src faithful)" >"$TREE/arch/powerpc/kernel/rtas.c"
+cmp -s "$(src faithful)" "$TREE/arch/powerpc/kernel/rtas.c" && fail "tree: the variant changed nothing"
+printf 'int menu_select(struct cpuidle_driver *drv, struct cpuidle_device *dev, bool *stop_tick)\n{\n\treturn this does not compile;\n}\n' \
+  >"$TREE/drivers/cpuidle/governors/menu.c"
+run tree --kernel-tree "$TREE"
+expect_rc tree 1
+expect_clause tree BUSY-1 failed
+expect_clause tree GOV-1 error
+expect_text tree "subject reference, exit 1"
+run tree_unbuildable_only --kernel-tree "$TREE" --component governor
+expect_rc tree_unbuildable_only 3
+run tree_unbuildable_allowed --kernel-tree "$TREE" --component governor --allow-unknown
+expect_rc tree_unbuildable_allowed 0
+
+# --- nothing judged is never a pass --------------------------------------------
+printf 'int unrelated(void)\n{\n\treturn 0;\n}\n' >"$SCRATCH/unrelated.c"
+run nothing --source "$SCRATCH/unrelated.c" --component busy_delay
+expect_rc nothing 3
+run nothing_allowed --source "$SCRATCH/unrelated.c" --component busy_delay --allow-unknown
+expect_rc nothing_allowed 0
+
+# --- usage errors: exit 2 at once, as JSON under --json --------------------------
+run usage_space --source "$(src faithful)" --budget " 5" --json
+expect_rc usage_space 2
+for bad in "--subject v9.99" "--function rtas_busy_dealy" "--budget -5" \
+           "--budget 0x10" "--seed -1" "--seed 1e3" "--cases 010x" "--memory 12MB" \
+           "--junit $SCRATCH/no/such/dir/v.xml" "--sarif $SCRATCH"; do
+  name=usage_$(echo "$bad" | tr -c 'a-z0-9' _)
+  # shellcheck disable=SC2086  # the option and its value are two words
+  run "$name" --source "$(src faithful)" $bad --json
+  expect_rc "$name" 2
+  [ "$(awk -v s="$SECS" 'BEGIN { print (s < 5) }')" = 1 ] || fail "$name: took ${SECS}s: checked after the run"
+  python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["exit_code"]==2 and d["error"], d' \
+    "$SCRATCH/$name.out" || fail "$name: no JSON error on stdout"
+done
+# A leading zero is decimal, not octal.
+run decimal --source "$(src faithful)" --component busy_delay --seed 010 --memory 0512 --json
+python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$SCRATCH/decimal.out" ||
+  fail "decimal: --seed 010 --memory 0512 were refused"
+finish
