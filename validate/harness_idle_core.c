@@ -9,7 +9,8 @@
  * when the hardware wakes a thread from its idle instruction, and when the
  * core loses state. The clauses are judged here, in C, on every move:
  *
- *   IDLE-1  the lock bit is set exactly while one thread holds it (from its
+ *   IDLE-1  the lock bit (the word's, or paca->idle_lock's since v6.5) is
+ *           set exactly while one thread holds it (from its
  *           successful test_and_set_bit_lock to the operation that clears
  *           it); no thread returns to running holding it; no reachable
  *           state leaves every unfinished thread unable to move; the kernel
@@ -21,8 +22,10 @@
  *   IDLE-7  POWER9's form: IDLE-1's lock part, IDLE-2 and IDLE-3, and no
  *           thread returns before the per-core SPRs and its own SPRs hold
  *           their values again; any other kernel assertion, a crash
- *   IDLE-8  a thread that woke returns: no deadlock leaves it spinning
- *           (bounded: within the explored schedules, not fair cycles)
+ *   IDLE-8  a thread that woke returns: no deadlock leaves it spinning,
+ *           and no schedule closes a fair cycle (a livelock: the same whole
+ *           state again, every thread that could move moved; the criterion
+ *           is stated at ic_after_move); bounded: on the explored schedules
  *   IDLE-9  a thread resyncs the timebase only when it found no other
  *           thread's bit set (the word after its last successful
  *           test_and_set_bit_lock, else after its last operation)
@@ -61,6 +64,7 @@
  * Output per job:
  *   FINDING <id> <clause> count=<schedules> moves=<n> schedule=<moves> :: <what>
  *   TL <id> <clause> <step>: <thread>: <action>          the shrunk schedule's timeline
+ *       (a livelock's: a table, one column per thread, one row per step, the cycle marked)
  *   R <id> mode=<m> schedules=<n> states=<n> transitions=<n> max_depth=<n>
  *       bound_hits=<n> complete=<0|1> findings=<n> failcap=<0|1 a DFS stopped after
  *       IC_FAIL_CAP failing schedules>
@@ -85,17 +89,7 @@
 #define IC_HAVE_FN 1
 #endif
 
-#if defined(__SANITIZE_ADDRESS__)
-#define IC_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define IC_ASAN 1
-#endif
-#endif
-#ifdef IC_ASAN
-#include <sanitizer/asan_interface.h>
-#include <sanitizer/common_interface_defs.h>
-#endif
+/* IC_ASAN, the contexts and IC_SWITCH: validate/shims/idle_env.h. */
 
 #define IC_STACK_SIZE (256 * 1024)
 #define IC_MAX_MOVES 1024    /* per schedule: beyond it the schedule is cut (a bound hit) */
@@ -105,6 +99,12 @@
 #define IC_TB_LEVEL 6        /* pnv_first_tb_loss_level */
 #define IC_HASH_BITS 22
 #define IC_MAX_ENABLED (4 * IC_MAX_THREADS + 1) /* every kind for every thread, and the loss */
+/* AMOR on wake-up: since 46f9caf1a246 ("powerpc/64s: Keep AMOR SPR a
+ * constant ~0 at runtime") the kernel keeps AMOR at ~0 and writes ~0 back
+ * after a state loss instead of a saved copy; before it, idle.c restored the
+ * value it had saved. The harness seeds AMOR with the runtime constant, so
+ * code of either era holds, and code that loses AMOR still fails. */
+#define IC_AMOR_RUNTIME (~0UL)
 #define C(n) (1u << (n))
 /* POWER9's IDLE-7 also covers IDLE-1/2/3's parts; POWER8 has no IDLE-7 and
  * takes crashes and unclassified assertions as IDLE-1 (a thread that cannot go on). */
@@ -119,7 +119,6 @@ struct ic_move {
 };
 
 struct ic_thread {
-  ucontext_t ctx;
   char *stack;
   enum ic_status st;
   int cycle, kind;       /* kind: index into ic_kind_letters */
@@ -128,6 +127,7 @@ struct ic_thread {
   int woke;              /* woke in the current call (on the wake path) */
   int pend_op, pend_line;
   unsigned long pend_arg;
+  const volatile unsigned long *pend_addr; /* the word or the lock the pending operation is on */
   int lost;              /* 0, 1 SPR loss, 2 timebase loss: while in hardware idle */
   int idle_mayloss;      /* the pending/current idle instruction may lose state */
   unsigned long srr1;    /* what the wake hands back */
@@ -136,9 +136,11 @@ struct ic_thread {
   int decided_set;
   unsigned long decided, last_seen;
   uint64_t hist;         /* hash of what the thread observed in this call */
-  int ro_line, ro_op;    /* its last operation, if it only read the word */
+  int ro_line, ro_op;    /* its last operation, if it only read the word or the lock */
   unsigned long ro_word;
-  void *fake_stack;
+  const volatile unsigned long *ro_addr;
+  uint64_t fp;           /* its registers and stack where it stopped (ic_local_fp) */
+  int fp_valid;          /* fp is taken since it last ran */
 };
 
 static struct ic_thread ic_th[IC_MAX_THREADS];
@@ -163,6 +165,7 @@ static unsigned long ic_golden[IC_MAX_THREADS][IC_NR_SPRS];
 static int ic_tb_valid;
 static int ic_wa_applied;        /* POWER8: the fastsleep workaround is in effect */
 static unsigned long ic_shadow;  /* the word as the last operation left it (plain stores show) */
+static unsigned long ic_shadow_lock; /* the same for the separate lock (paca->idle_lock, v6.5+) */
 static const char *const ic_spr_names[IC_NR_SPRS] = {
     "?",     "PTCR",  "RPR",   "TSCR",  "LDBAR", "LPCR",  "HFSCR", "FSCR", "PID",  "PURR",
     "SPURR", "DSCR",  "CIABR", "MMCRA", "MMCR0", "MMCR1", "MMCR2", "AMR",  "IAMR", "AMOR",
@@ -194,25 +197,25 @@ static int ic_home(int t, int spr) {
   return ic_scope[spr] == SC_CORE ? 0 : ic_scope[spr] == SC_SUBCORE ? t - t % (ic_n / ic_subcores) : t;
 }
 
+/* The word of the core (the first thread's paca). */
+static unsigned long *ic_word(void) { return &paca_ptrs[0]->idle_state; }
+/* The separate lock of v6.5+ (b0c5b4f1ee36); before it the lock bit is the word's. */
+static unsigned long *ic_lockw(void) { return &paca_ptrs[0]->idle_lock; }
+/* Is the lock held, wherever the code keeps it? */
+static int ic_locked(void) { return ((*ic_word() | *ic_lockw()) & PNV_CORE_IDLE_LOCK_BIT) != 0; }
+
 /* --- contexts ------------------------------------------------------------------ */
-static ucontext_t ic_main_ctx;
+/* ic_main_ctx, ic_ctx and the switch from a thread (IC_SWITCH): idle_env.h. */
 #ifdef IC_ASAN
 static void *ic_main_fake;
-static const void *ic_main_bottom;
-static size_t ic_main_size;
 #endif
 
-static void ic_to_main(int finishing) {
-  struct ic_thread *th = &ic_th[ic_cur];
+/* A thread's last switch: its stack is not resumed (ASan forgets it). */
+static void ic_finish_thread(void) {
 #ifdef IC_ASAN
-  __sanitizer_start_switch_fiber(finishing ? NULL : &th->fake_stack, ic_main_bottom, ic_main_size);
-#else
-  (void)finishing;
+  __sanitizer_start_switch_fiber(NULL, ic_main_bottom, ic_main_size);
 #endif
-  swapcontext(&th->ctx, &ic_main_ctx);
-#ifdef IC_ASAN
-  __sanitizer_finish_switch_fiber(th->fake_stack, &ic_main_bottom, &ic_main_size);
-#endif
+  swapcontext(&ic_ctx[ic_cur], &ic_main_ctx);
 }
 
 static void ic_to_thread(int t) {
@@ -220,16 +223,19 @@ static void ic_to_thread(int t) {
 #ifdef IC_ASAN
   __sanitizer_start_switch_fiber(&ic_main_fake, ic_th[t].stack, IC_STACK_SIZE);
 #endif
-  swapcontext(&ic_main_ctx, &ic_th[t].ctx);
+  swapcontext(&ic_main_ctx, &ic_ctx[t]);
 #ifdef IC_ASAN
   __sanitizer_finish_switch_fiber(ic_main_fake, NULL, NULL);
 #endif
+  ic_th[t].fp_valid = 0; /* taken when a repeat needs it (ic_global_fp) */
 }
 
 /* --- the schedule being run: moves, events, findings ---------------------------- */
 struct ic_event {
   int t, op, line;
   unsigned long arg, before, after, ret;
+  char on_lock; /* an operation on the separate lock (paca->idle_lock) */
+  char held;    /* the separate lock (v6.5+) was held after it */
   char what; /* 'o' operation, 'b' begin, 'i' idle, 'w' wake, 'L' loss, 'r' return, 'm' core mtspr, 'y' resync,
                 'x' blocked, 'a' workaround, 'p' plain store to the word */
 };
@@ -252,6 +258,7 @@ static void ic_event(char what, int t, int op, int line, unsigned long arg, unsi
   struct ic_event *e = &ic_ev[ic_nev++];
   e->what = what, e->t = t, e->op = op, e->line = line;
   e->arg = arg, e->before = before, e->after = after, e->ret = ret;
+  e->on_lock = 0, e->held = (char)((*ic_lockw() & PNV_CORE_IDLE_LOCK_BIT) != 0);
 }
 
 static void ic_finding(unsigned clauses, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -267,11 +274,12 @@ static void ic_finding(unsigned clauses, const char *fmt, ...) {
   ic_nfind++;
 }
 
-static unsigned long *ic_word(void) { return &paca_ptrs[0]->idle_state; }
 
 static int ic_is_word(const volatile void *addr) {
   for (int t = 0; t < ic_n; t += threads_per_core)
-    if (addr == (const volatile void *)&paca_ptrs[t]->idle_state) return 1;
+    if (addr == (const volatile void *)&paca_ptrs[t]->idle_state ||
+        addr == (const volatile void *)&paca_ptrs[t]->idle_lock)
+      return 1;
   return 0;
 }
 
@@ -309,10 +317,15 @@ static void ic_lock_track(int t, const char *what, unsigned long before, unsigne
 /* Did the running thread store to the word since its last operation (plain
  * C: POWER8's updates under the lock)? Judged here, at its next point. */
 static void ic_plain_check(int line) {
-  const unsigned long w = *ic_word(), before = ic_shadow;
-  if (w == before) return;
   const int t = ic_cur;
   struct ic_thread *th = &ic_th[t];
+  if (*ic_lockw() != ic_shadow_lock) { /* a plain store to the separate lock */
+    const unsigned long before = ic_shadow_lock;
+    ic_shadow_lock = *ic_lockw();
+    ic_lock_track(t, "plain store to idle_lock", before, ic_shadow_lock);
+  }
+  const unsigned long w = *ic_word(), before = ic_shadow;
+  if (w == before) return;
   ic_shadow = w;
   ic_event('p', t, 0, line, (unsigned long)th->pend_line, before, w, 0);
   th->hist = ic_mix(th->hist, w);
@@ -340,29 +353,35 @@ static void ic_plain_check(int line) {
   ic_lock_track(t, "plain store", before, w);
 }
 
-static void ic_point(int op, int line, const volatile void *addr, unsigned long arg) {
-  (void)addr;
+/* The bookkeeping of a scheduling point (ic_point in idle_env.h switches after it). */
+static void ic_pending(int op, int line, const volatile void *addr, unsigned long arg) {
   struct ic_thread *th = &ic_th[ic_cur];
   ic_plain_check(line);
   th->st = ST_PENDING;
   th->pend_op = op, th->pend_line = line, th->pend_arg = arg;
-  ic_to_main(0);
+  th->pend_addr = (const volatile unsigned long *)addr;
 }
 
 static void ic_did(int op, int line, unsigned long arg, unsigned long before, unsigned long after,
                    unsigned long ret) {
   const int t = ic_cur;
   struct ic_thread *th = &ic_th[t];
+  const int on_lock = th->pend_addr == ic_lockw();
   ic_event('o', t, op, line, arg, before, after, ret);
-  th->hist = ic_mix(ic_mix(th->hist, (uint64_t)op << 32 | (uint64_t)line), after ^ (ret << 40));
-  th->last_seen = after;
+  ic_ev[ic_nev - 1].on_lock = (char)on_lock;
+  th->hist = ic_mix(ic_mix(th->hist, (uint64_t)op << 32 | (uint64_t)line << 1 | (uint64_t)on_lock),
+                    after ^ (ret << 40));
+  if (!on_lock) th->last_seen = after;
   const int readonly = before == after && (op == IC_OP_READ || op == IC_OP_TEST_BIT ||
                                            op == IC_OP_TAS_LOCK || op == IC_OP_CMPXCHG);
-  th->ro_op = readonly ? op : 0, th->ro_line = line, th->ro_word = after;
-  ic_shadow = after;
+  th->ro_op = readonly ? op : 0, th->ro_line = line, th->ro_word = after, th->ro_addr = th->pend_addr;
+  if (on_lock)
+    ic_shadow_lock = after;
+  else
+    ic_shadow = after;
   if (op == IC_OP_TAS_LOCK && arg == NR_PNV_CORE_IDLE_LOCK_BIT && ret == 0) {
     th->holds_lock = 1;
-    th->decided = after, th->decided_set = 1;
+    th->decided = *ic_word(), th->decided_set = 1; /* the word it decides on, with the lock */
   } else {
     ic_lock_track(t, ic_op_names[op], before, after);
   }
@@ -482,7 +501,8 @@ static void ic_thread_main(void) {
 #endif
   for (th->cycle = 0; th->cycle < ic_cycles; th->cycle++) {
     th->st = ST_BEGIN;
-    ic_to_main(0);
+    th->pend_addr = NULL;
+    IC_SWITCH();
     th->psscr = ic_psscr_of(th->kind);
     th->in_call = 1, th->woke = 0, th->decided_set = 0, th->hist = (uint64_t)th->kind + 1;
 #if IC_P8
@@ -496,11 +516,14 @@ static void ic_thread_main(void) {
     ic_check_return(t, r);
   }
   th->st = ST_DONE;
-  ic_to_main(1);
+  ic_finish_thread();
   abort(); /* never resumed */
 }
 
 /* --- one schedule --------------------------------------------------------------------- */
+static void ic_lasso_reset(void);
+static void ic_note_enabled(const struct ic_move *en, int ne);
+static int ic_after_move(const struct ic_move *m);
 static void ic_reset(void) {
   memset(ic_pacas, 0, sizeof ic_pacas);
   const int tps = ic_n / ic_subcores;
@@ -509,11 +532,13 @@ static void ic_reset(void) {
     paca_ptrs[t]->subcore_sibling_mask = (u8)(((1UL << tps) - 1) << (t - t % tps));
   }
   paca_ptrs[0]->idle_state = ic_shadow = ic_core_mask;
+  ic_shadow_lock = 0;
   for (int t = 0; t < ic_n; t++)
     for (int s = 1; s < IC_NR_SPRS; s++)
       ic_spr[t][s] = ic_golden[t][s] =
-          s == SPRN_SPRG3 ? paca_ptrs[t]->sprg_vdso
-                          : (ic_home(t, s) != t ? 0 : 0x1000UL * (unsigned long)s + (unsigned long)t + 1);
+          s == SPRN_SPRG3  ? paca_ptrs[t]->sprg_vdso
+          : s == SPRN_AMOR ? IC_AMOR_RUNTIME
+                           : (ic_home(t, s) != t ? 0 : 0x1000UL * (unsigned long)s + (unsigned long)t + 1);
   ic_tb_valid = 1;
   ic_wa_applied = 0;
   ic_nmoves = ic_nev = ic_nfind = 0;
@@ -527,25 +552,27 @@ static void ic_reset(void) {
 #ifdef IC_ASAN
     ASAN_UNPOISON_MEMORY_REGION(stack, IC_STACK_SIZE);
 #endif
-    getcontext(&th->ctx);
-    th->ctx.uc_stack.ss_sp = stack;
-    th->ctx.uc_stack.ss_size = IC_STACK_SIZE;
-    th->ctx.uc_link = NULL;
-    makecontext(&th->ctx, ic_thread_main, 0);
+    ucontext_t *ctx = &ic_ctx[t];
+    getcontext(ctx);
+    ctx->uc_stack.ss_sp = stack;
+    ctx->uc_stack.ss_size = IC_STACK_SIZE;
+    ctx->uc_link = NULL;
+    makecontext(ctx, ic_thread_main, 0);
     th->st = ST_PENDING; /* runs to its first point (the BEGIN) on the first switch */
     ic_to_thread(t);
   }
   ic_nev = 0;
+  ic_lasso_reset();
 }
 
 /* A thread spinning without effect: its pending operation would read what
  * it read last time at the same place, or fail to take a held lock. */
 static int ic_blocked(const struct ic_thread *th) {
-  if (th->st != ST_PENDING) return 0;
-  const unsigned long w = *ic_word();
+  if (th->st != ST_PENDING || !th->pend_addr) return 0;
+  const unsigned long w = *th->pend_addr; /* the word or the lock */
   if (th->pend_op == IC_OP_TAS_LOCK && ((w >> th->pend_arg) & 1)) return 1;
   if ((th->pend_op == IC_OP_READ || th->pend_op == IC_OP_TEST_BIT) && th->ro_op == th->pend_op &&
-      th->ro_line == th->pend_line && th->ro_word == w)
+      th->ro_line == th->pend_line && th->ro_addr == th->pend_addr && th->ro_word == w)
     return 1;
   return 0;
 }
@@ -586,7 +613,7 @@ static void ic_check_state(void) {
   int holders = 0;
   for (int t = 0; t < ic_n; t++) holders += ic_th[t].holds_lock;
   if (holders > 1) ic_finding(C(1) | IC_P9C, "%d threads hold the lock at once (word %#lx)", holders, w);
-  if (w & PNV_CORE_IDLE_LOCK_BIT) return;
+  if (ic_locked()) return;
   if (IC_P8 && IC_WCOUNT(w) > threads_per_core)
     ic_finding(C(5), "lock free, word %#lx: the winkle count %d exceeds the %d threads of the core", w,
                IC_WCOUNT(w), threads_per_core);
@@ -702,10 +729,11 @@ static void ic_apply(const struct ic_move *m) {
 }
 
 /* --- timelines ------------------------------------------------------------------- */
-static void ic_word_text(char *b, size_t n, unsigned long w) {
+/* The word; `held`: the separate lock is held (the lock bit of the v6.5+ layout). */
+static void ic_word_text(char *b, size_t n, unsigned long w, int held) {
   int k = snprintf(b, n, "%#lx", w);
   if (k < 0 || (size_t)k >= n) return;
-  k += snprintf(b + k, n - (size_t)k, " [%s", (w & PNV_CORE_IDLE_LOCK_BIT) ? "lock" : "free");
+  k += snprintf(b + k, n - (size_t)k, " [%s", (w & PNV_CORE_IDLE_LOCK_BIT) || held ? "lock" : "free");
   for (int t = 0; t < ic_n && (size_t)k < n; t++)
     k += snprintf(b + k, n - (size_t)k, " %c%d", ((w >> t) & 1) ? '+' : '-', t);
   if (IC_P8 && (size_t)k < n)
@@ -733,8 +761,8 @@ static void ic_event_text(const struct ic_event *e, char *b, size_t n) {
                e->arg == OPAL_CONFIG_IDLE_APPLY ? "applied" : "undone");
       break;
     case 'p':
-      ic_word_text(w1, sizeof w1, e->before);
-      ic_word_text(w2, sizeof w2, e->after);
+      ic_word_text(w1, sizeof w1, e->before, e->held);
+      ic_word_text(w2, sizeof w2, e->after, e->held);
       snprintf(b, n, "t%d: plain store to the word (after line %lu): %s -> %s", e->t, e->arg, w1, w2);
       break;
     case 'w':
@@ -762,7 +790,7 @@ static void ic_event_text(const struct ic_event *e, char *b, size_t n) {
                  e->arg >= 2 ? " and the timebase" : "");
       break;
     case 'r':
-      ic_word_text(w1, sizeof w1, e->before);
+      ic_word_text(w1, sizeof w1, e->before, e->held);
       snprintf(b, n, "t%d: " IC_FN_NAME " returns %#lx: running (word %s)", e->t, e->ret, w1);
       break;
     case 'm': {
@@ -774,15 +802,23 @@ static void ic_event_text(const struct ic_event *e, char *b, size_t n) {
       break;
     }
     case 'y':
-      ic_word_text(w1, sizeof w1, e->arg);
+      ic_word_text(w1, sizeof w1, e->arg, e->held);
       snprintf(b, n, "t%d: opal_resync_timebase() (line %d), having found word %s", e->t, e->line, w1);
       break;
     case 'x':
       snprintf(b, n, "t%d: spins forever at %s (line %d)", e->t, ic_op_names[e->op], e->line);
       break;
     default:
-      ic_word_text(w1, sizeof w1, e->before);
-      ic_word_text(w2, sizeof w2, e->after);
+      if (e->on_lock) { /* the separate lock: only its bit matters */
+        snprintf(b, n, "t%d: %s(%lu) on idle_lock (line %d)%s: %s -> %s", e->t, ic_op_names[e->op],
+                 e->op == IC_OP_READ ? 0UL : e->arg, e->line,
+                 e->op == IC_OP_TAS_LOCK || e->op == IC_OP_TEST_BIT ? (e->ret ? " = 1" : " = 0") : "",
+                 e->before & PNV_CORE_IDLE_LOCK_BIT ? "lock" : "free",
+                 e->after & PNV_CORE_IDLE_LOCK_BIT ? "lock" : "free");
+        break;
+      }
+      ic_word_text(w1, sizeof w1, e->before, e->held);
+      ic_word_text(w2, sizeof w2, e->after, e->held);
       if (e->op == IC_OP_CMPXCHG)
         snprintf(b, n, "t%d: cmpxchg(expect %#lx) (line %d) = %#lx %s: %s -> %s", e->t, e->arg, e->line,
                  e->ret, e->ret == e->arg ? "ok" : "failed", w1, w2);
@@ -859,8 +895,10 @@ static unsigned ic_replay(const struct ic_move *mv, int n) {
     int ok = 0;
     for (int j = 0; j < ne && !ok; j++) ok = ic_same_move(&en[j], &mv[i]);
     if (!ok) continue;
+    ic_note_enabled(en, ne);
     ic_apply(&mv[i]);
     ic_check_state();
+    if (ic_after_move(&mv[i]) == 2) return ic_found_mask; /* a fair cycle: the run goes on forever */
   }
   if (ic_enabled(en) == 0) ic_judge_leaf();
   return ic_found_mask;
@@ -880,6 +918,270 @@ static void ic_judge_leaf(void) {
       ic_finding(C(8), "t%d woke and never returns: it spins at %s (line %d), word %#lx", t,
                  ic_op_names[th->pend_op], th->pend_line, *ic_word());
   }
+}
+
+/* --- livelock: a fair cycle on the schedule (IDLE-8) ------------------------------------
+ *
+ * The criterion. The state of the core after a move is: every thread's
+ * harness status (begun, pending at which operation on which word, in
+ * hardware idle, done; its cycle, kind and PSSCR request, what it lost, its
+ * wake-up's SRR1, whether it holds the lock, what it last read), its CPU
+ * registers and its whole stack from its saved stack pointer up (the code's
+ * locals and spilled values: a thread switches to the scheduler from the
+ * frame of the code under test, idle_env.h), and the shared state: the
+ * word, the lock, every paca, every SPR, the timebase and the fastsleep
+ * workaround. Not the history of how it got there. The code under test is
+ * deterministic given that state, so if one schedule reaches the same state
+ * after move i and after move d, the moves i+1..d can repeat forever: an
+ * infinite run. It is a livelock when that run is fair (strong fairness per
+ * hardware thread, the hardware's wake-up of a thread counted as that
+ * thread's move): every thread that can move in some state of the cycle
+ * moves in the cycle. No thread returns in the cycle (a return advances
+ * its cycle count, which is part of the state), so a thread inside the
+ * function in the cycle never returns: IDLE-8 fails. The core's state loss
+ * is the hardware's option and owes nothing to fairness. A repeat that is
+ * not fair (a thread could move and never does) is no finding: the DFS
+ * prunes it (every continuation from that state is explored from its first
+ * visit), PCT gives the threads that moved in it the lowest priority, as
+ * the other threads of a real core would get to run.
+ *
+ * Assumptions: the code's file-scope variables do not change while a
+ * thread spins (they are not in the state; upstream's are set at boot);
+ * 64-bit fingerprints do not collide within one schedule (at most 1024
+ * states); x86-64, where the registers are read from the saved context
+ * (elsewhere no fingerprint is taken and IDLE-8 is judged on deadlocks
+ * only). Under those the criterion is sound: a reported cycle is an infinite
+ * fair run of the code. It is bounded: a cycle is seen only on a schedule
+ * the exploration runs, and a leftover byte on a stack can hide a repeat
+ * (never make one up).
+ */
+#if defined(__x86_64__)
+/* glibc's x86-64 gregs indices (REG_* of sys/ucontext.h, which needs
+ * _GNU_SOURCE): R12..R15, RBP, RBX (callee-saved), RSP, RIP. The others
+ * are dead across the call to swapcontext. */
+static const int ic_fp_regs[] = {4, 5, 6, 7, 10, 11, 15, 16};
+#define IC_GREG_RSP 15
+#define IC_GREG_RIP 16
+#endif
+
+/* The thread's own state where it stopped: 0 if it cannot be taken. */
+#ifdef IC_ASAN
+__attribute__((no_sanitize_address)) /* the stack's redzones are read too */
+#endif
+static uint64_t ic_local_fp(int t) {
+  const struct ic_thread *th = &ic_th[t];
+  if (th->st == ST_DONE) return 1;
+#if defined(__x86_64__)
+  const greg_t *g = ic_ctx[t].uc_mcontext.gregs;
+  uint64_t a = 0x243f6a8885a308d3ull, b = 0x13198a2e03707344ull;
+  for (size_t i = 0; i < ARRAY_SIZE(ic_fp_regs); i++) a = ic_mix(a, (uint64_t)g[ic_fp_regs[i]]);
+  const uintptr_t sp = (uintptr_t)g[IC_GREG_RSP], lo = (uintptr_t)th->stack, hi = lo + IC_STACK_SIZE;
+  if (sp < lo || sp >= hi) return 0;
+  for (const volatile uint64_t *p = (const volatile uint64_t *)(sp & ~(uintptr_t)7); (uintptr_t)p < hi; p++) {
+    const uint64_t v = *p;
+    a = (a ^ v) * 0x9e3779b97f4a7c15ull, a ^= a >> 29;
+    b = (b + v) * 0xc2b2ae3d27d4eb4full, b ^= b >> 31;
+  }
+  return ic_mix(a, b) | 1;
+#else
+  (void)t;
+  return 0;
+#endif
+}
+
+/* The whole state (see above): 0 if some thread's could not be taken. */
+static uint64_t ic_global_fp(void) {
+  uint64_t h = ic_mix(0x452821e638d01377ull, (uint64_t)ic_tb_valid << 1 | (uint64_t)ic_wa_applied);
+  h = ic_mix(ic_mix(h, ic_shadow), ic_shadow_lock);
+  const unsigned char *pb = (const unsigned char *)ic_pacas;
+  for (size_t i = 0; i + 8 <= sizeof(struct paca_struct) * (size_t)ic_n; i += 8) {
+    uint64_t v;
+    memcpy(&v, pb + i, 8);
+    h = ic_mix(h, v);
+  }
+  for (int t = 0; t < ic_n; t++) {
+    struct ic_thread *th = &ic_th[t];
+    if (!th->fp_valid) th->fp = ic_local_fp(t), th->fp_valid = 1;
+    if (!th->fp) return 0;
+    for (int s = 1; s < IC_NR_SPRS; s++) h = ic_mix(h, ic_spr[t][s]);
+    h = ic_mix(h, th->fp);
+    h = ic_mix(h, (uint64_t)th->st | (uint64_t)th->cycle << 4 | (uint64_t)th->kind << 12 |
+                      (uint64_t)th->lost << 16 | (uint64_t)th->pend_op << 20 | (uint64_t)th->holds_lock << 28 |
+                      (uint64_t)th->in_call << 29 | (uint64_t)th->woke << 30 |
+                      (uint64_t)th->idle_mayloss << 31 | (uint64_t)th->pend_line << 32);
+    h = ic_mix(ic_mix(ic_mix(h, th->pend_arg), (uint64_t)(uintptr_t)th->pend_addr), th->psscr);
+    h = ic_mix(ic_mix(h, th->srr1), (uint64_t)th->ro_op << 32 | (uint32_t)th->ro_line);
+    h = ic_mix(ic_mix(h, th->ro_word), (uint64_t)(uintptr_t)th->ro_addr);
+    h = ic_mix(h, (uint64_t)(th->wcount + 16) | (uint64_t)th->decided_set << 8);
+    h = ic_mix(ic_mix(h, th->decided), th->last_seen);
+  }
+  return h | 1;
+}
+
+/* A part of the state that is cheap to take: equal states have equal
+ * signatures, so the whole state is taken only where a signature repeats. */
+static uint64_t ic_signature(void) {
+  uint64_t h = ic_mix(ic_mix(*ic_word(), *ic_lockw()), (uint64_t)ic_tb_valid);
+  for (int t = 0; t < ic_n; t++) {
+    const struct ic_thread *th = &ic_th[t];
+    h = ic_mix(h, (uint64_t)th->st | (uint64_t)th->cycle << 4 | (uint64_t)th->pend_op << 12 |
+                      (uint64_t)th->woke << 20 | (uint64_t)th->pend_line << 32);
+    h = ic_mix(h, th->ro_word);
+#if defined(__x86_64__)
+    if (th->st != ST_DONE) h = ic_mix(h, (uint64_t)ic_ctx[t].uc_mcontext.gregs[IC_GREG_RIP]);
+#endif
+  }
+  return h;
+}
+
+/* The schedule's states: after move d (0: after the reset). */
+static uint64_t ic_lsig[IC_MAX_MOVES + 1];
+static uint64_t ic_lfp[IC_MAX_MOVES + 1]; /* 0: not taken */
+static int ic_lprog[IC_MAX_MOVES + 1];           /* returns and finished threads so far */
+static int ic_lev[IC_MAX_MOVES + 1];             /* events so far */
+static unsigned char ic_lcan[IC_MAX_MOVES + 1];  /* threads with a move in that state */
+static unsigned char ic_lmover[IC_MAX_MOVES + 1]; /* the thread of move d+1 (0: the core's loss) */
+static unsigned short ic_lactor[IC_MAX_MOVES + 1]; /* its PCT actor (the hardware: ic_n) */
+static int ic_lasso_from = -1, ic_lasso_to;      /* the fair cycle found: after these moves */
+static unsigned ic_lasso_actors;                 /* the actors of the last repeat */
+
+static int ic_progress_count(void) {
+  int p = 0;
+  for (int t = 0; t < ic_n; t++) p += 2 * ic_th[t].cycle + (ic_th[t].st == ST_DONE);
+  return p;
+}
+
+static void ic_lasso_reset(void) {
+  ic_lsig[0] = ic_signature();
+  ic_lfp[0] = 0;
+  ic_lprog[0] = ic_progress_count();
+  ic_lev[0] = 0;
+  ic_lasso_from = -1;
+}
+
+/* Before a move: who can move now. */
+static void ic_note_enabled(const struct ic_move *en, int ne) {
+  unsigned m = 0;
+  for (int j = 0; j < ne; j++)
+    if (en[j].kind != 'L') m |= 1u << en[j].t;
+  if (ic_nmoves <= IC_MAX_MOVES) ic_lcan[ic_nmoves] = (unsigned char)m;
+}
+
+/* After a move: 0, or 1 the state repeats an earlier one of this schedule
+ * in a cycle that is not fair, or 2 a fair cycle (an IDLE-8 finding). */
+static int ic_after_move(const struct ic_move *m) {
+  const int d = ic_nmoves;
+  if (d <= 0 || d > IC_MAX_MOVES) return 0;
+  ic_lmover[d - 1] = m->kind == 'L' ? 0 : (unsigned char)(1u << m->t);
+  ic_lactor[d - 1] = (unsigned short)(1u << (m->kind == 'L' || m->kind == 'w' ? ic_n : m->t));
+  ic_lev[d] = ic_nev;
+  const uint64_t sig = ic_signature();
+  const int prog = ic_progress_count();
+  ic_lsig[d] = sig, ic_lfp[d] = 0, ic_lprog[d] = prog;
+  uint64_t fp = 0;
+  for (int i = d - 1; i >= 0 && ic_lprog[i] == prog; i--) {
+    if (ic_lsig[i] != sig) continue;
+    /* The signature repeats: the whole state is taken here (and compared
+     * with an earlier one taken the same way: a cycle shows at its third
+     * visit, the second one's whole state being the first taken). */
+    if (!fp) fp = ic_lfp[d] = ic_global_fp();
+    if (!fp) return 0;
+    if (ic_lfp[i] != fp) continue;
+    unsigned can = 0, did = 0;
+    ic_lasso_actors = 0;
+    for (int j = i; j < d; j++) can |= ic_lcan[j], did |= ic_lmover[j], ic_lasso_actors |= ic_lactor[j];
+    if (can & ~did) return 1;
+    char who[200];
+    int k = 0;
+    who[0] = 0;
+    for (int t = 0; t < ic_n && k < (int)sizeof who - 60; t++) {
+      const struct ic_thread *th = &ic_th[t];
+      if (!th->in_call) continue;
+      k += snprintf(who + k, sizeof who - (size_t)k, "%st%d %s at %s (line %d)", k ? "; " : "", t,
+                    th->woke ? "woke and never returns:" : "never reaches its idle instruction:",
+                    th->st == ST_HWIDLE ? "the idle instruction" : ic_op_names[th->pend_op], th->pend_line);
+    }
+    ic_finding(C(8),
+               "livelock: after move %d the core is in the state it had after move %d (every thread's "
+               "registers and stack, the word, the lock, the pacas, the SPRs), and every thread that "
+               "could move did: the cycle repeats forever: %s",
+               d, i, who);
+    ic_lasso_from = i, ic_lasso_to = d;
+    return 2;
+  }
+  return 0;
+}
+
+/* One table cell: an event in a few words. */
+static void ic_cell(const struct ic_event *e, char *b, size_t n) {
+  const char *on = e->on_lock ? "idle_lock" : "word";
+  switch (e->what) {
+    case 'o':
+      if (e->op == IC_OP_CMPXCHG)
+        snprintf(b, n, "cmpxchg(%#lx) l%d = %#lx: %s", e->arg, e->line, e->ret, e->ret == e->arg ? "ok" : "fails");
+      else if (e->op == IC_OP_READ)
+        snprintf(b, n, "READ_ONCE(%s) l%d = %#lx", on, e->line, e->before);
+      else if (e->op == IC_OP_TAS_LOCK || e->op == IC_OP_TEST_BIT)
+        snprintf(b, n, "%s(%lu, %s) l%d = %lu", e->op == IC_OP_TAS_LOCK ? "test_and_set_bit_lock" : "test_bit",
+                 e->arg, on, e->line, e->ret);
+      else
+        snprintf(b, n, "%s(%lu, %s) l%d: %#lx -> %#lx", ic_op_names[e->op], e->arg, on, e->line, e->before,
+                 e->after);
+      return;
+    case 'b': snprintf(b, n, "begins cycle %lu: %s", e->before + 1, ic_kind_names[e->arg]); return;
+    case 'i': snprintf(b, n, "%s l%d: in hardware idle", IC_P8 ? "idle instruction" : "stop", e->line); return;
+    case 'w':
+      snprintf(b, n, "woken: %s", (e->arg & SRR1_WAKESTATE) == SRR1_WS_NOLOSS ? "no loss"
+                                  : e->arg == 0                               ? "synchronously"
+                                                                              : "state loss");
+      return;
+    case 'r': snprintf(b, n, "returns %#lx: running (word %#lx)", e->ret, e->before); return;
+    case 'm': snprintf(b, n, "mtspr(%s) l%d", ic_spr_names[e->arg < IC_NR_SPRS ? e->arg : 0], e->line); return;
+    case 'y': snprintf(b, n, "opal_resync_timebase() l%d", e->line); return;
+    case 'p': snprintf(b, n, "plain store: word %#lx -> %#lx", e->before, e->after); return;
+    default: break;
+  }
+  char full[400];
+  ic_event_text(e, full, sizeof full);
+  const char *p = full;
+  if (e->t >= 0 && full[0] == 't' && strchr(full, ':')) p = strchr(full, ':') + 2;
+  snprintf(b, n, "%s", p);
+}
+
+/* The schedule of a fair cycle as a thread timeline: one column per
+ * hardware thread, one row per atomic step; the cycle between two rules. */
+static void ic_emit_table(long long id, int c) {
+  enum { W = 46 };
+  char line[1024], cell[W + 1];
+  int k = snprintf(line, sizeof line, "step |");
+  for (int t = 0; t < ic_n; t++) {
+    snprintf(cell, sizeof cell, "t%d", t);
+    k += snprintf(line + k, sizeof line - (size_t)k, " %-*s|", W, cell);
+  }
+  emit("TL %lld IDLE-%d %s", id, c, line);
+  const int from = ic_lev[ic_lasso_from], to = ic_lev[ic_lasso_to];
+  int start = to - 150 > 0 ? to - 150 : 0;
+  if (start > from) start = from;
+  if (start > 0) emit("TL %lld IDLE-%d  ... (%d earlier steps)", id, c, start);
+  for (int i = start; i < to && i < ic_nev; i++) {
+    if (i == from)
+      emit("TL %lld IDLE-%d ----- the cycle: from here the steps repeat forever (the state after move %d "
+           "recurs after move %d) -----", id, c, ic_lasso_from, ic_lasso_to);
+    const struct ic_event *e = &ic_ev[i];
+    char text[400];
+    ic_cell(e, text, sizeof text);
+    if (e->t < 0) {
+      emit("TL %lld IDLE-%d %4d | core: %s", id, c, i + 1, text);
+      continue;
+    }
+    k = snprintf(line, sizeof line, "%4d |", i + 1);
+    for (int t = 0; t < ic_n && k < (int)sizeof line - W - 4; t++) {
+      snprintf(cell, sizeof cell, "%s", t == e->t ? text : "");
+      k += snprintf(line + k, sizeof line - (size_t)k, " %-*s|", W, cell);
+    }
+    emit("TL %lld IDLE-%d %s", id, c, line);
+  }
+  emit("TL %lld IDLE-%d ----- back to the state after move %d -----", id, c, ic_lasso_from);
 }
 
 /* --- the job's findings: one per clause, the shortest schedule, shrunk ------------------ */
@@ -932,9 +1234,13 @@ static void ic_shrink_and_emit(long long id) {
     emit("FINDING %lld IDLE-%d count=%d moves=%d schedule=%s :: %s", id, c, ic_best[c].count, upto,
          buf[0] ? buf : "-", text);
     char line[400];
-    for (int i = 0; i < ic_nev && i < 200; i++) {
-      ic_event_text(&ic_ev[i], line, sizeof line);
-      emit("TL %lld IDLE-%d %s", id, c, line);
+    if (c == 8 && ic_lasso_from >= 0) {
+      ic_emit_table(id, c);
+    } else {
+      for (int i = 0; i < ic_nev && i < 200; i++) {
+        ic_event_text(&ic_ev[i], line, sizeof line);
+        emit("TL %lld IDLE-%d %s", id, c, line);
+      }
     }
     ic_best[c].n = 0;
   }
@@ -946,7 +1252,7 @@ static unsigned char *ic_seen_pre; /* preemptions used to reach it (bounded mode
 static unsigned long ic_states;
 
 static uint64_t ic_state_hash(int last) {
-  uint64_t h = ic_mix(*ic_word(), (uint64_t)ic_tb_valid);
+  uint64_t h = ic_mix(ic_mix(*ic_word(), *ic_lockw()), (uint64_t)ic_tb_valid);
   for (int s = 1; s < IC_NR_SPRS; s++)
     if (ic_scope[s] == SC_CORE) h = ic_mix(h, ic_spr[0][s]);
   if (IC_P8) {
@@ -1050,8 +1356,16 @@ static void ic_dfs(int bound, unsigned long max_schedules, struct ic_stats *st) 
       }
       pre += ic_preempts(&en[c], en, ne, last);
       if (ic_stepper(&en[c])) last = en[c].t;
+      ic_note_enabled(en, ne);
       ic_apply(&en[c]);
       ic_check_state();
+      /* A state this schedule had before: a fair cycle is a finding and ends
+       * it; any other repeat is pruned (its continuations start at the first visit). */
+      if (ic_after_move(&en[c]) && d >= start) {
+        st->transitions++;
+        d++;
+        break;
+      }
       if (d >= start) {
         st->transitions++;
         if (!ic_visit(ic_state_hash(bound >= 0 ? last : -1), pre)) {
@@ -1103,6 +1417,7 @@ static void ic_pct(uint64_t seed, unsigned long runs, int depth, struct ic_stats
       prio[a] = prio[j], prio[j] = x;
     }
     for (int i = 0; i < depth - 1 && i < 8; i++) change[i] = 1 + (int)(ic_rand() % (uint64_t)est);
+    int lowest = 0; /* below every priority: for the threads of a repeat */
     ic_reset();
     int d = 0;
     for (;; d++) {
@@ -1115,7 +1430,7 @@ static void ic_pct(uint64_t seed, unsigned long runs, int depth, struct ic_stats
         st->bound_hits++;
         break;
       }
-      int best = -1, bp = -1;
+      int best = -1, bp = INT_MIN; /* priorities go below 0 (the threads of a repeat) */
       for (int j = 0; j < ne; j++) {
         const int a = IC_ACTOR(en[j]);
         if (prio[a] > bp) bp = prio[a], best = j;
@@ -1132,9 +1447,18 @@ static void ic_pct(uint64_t seed, unsigned long runs, int depth, struct ic_stats
       for (int j = 0; j < ne; j++) same += en[j].kind == 'b' && en[best].kind == 'b' && en[j].t == en[best].t;
       if (same > 1) best += (int)(ic_rand() % (uint64_t)same);
       const int a = IC_ACTOR(en[best]);
+      ic_note_enabled(en, ne);
       ic_apply(&en[best]);
       ic_check_state();
       st->transitions++;
+      const int lasso = ic_after_move(&en[best]);
+      if (lasso == 2) { /* a fair cycle: the run would go on forever */
+        d++;
+        break;
+      }
+      if (lasso == 1) /* a repeat some thread could leave: the ones that moved in it yield */
+        for (int b = 0; b <= ic_n; b++)
+          if (ic_lasso_actors & (1u << b)) prio[b] = --lowest;
       for (int i = 0; i < depth - 1 && i < 8; i++)
         if (change[i] == d) prio[a] = depth - 1 - i; /* drop below every initial priority */
     }

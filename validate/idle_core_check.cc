@@ -19,6 +19,16 @@
 // still fails), with its thread timeline. The driver turns those into
 // verdicts, each with a replay job for the harness.
 //
+// IDLE-8 (liveness) is judged on the explored schedules in two forms: a
+// deadlock (no move left, a woken thread not returned) and a livelock, a
+// fair cycle: a schedule that reaches the same whole state twice (every
+// thread's registers and stack, the word, the lock, the pacas, the SPRs)
+// with every thread that can move in the cycle moving in it, so that it
+// repeats forever and a thread inside the function never returns (the
+// criterion is stated in harness_idle_core.c and spec/idle_core.md). The
+// lock may be the word's bit (up to v6.4) or paca->idle_lock (v6.5+,
+// b0c5b4f1ee36); both layouts are run as they are.
+//
 // Clauses on power9_idle_stop: IDLE-1 (lock part, deadlock), IDLE-2,
 // IDLE-3, IDLE-7 (POWER9's own), IDLE-8 (bounded), IDLE-9 are judged;
 // IDLE-4, IDLE-5, IDLE-6 are POWER8's and n/a there. On power7_idle_insn:
@@ -256,8 +266,9 @@ Part check_function(const Options& opt, const Component& base, const Target& tar
       "efficiency clause: the timebase was resynced by a thread that had found another "
       "thread awake";
   c.failure_notes["IDLE-8"] =
-      "liveness, bounded: a thread that woke can never return within the explored schedule "
-      "(every other thread finished or blocked)";
+      "liveness: a thread that woke never returns: no thread can move (a deadlock), or the "
+      "schedule closes a fair cycle (a livelock: the same whole state again, every thread that "
+      "could move moved, so the cycle repeats forever)";
   c.shrink_rounds = 2;
   check_inputs(opt, hb, component, t, line, jobs, c, part);
 
@@ -301,8 +312,9 @@ Part check_function(const Options& opt, const Component& base, const Target& tar
       v.coverage = cov;
       if (v.id == "IDLE-8")
         v.note =
-            "bounded: no explored schedule ends with a woken thread unable to return; not "
-            "the fair-cycle analysis of the model checker";
+            "bounded: no explored schedule ends with a woken thread unable to return or closes "
+            "a fair cycle (a livelock); cycles are seen on the explored schedules only, not by "
+            "the model checker's analysis of the whole state graph";
       if (v.id == "IDLE-1")
         v.note = "the lock part and deadlock freedom within the explored schedules";
       if (p8 && v.id == "IDLE-9")
@@ -315,6 +327,12 @@ Part check_function(const Options& opt, const Component& base, const Target& tar
   }
   part.notes.push_back(
       fn + " explored (plain build; the ASan+UBSan build runs the same jobs):" + per_job);
+  part.notes.push_back(
+      fn + ": " +
+      (ex.code.find("idle_lock") != std::string::npos
+           ? "the lock is paca->idle_lock, apart from the word (the layout since v6.5, "
+             "b0c5b4f1ee36)"
+           : "the lock is the word's own bit (the layout up to v6.4)"));
   if (p8)
     part.notes.push_back(
         "power7_idle_insn: a POWER8 core; the word's plain stores under the lock are judged at "

@@ -28,8 +28,13 @@ static const int spr_each_thread[] = {
 	SPRN_LDBAR,
 };
 
-/* Storage keys: gone after any stop that loses state, shallow ones too. */
-static const int spr_keys[] = { SPRN_AMR, SPRN_IAMR, SPRN_AMOR, SPRN_UAMOR };
+/*
+ * Storage keys: gone after any stop that loses state, shallow ones too.
+ * AMOR is the hypervisor's mask and holds ~0 all the time the kernel runs;
+ * writing that constant back instead of a saved copy (variant amor_const)
+ * comes to the same.
+ */
+static const int spr_keys[] = { SPRN_AMR, SPRN_IAMR, SPRN_AMOR, SPRN_UAMOR };	/* variant: amor_const, amor_lost */
 
 struct stop_snapshot {
 	unsigned long core_once[ARRAY_SIZE(spr_core_once)];
@@ -76,9 +81,20 @@ static void word_rejoin(unsigned long *word)
 	set_bit(my_slot(), word);
 }
 
+/*
+ * Where the lock bit lives: in the word itself, or (the layout since v6.5,
+ * which the run script's lock_apart variant selects) in a word of its own
+ * beside it, so that taking the lock no longer races with the lock-free bit
+ * flips on the word.
+ */
+static unsigned long *lock_of(unsigned long *word)
+{
+	return word;					/* variant: lock_apart */
+}
+
 static void word_lock(unsigned long *word)
 {
-	while (unlikely(test_and_set_bit_lock(NR_PNV_CORE_IDLE_LOCK_BIT, word)))
+	while (unlikely(test_and_set_bit_lock(NR_PNV_CORE_IDLE_LOCK_BIT, lock_of(word))))
 		cpu_relax();
 }
 
@@ -93,14 +109,15 @@ static void word_unlock_rejoin(unsigned long *word)
 	unsigned long seen, expected, next;
 
 	seen = READ_ONCE(*word);
-	BUG_ON(!(seen & PNV_CORE_IDLE_LOCK_BIT));
+	BUG_ON(!(seen & PNV_CORE_IDLE_LOCK_BIT));		/* variant: lock_apart (held) */
 	BUG_ON(seen & mine);
 
-	do {
-		expected = seen;
-		next = (expected & ~PNV_CORE_IDLE_LOCK_BIT) | mine;	/* variant: lost_bit, no_unlock */
+	for (expected = seen;; expected = seen) {		/* variant: stale_retry */
+		next = (expected & ~PNV_CORE_IDLE_LOCK_BIT) | mine;	/* variant: lost_bit, no_unlock, lock_apart */
 		seen = cmpxchg(word, expected, next);
-	} while (unlikely(seen != expected));
+		if (likely(seen == expected))
+			break;
+	}							/* variant: lock_apart (release) */
 }
 
 /* --- pieces of the wake-up path ----------------------------------------- */
@@ -186,7 +203,7 @@ static unsigned long power9_idle_stop(unsigned long psscr)
 
 	if ((wake & SRR1_WAKESTATE) != SRR1_WS_NOLOSS) {
 		pmu_restart();
-		LOAD(spr_keys, snap.keys);
+		LOAD(spr_keys, snap.keys);			/* variant: amor_const */
 	}
 
 	if (pls >= deep_spr_loss_state) {

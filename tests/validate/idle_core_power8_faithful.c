@@ -99,8 +99,8 @@ static void word_unlock_rejoin(unsigned long *word, unsigned long me)
 	BUG_ON(now & me);
 
 	for (;;) {
-		was = cmpxchg(word, now, (now | me) & ~PNV_CORE_IDLE_LOCK_BIT);
-		if (likely(was == now))
+		was = cmpxchg(word, now, (now | me) & ~PNV_CORE_IDLE_LOCK_BIT);	/* variant: unlock_unlocked */
+		if (likely(was == now))				/* variant: unlock_unlocked (exit) */
 			break;
 		now = was;
 	}

@@ -8,8 +8,9 @@
 # idle_core_power8_faithful.c holds IDLE-1/2/3/4/5/6/8/9 (IDLE-7 is POWER9's:
 # n/a); each variant derived from either with sed fails exactly the clauses
 # its bug breaks, with a shrunk schedule and a thread timeline; a variant that
-# deadlocks (a thread spins forever on the lock) is reported as a finding,
-# not a hang of the test. The variants run the plain build only (their
+# deadlocks (a thread spins forever on the lock) or livelocks (a cmpxchg
+# retry that can never succeed) is reported as a finding, not a hang of the
+# test; the lock may be the word's bit or paca->idle_lock (v6.5+). The variants run the plain build only (their
 # findings need no sanitizer); the faithful files both.
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -30,6 +31,30 @@ variant lost_bit '/variant: lost_bit, no_unlock/s/ | mine;/;/'
 variant resync_every '/variant: resync_every/s/first_up \&\& //'
 # The unlock keeps the lock bit: the thread returns holding it, the next one spins forever.
 variant no_unlock '/variant: lost_bit, no_unlock/s/(expected \& ~PNV_CORE_IDLE_LOCK_BIT) | mine/expected | mine/'
+# The unlock's retry keeps the value it read first: once a sibling's lock-free
+# bit flip lands between the read and the swap, the swap fails forever (a
+# livelock: IDLE-8 by the fair-cycle criterion, the cycle as a thread timeline).
+STALE='/variant: stale_retry/s/;; expected = seen)/;;)/'
+variant stale_retry "$STALE"
+# The lock apart from the word (paca->idle_lock, the layout since v6.5) and
+# AMOR written back as the constant the kernel keeps it at (since
+# 46f9caf1a246): today's upstream shape, every clause holds. Without the
+# release of the separate lock the thread returns holding it and the next
+# locker spins forever.
+LOCK_APART='/variant: lock_apart \*\//s/return word;/return \&paca_ptrs[cpu_first_thread_sibling(raw_smp_processor_id())]->idle_lock;/
+/variant: lock_apart (held)/s/(seen \& PNV_CORE_IDLE_LOCK_BIT)/(READ_ONCE(*lock_of(word)) \& PNV_CORE_IDLE_LOCK_BIT)/
+/variant: lost_bit, no_unlock, lock_apart/s/(expected \& ~PNV_CORE_IDLE_LOCK_BIT) | mine/expected | mine/'
+RELEASE='/variant: lock_apart (release)/a\
+	clear_bit_unlock(NR_PNV_CORE_IDLE_LOCK_BIT, lock_of(word));'
+AMOR_CONST='/variant: amor_const, amor_lost/s/SPRN_AMOR, //
+/variant: amor_const \*\//a\
+		mtspr(SPRN_AMOR, ~0UL);'
+variant modern "$LOCK_APART
+$RELEASE
+$AMOR_CONST"
+variant lock_apart_kept "$LOCK_APART"
+# AMOR not written back at all after a state loss fails IDLE-7.
+variant amor_lost '/variant: amor_const, amor_lost/s/SPRN_AMOR, //'
 
 
 run faithful --source "$(src faithful)" --budget "$BUDGET"
@@ -73,6 +98,34 @@ expect_text no_unlock "woke and never returns: it spins at test_and_set_bit_lock
 expect_text no_unlock "spins forever at test_and_set_bit_lock"
 expect_no_driver_crash no_unlock
 
+run stale_retry --source "$(src_variant stale_retry)" --budget "$BUDGET" --no-sanitizers
+expect_rc stale_retry 1
+expect_only_failed stale_retry IDLE-8
+expect_text stale_retry "livelock: after move"
+expect_text stale_retry "t1 woke and never returns: at cmpxchg"
+expect_text stale_retry "----- the cycle: from here the steps repeat forever"
+expect_text stale_retry "$(printf 'step | %-46s| t1' t0)"
+expect_text stale_retry ": fails"
+expect_text stale_retry "the lock is the word's own bit"
+expect_no_driver_crash stale_retry
+
+run modern --source "$(src_variant modern)" --budget "$BUDGET" --no-sanitizers
+expect_rc modern 0
+expect_only_failed modern
+expect_text modern "the lock is paca->idle_lock, apart from the word"
+expect_text modern ", complete"
+
+run lock_apart_kept --source "$(src_variant lock_apart_kept)" --budget "$BUDGET" --no-sanitizers
+expect_rc lock_apart_kept 1
+expect_only_failed lock_apart_kept IDLE-1 IDLE-7 IDLE-8
+expect_text lock_apart_kept "returned to running holding the lock"
+expect_text lock_apart_kept "test_and_set_bit_lock(28) on idle_lock"
+
+run amor_lost --source "$(src_variant amor_lost)" --budget "$BUDGET" --no-sanitizers
+expect_rc amor_lost 1
+expect_only_failed amor_lost IDLE-7
+expect_text amor_lost "with its own AMOR lost"
+
 # --- POWER8: power7_idle_insn (SMT2/SMT4 DFS, SMT8 PCT, split-core) --------
 CLAUSES="IDLE-1 IDLE-2 IDLE-3 IDLE-4 IDLE-5 IDLE-6 IDLE-8 IDLE-9"
 P8=$HERE/${COMPONENT}_power8_faithful.c
@@ -99,6 +152,11 @@ variant8 resync_every '/variant: resync_every/s/first_up/true/'
 variant8 fix_never_set '/variant: fix_never_set/s/OPAL_CONFIG_IDLE_APPLY/OPAL_CONFIG_IDLE_UNDO/'
 # The first thread back from a loss does not resync the timebase.
 variant8 no_resync '/variant: no_resync/s/clock_resync();/;/'
+# The unlock expects the word without the lock bit it holds: its swap can
+# never succeed and it spins forever holding the lock (a livelock; the
+# siblings wait for the lock).
+variant8 unlock_unlocked '/variant: unlock_unlocked \*\//s/cmpxchg(word, now,/cmpxchg(word, now \& ~PNV_CORE_IDLE_LOCK_BIT,/
+/variant: unlock_unlocked (exit)/s/was == now/was == (now \& ~PNV_CORE_IDLE_LOCK_BIT)/'
 # No fastsleep workaround in the path at all: IDLE-4 is n/a, the rest holds.
 variant8 no_fix 's/fastsleep_fix(OPAL_CONFIG_IDLE_[A-Z]*)/(void)0/'
 
@@ -150,6 +208,14 @@ expect_rc p8_no_resync 1
 expect_only_failed p8_no_resync IDLE-3
 expect_text p8_no_resync "returned to running with the timebase not resynced"
 expect_text p8_no_resync "SRR1 state loss (fastsleep: timebase lost)"
+
+run p8_unlock_unlocked --source "$(src8 unlock_unlocked)" --budget "$BUDGET" --no-sanitizers
+expect_rc p8_unlock_unlocked 1
+expect_only_failed p8_unlock_unlocked IDLE-8
+expect_text p8_unlock_unlocked "livelock: after move"
+expect_text p8_unlock_unlocked "never reaches its idle instruction: at test_and_set_bit_lock"
+expect_text p8_unlock_unlocked "woke and never returns: at cmpxchg"
+expect_no_driver_crash p8_unlock_unlocked
 
 run p8_no_fix --source "$(src8 no_fix)" --budget "$BUDGET" --no-sanitizers
 expect_rc p8_no_fix 0

@@ -30,13 +30,38 @@
  * (the rest). A core state loss overwrites them with garbage, so that a
  * thread that returns to running before they are restored is seen doing so.
  *
- * The hooks (ic_point, ic_did, ic_idle, ic_spr_*, ic_resync) are defined by
+ * The lock: until v6.4 a bit of the word itself; since b0c5b4f1ee36
+ * ("powerpc: powernv: Fix KCSAN datarace warnings on idle_state
+ * contention", v6.5) the same bit in a word of its own, the first thread's
+ * paca->idle_lock. Both are scheduling points, so both eras compile and run.
+ *
+ * A scheduling point on the word or the lock switches to the scheduler from
+ * the frame of the code under test itself (IC_SWITCH, inlined there): the
+ * thread's saved registers and the stack above its saved stack pointer are
+ * then exactly the code's own state at that point, which is what the
+ * harness's livelock criterion compares (harness_idle_core.c, IDLE-8).
+ *
+ * The hooks (ic_pending, ic_did, ic_idle, ic_spr_*, ic_resync) are defined by
  * the harness, which is compiled after the code under test.
  */
 #ifndef IDLESPEC_VALIDATE_SHIM_IDLE_ENV_H
 #define IDLESPEC_VALIDATE_SHIM_IDLE_ENV_H
 
+#include <ucontext.h>
+
 #define IC_MAX_THREADS 8
+
+#if defined(__SANITIZE_ADDRESS__)
+#define IC_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define IC_ASAN 1
+#endif
+#endif
+#ifdef IC_ASAN
+#include <sanitizer/asan_interface.h>
+#include <sanitizer/common_interface_defs.h>
+#endif
 
 /* --- the operations that are scheduling points --------------------------- */
 enum ic_op {
@@ -58,8 +83,29 @@ enum ic_op {
 
 /* The harness's side (validate/harness_idle_core.c). */
 static int ic_cur;                                /* the thread running */
-static int ic_is_word(const volatile void* addr); /* a core's idle_state */
-static void ic_point(int op, int line, const volatile void* addr, unsigned long arg);
+static int ic_is_word(const volatile void* addr); /* a core's idle_state or idle_lock */
+static void ic_pending(int op, int line, const volatile void* addr, unsigned long arg);
+static ucontext_t ic_main_ctx;            /* the scheduler */
+static ucontext_t ic_ctx[IC_MAX_THREADS]; /* each hardware thread where it stopped */
+#ifdef IC_ASAN                            /* ASan follows the switches between stacks */
+static void* ic_fake[IC_MAX_THREADS];
+static const void* ic_main_bottom;
+static size_t ic_main_size;
+#define IC_SWITCH()                                                                   \
+  do {                                                                                \
+    __sanitizer_start_switch_fiber(&ic_fake[ic_cur], ic_main_bottom, ic_main_size);   \
+    swapcontext(&ic_ctx[ic_cur], &ic_main_ctx);                                       \
+    __sanitizer_finish_switch_fiber(ic_fake[ic_cur], &ic_main_bottom, &ic_main_size); \
+  } while (0)
+#else
+#define IC_SWITCH() ((void)swapcontext(&ic_ctx[ic_cur], &ic_main_ctx))
+#endif
+/* A scheduling point: the thread stops before the operation, in its own frame. */
+#define ic_point(op, line, addr, arg)                       \
+  do {                                                      \
+    ic_pending((op), (line), (addr), (unsigned long)(arg)); \
+    IC_SWITCH();                                            \
+  } while (0)
 static void ic_did(int op, int line, unsigned long arg, unsigned long before, unsigned long after,
                    unsigned long ret);
 static unsigned long ic_idle(unsigned long psscr, int mayloss, int line);
@@ -228,6 +274,7 @@ enum {
 struct lppaca;
 struct paca_struct {
   unsigned long idle_state; /* the word, in the first thread's paca */
+  unsigned long idle_lock;  /* since v6.5 (b0c5b4f1ee36): the lock bit, in a word of its own */
   u8 thread_idle_state;
   u8 subcore_sibling_mask;
   unsigned long requested_psscr;
@@ -238,9 +285,9 @@ struct paca_struct {
   void* idle_stack_ptr;
 };
 static struct paca_struct ic_pacas[IC_MAX_THREADS];
-static struct paca_struct* paca_ptrs[IC_MAX_THREADS] = {
-    &ic_pacas[0], &ic_pacas[1], &ic_pacas[2], &ic_pacas[3],
-    &ic_pacas[4], &ic_pacas[5], &ic_pacas[6], &ic_pacas[7]};
+static struct paca_struct* paca_ptrs[IC_MAX_THREADS] = {&ic_pacas[0], &ic_pacas[1], &ic_pacas[2],
+                                                        &ic_pacas[3], &ic_pacas[4], &ic_pacas[5],
+                                                        &ic_pacas[6], &ic_pacas[7]};
 static int threads_per_core = 2;
 static int threads_shift = 1;
 #define local_paca (paca_ptrs[ic_cur])
