@@ -13,7 +13,7 @@
 #include <cstdint>
 #include <span>
 
-#include "fuzz/busy_delay_check.h"
+#include "fuzz/busy_delay_input.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::span<const uint8_t> input(data, size);

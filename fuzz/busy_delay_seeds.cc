@@ -15,7 +15,7 @@
 #include <utility>
 #include <vector>
 
-#include "fuzz/busy_delay_check.h"
+#include "fuzz/busy_delay_input.h"
 
 namespace {
 

@@ -5,7 +5,7 @@
 // register_fuzz_replays().
 #include <vector>
 
-#include "fuzz/busy_delay_check.h"
+#include "fuzz/busy_delay_input.h"
 #include "fuzz/corpus_replay.h"
 #include "fuzz/governor_loop_check.h"
 #include "fuzz/idle_core_check.h"

@@ -5,7 +5,7 @@
 namespace idlespec::props {
 namespace {
 
-using namespace bd_model;
+using namespace busy_delay::oracle;
 
 std::string join(const std::vector<std::string>& parts, const char* sep) {
   std::string out;
@@ -19,12 +19,6 @@ std::string show_sequence(const std::vector<uint32_t>& statuses) {
     out += (i ? ", " : "") + show_rtas_status(statuses[i]);
   }
   return out + "]";
-}
-
-std::string show_us_as_ms(unsigned __int128 us) {
-  const auto whole = static_cast<unsigned long long>(us / 1000);
-  const auto frac = static_cast<unsigned>(us % 1000);
-  return frac ? strprintf("%llu.%03u ms", whole, frac) : strprintf("%llu ms", whole);
 }
 
 }  // namespace
@@ -167,82 +161,30 @@ verify::CheckResult run_per_clause(std::string_view name, std::string_view subje
 }
 
 void check_loop(const LoopCase& c, const busy_delay::LoopTrace& t) {
-  // Where the spec says the loop stops: the first status neither busy nor extended.
-  size_t expect = c.statuses.size();
-  bool final_seen = false;
-  for (size_t i = 0; i < c.statuses.size(); ++i) {
-    if (classify(c.statuses[i]) == StatusClass::other) {
-      expect = i + 1;
-      final_seen = true;
-      break;
-    }
-  }
-  const size_t k = t.calls.size();
-  for (size_t i = 0; i < k && i < c.statuses.size(); ++i) {
+  // The driver's own bookkeeping: each call saw the status the firmware answered.
+  for (size_t i = 0; i < t.calls.size() && i < c.statuses.size(); ++i) {
     if (t.calls[i].status != c.statuses[i]) {
       RC_FAIL(strprintf("BUSY-6: call %zu saw status %s, the firmware answered %s", i + 1,
                         show_rtas_status(t.calls[i].status).c_str(),
                         show_rtas_status(c.statuses[i]).c_str()));
     }
   }
-  if (k != expect || t.stopped_by_policy != final_seen) {
-    RC_FAIL(strprintf("BUSY-6: the loop consumed %zu of %zu statuses (%s); the spec: %s", k,
-                      c.statuses.size(), t.stopped_by_policy ? "the policy stopped it" : "ran out",
-                      final_seen ? strprintf("stop at status %zu, the first neither busy nor "
-                                             "extended",
-                                             expect)
-                                       .c_str()
-                                 : "retry every busy and extended status"));
-  }
-  // The requested sleep, summed without overflow: at most k x 1000 ms.
-  unsigned __int128 total = 0;
-  for (const busy_delay::LoopCall& call : t.calls) total += call.request.max_us;
-  const unsigned __int128 bound = static_cast<unsigned __int128>(k) * kSpecLoopBudgetUsPerStatus;
-  if (total > bound) {
-    std::vector<std::string> requests;
-    for (const busy_delay::LoopCall& call : t.calls) {
-      requests.push_back(show_rtas_status(call.status) + " -> " +
-                         busy_delay::describe(call.request));
-    }
-    RC_FAIL(strprintf("BUSY-6: %zu statuses requested %s of sleep, more than %zu x 1000 ms (%s)", k,
-                      show_us_as_ms(total).c_str(), k, join(requests, "; ").c_str()));
+  std::vector<busy_delay::oracle::Call> calls;
+  for (const busy_delay::LoopCall& call : t.calls) calls.push_back({call.status, call.request});
+  busy_delay::oracle::Collector out;
+  busy_delay::oracle::judge_runtime_loop(calls, 1, 1, 0, out);
+  if (!out.violations().empty()) {
+    const auto& v = out.violations().front();
+    RC_FAIL(v.clause + ": " + v.message);
   }
 }
 
-void EarlyModel::step(uint32_t status, const busy_delay::Request& r, const std::string& where) {
-  const std::string got = busy_delay::describe(r);
-  switch (classify(status)) {
-    case StatusClass::extended: {
-      ++consecutive;
-      if (r.primitive != busy_delay::kMdelay || r.min_us != kSpecEarlyDelayUs ||
-          r.max_us != kSpecEarlyDelayUs || r.cond_resched) {
-        RC_FAIL("BUSY-7: " + where + "extended status " + show_rtas_status(status) + ": " + got +
-                "; the spec: exactly one mdelay(1), no other sleep or yield");
-      }
-      const bool retry = consecutive <= kSpecEarlyRetries;
-      if (r.retry != retry) {
-        RC_FAIL("BUSY-7: " + where + "extended status " + show_rtas_status(status) + ", the " +
-                std::to_string(consecutive) + (consecutive % 10 == 1 ? "st" : "th") +
-                " consecutive: " + got + "; the spec: " +
-                (retry ? "retry (the first 1000 consecutive extended statuses retry)"
-                       : "stop (the 1001st gives up)"));
-      }
-      if (!retry) consecutive = 0;  // giving up resets the count
-      return;
-    }
-    case StatusClass::busy:
-      consecutive = 0;
-      if (!r.retry || !requests_no_sleep(r)) {
-        RC_FAIL("BUSY-7: " + where + "busy (-2): " + got + "; the spec: retry without delay");
-      }
-      return;
-    case StatusClass::other:
-      consecutive = 0;
-      if (r.retry) {
-        RC_FAIL("BUSY-7: " + where + "status " + show_rtas_status(status) + ": " + got +
-                "; the spec: stop (neither busy nor extended)");
-      }
-      return;
+void check_early(const std::vector<busy_delay::oracle::Call>& calls) {
+  busy_delay::oracle::Collector out;
+  busy_delay::oracle::judge_early_calls(calls, 0, out);
+  if (!out.violations().empty()) {
+    const auto& v = out.violations().front();
+    RC_FAIL(v.clause + ": " + v.message);
   }
 }
 

@@ -7,7 +7,7 @@
 //   busy_delay_single_status   BUSY-1, 2, 3, 5: one status (biased to -2,
 //                              9898..9907, 0, small negatives, any u32),
 //                              need_resched() either way, judged against
-//                              properties/busy_delay_model.h. One RapidCheck
+//                              oracle/busy_delay.h. One RapidCheck
 //                              run per clause, merged: RapidCheck stops at
 //                              the first failure, and the verdict must name
 //                              every clause that breaks (legacy: BUSY-2 and
@@ -21,7 +21,7 @@
 //                              that the give-up boundary is hit), busy and
 //                              other statuses through one ConcreteContext,
 //                              loop after loop as the kernel's static count
-//                              lives on, against a count kept by the model.
+//                              lives on, judged by oracle/busy_delay.h.
 #pragma once
 
 #include <rapidcheck.h>
@@ -36,7 +36,7 @@
 
 #include "impl/busy_delay.h"
 #include "impl/text.h"
-#include "properties/busy_delay_model.h"
+#include "oracle/busy_delay.h"
 #include "properties/run_property.h"
 #include "verify/registry.h"
 
@@ -99,7 +99,7 @@ rc::Gen<EarlySequence> early_sequence();
 
 // --- busy_delay_single_status -------------------------------------------------
 
-// The clause with bit `clause` (bd_model::kBusy1 ...) for one status of one of
+// The clause with bit `clause` (busy_delay::oracle::kBusy1 ...) for one status of one of
 // the forms: RC_FAIL("BUSY-n: ...") when the request breaks it.
 template <class... Policies>
 void single_status_body(unsigned clause) {
@@ -115,12 +115,14 @@ void single_status_body(unsigned clause) {
   });
   busy_delay::ConcreteContext ctx{c.need_resched, 0};
   const busy_delay::Request r = forms[c.form_index].step(c.status, ctx);
-  if (bd_model::step_violations(c.status, r, clause) != 0) {
+  if (busy_delay::oracle::step_violations(c.status, r, clause) != 0) {
     unsigned index = 0;
     while (!(clause & (1u << index))) ++index;
-    RC_FAIL(bd_model::clause_id(index) + ": " + bd_model::show_status(c.status) + " (" +
-            std::string(c.form) + ", need_resched " + (c.need_resched ? "true" : "false") + "): " +
-            busy_delay::describe(r) + "; the spec: " + bd_model::spec_expectation(index, c.status));
+    RC_FAIL(busy_delay::oracle::clause_id(index) + ": " +
+            busy_delay::oracle::show_status(c.status) + " (" + std::string(c.form) +
+            ", need_resched " + (c.need_resched ? "true" : "false") +
+            "): " + busy_delay::describe(r) +
+            "; the spec: " + busy_delay::oracle::spec_expectation(index, c.status));
   }
 }
 
@@ -145,7 +147,8 @@ verify::CheckResult run_single_status(std::string_view subject,
 
 // --- busy_delay_loop_bounded --------------------------------------------------
 
-// BUSY-6 for one loop, through busy_delay::drive.
+// BUSY-6 for one loop driven through busy_delay::drive, judged by
+// oracle/busy_delay.h (judge_runtime_loop); RC_FAIL on a violation.
 void check_loop(const LoopCase& c, const busy_delay::LoopTrace& t);
 
 template <class... Policies>
@@ -172,37 +175,23 @@ verify::CheckResult run_loop_bounded(std::string_view subject, const verify::Run
 
 // --- busy_delay_early_sequence ------------------------------------------------
 
-// The model of BUSY-7: the count of consecutive extended statuses, and what
-// the spec asks of the next status.
-struct EarlyModel {
-  uint32_t consecutive = 0;
-  // Checks one step's request against the spec and advances the count;
-  // RC_FAIL("BUSY-7: ...") on a violation. `where` locates the step.
-  void step(uint32_t status, const busy_delay::Request& r, const std::string& where);
-};
+// BUSY-7 for the calls of an early sequence, judged by oracle/busy_delay.h
+// (judge_early_calls); RC_FAIL on a violation.
+void check_early(const std::vector<busy_delay::oracle::Call>& calls);
 
 template <class Policy>
 void early_sequence_body() {
   const EarlySequence seq = *gen::early_sequence();
   busy_delay::ConcreteContext ctx;  // the kernel's static: lives across loops
-  EarlyModel model;
-  size_t step = 0;
-  size_t loop = 1;
-  size_t in_loop = 0;
+  std::vector<busy_delay::oracle::Call> calls;
   for (const StatusRun& run : seq.runs) {
     for (uint32_t i = 0; i < run.repeat; ++i) {
-      ++step;
-      ++in_loop;
-      const busy_delay::Request r = busy_delay::concrete_step<Policy>(run.status, ctx);
-      model.step(
-          run.status, r,
-          strprintf("step %zu of %zu (loop %zu, call %zu), ", step, seq.length(), loop, in_loop));
-      if (!r.retry) {
-        ++loop;  // the caller's loop ends; the next status starts the next loop
-        in_loop = 0;
-      }
+      // The caller's loop ends where a request does not retry; the next
+      // status starts the next loop.
+      calls.push_back({run.status, busy_delay::concrete_step<Policy>(run.status, ctx)});
     }
   }
+  check_early(calls);
 }
 
 template <class Policy>

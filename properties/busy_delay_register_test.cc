@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <set>
 
-#include "properties/busy_delay_model.h"
+#include "oracle/busy_delay.h"
 #include "verify/registry.h"
 #include "verify/spec_index.h"
 
@@ -55,7 +55,7 @@ TEST(BusyDelayRegistry, EverySpecCheckIsRegisteredWithItsClausesAndSubjects) {
 }
 
 TEST(BusyDelayModel, DelayTimeTableAsTheSpecWritesIt) {
-  using namespace bd_model;
+  using namespace busy_delay::oracle;
   EXPECT_EQ(spec_delay_time_ms(0xfffffffeu), 1u);
   const uint32_t powers[] = {1, 10, 100, 1000, 10000, 100000};
   for (uint32_t n = 0; n <= 5; ++n) EXPECT_EQ(spec_delay_time_ms(9900 + n), powers[n]) << n;
@@ -66,7 +66,7 @@ TEST(BusyDelayModel, DelayTimeTableAsTheSpecWritesIt) {
 }
 
 TEST(BusyDelayModel, SleepBoundsClampAtOneSecond) {
-  using namespace bd_model;
+  using namespace busy_delay::oracle;
   EXPECT_EQ(spec_sleep_bounds(9900).min_us_at_least, 100u);
   EXPECT_EQ(spec_sleep_bounds(9900).max_us_at_most, 1000u);
   EXPECT_EQ(spec_sleep_bounds(9903).max_us_at_most, 1000000u);
@@ -75,7 +75,7 @@ TEST(BusyDelayModel, SleepBoundsClampAtOneSecond) {
 }
 
 TEST(BusyDelayModel, ClausePredicatesOnTheSpecsExamples) {
-  using namespace bd_model;
+  using namespace busy_delay::oracle;
   using busy_delay::Request;
   // usleep_range(100, 1000 us) for 9900; msleep(1000) for 9905.
   EXPECT_TRUE(busy3_holds(9900, Request{true, false, busy_delay::kUsleepRange, 100, 1000}));

@@ -13,7 +13,7 @@
 namespace idlespec::props {
 namespace {
 
-using namespace bd_model;
+using namespace busy_delay::oracle;
 
 constexpr uint64_t kAllStatuses = uint64_t{1} << 32;
 

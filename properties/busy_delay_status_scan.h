@@ -1,6 +1,6 @@
 // Exhaustive check busy_delay_status_scan (BUSY-1..5): every 32-bit RTAS
 // status through a subject's policy, each request judged against
-// properties/busy_delay_model.h:
+// oracle/busy_delay.h:
 //   BUSY-1  retry exactly for -2 and 9900..9905
 //   BUSY-2  busy: no sleep of any kind (a yield is allowed)
 //   BUSY-3  extended: exactly one sleep within [c/10, c] ms, c = min(h, 1000)
@@ -47,7 +47,7 @@
 
 #include "impl/busy_delay.h"
 #include "impl/lanes_domain.h"
-#include "properties/busy_delay_model.h"
+#include "oracle/busy_delay.h"
 #include "verify/registry.h"
 
 namespace idlespec::props {
@@ -93,8 +93,8 @@ struct ScanFinding {
 // What one thread found over its share of one or more passes.
 struct ScanTally {
   uint64_t statuses = 0;
-  uint64_t violations[bd_model::kClauseCount] = {};
-  ScanFinding first[bd_model::kClauseCount];
+  uint64_t violations[busy_delay::oracle::kClauseCount] = {};
+  ScanFinding first[busy_delay::oracle::kClauseCount];
   void merge(const ScanTally& other);
 };
 
@@ -109,7 +109,7 @@ struct ScanTally {
 template <class Policy, unsigned Mask>
 [[gnu::always_inline]] inline unsigned judge_status(uint32_t status, bool need_resched,
                                                     busy_delay::Request& r, uint32_t& delay) {
-  using namespace bd_model;
+  using namespace busy_delay::oracle;
   r = busy_delay::Request{};
   if constexpr ((Mask & kStepClauses) != 0) {
     busy_delay::ConcreteContext ctx{need_resched, 0};
@@ -136,7 +136,7 @@ template <class Policy, unsigned Mask>
   }
 }
 
-// bd_model::quiet_deviation() or-accumulated over the requests of a block,
+// busy_delay::oracle::quiet_deviation() or-accumulated over the requests of a block,
 // each field at its own width (a vectorised loop need not widen the flags and
 // the delay time to 64 bits): value() is zero exactly when quiet_deviation()
 // is zero for every request added (the same fields under the same clauses).
@@ -147,7 +147,7 @@ struct QuietDeviation {
 
   [[gnu::always_inline]] void add(const busy_delay::Request& r, uint32_t delay_time_ms,
                                   unsigned mask) {
-    using namespace bd_model;
+    using namespace busy_delay::oracle;
     if (mask & (kBusy1 | kBusy5)) flags |= uint8_t(r.retry);
     if (mask & kBusy5) {
       flags |= uint8_t(uint8_t(r.cond_resched) | uint8_t(r.primitive));
@@ -169,10 +169,10 @@ inline uint64_t block_deviation_lanes(uint32_t first, uint32_t count, bool need_
     const uint32_t status = first + i;
     busy_delay::Request r;
     uint32_t delay = 0;
-    if constexpr ((Mask & bd_model::kStepClauses) != 0) {
+    if constexpr ((Mask & busy_delay::oracle::kStepClauses) != 0) {
       r = request_in<Policy, LaneConcrete>(status, need_resched);
     }
-    if constexpr ((Mask & bd_model::kBusy4) != 0) {
+    if constexpr ((Mask & busy_delay::oracle::kBusy4) != 0) {
       delay = subject_delay_time_ms<Policy, LaneConcrete>(status);
     }
     acc.add(r, delay, Mask);
@@ -209,12 +209,13 @@ template <class Policy, unsigned Mask>
     const uint32_t status = first + i;
     busy_delay::Request r;
     uint32_t delay = 0;
-    if constexpr ((Mask & bd_model::kStepClauses) != 0) {
+    if constexpr ((Mask & busy_delay::oracle::kStepClauses) != 0) {
       busy_delay::ConcreteContext ctx{need_resched, 0};
       r = busy_delay::concrete_step<Policy>(status, ctx);
     }
-    if constexpr ((Mask & bd_model::kBusy4) != 0) delay = subject_delay_time_ms<Policy>(status);
-    acc |= bd_model::quiet_deviation(r, delay, Mask);
+    if constexpr ((Mask & busy_delay::oracle::kBusy4) != 0)
+      delay = subject_delay_time_ms<Policy>(status);
+    acc |= busy_delay::oracle::quiet_deviation(r, delay, Mask);
   }
   return acc;
 }
@@ -256,8 +257,8 @@ uint64_t block_deviation_on(ScanIsa isa, uint32_t first, uint32_t count, bool ne
 // Does [begin, end) hold a status that is busy or extended?
 inline bool block_has_special(uint64_t begin, uint64_t end) {
   const auto in = [&](uint64_t s) { return s >= begin && s < end; };
-  return in(bd_model::kSpecBusy) ||
-         (bd_model::kSpecExtendedFirst < end && bd_model::kSpecExtendedLast >= begin);
+  return in(busy_delay::oracle::kSpecBusy) || (busy_delay::oracle::kSpecExtendedFirst < end &&
+                                               busy_delay::oracle::kSpecExtendedLast >= begin);
 }
 
 // The pass over [begin, end) (end <= 2^32), the quiet check compiled for `isa`.
@@ -331,10 +332,10 @@ verify::CheckResult run_busy_delay_status_scan(std::string_view subject,
 // The check against a policy type of its own (the witnesses of
 // tests/witnesses/busy_delay_witnesses.h): the clauses of Mask, need_resched()
 // false and true (BUSY-4 in the first pass).
-template <class Policy, unsigned Mask = bd_model::kAllStatusClauses>
+template <class Policy, unsigned Mask = busy_delay::oracle::kAllStatusClauses>
 verify::CheckResult run_status_scan_of(const verify::RunOptions& options,
                                        bool full = IDLESPEC_EXHAUSTIVE == 1) {
-  constexpr unsigned kSecond = Mask & ~bd_model::kBusy4;
+  constexpr unsigned kSecond = Mask & ~busy_delay::oracle::kBusy4;
   if constexpr (kSecond == 0) {
     return run_status_scan(Policy::subject, Mask, {scan_pass<Policy, Mask>(false)}, options, full);
   } else {

@@ -2,7 +2,7 @@
 // LaneConcrete (impl/lanes_domain.h), the domain it runs the policies in,
 // gives Concrete's value for every operation and every policy (boundary and
 // sampled statuses, every subject and witness); QuietDeviation says what
-// bd_model::quiet_deviation says; and the quiet check compiled for each
+// busy_delay::oracle::quiet_deviation says; and the quiet check compiled for each
 // instruction set this CPU runs flags exactly the blocks the baseline check
 // flags, so a range scan gives the same tally whichever runs.
 #include <gtest/gtest.h>
@@ -16,7 +16,7 @@
 #include "impl/busy_delay.h"
 #include "impl/domain.h"
 #include "impl/lanes_domain.h"
-#include "properties/busy_delay_model.h"
+#include "oracle/busy_delay.h"
 #include "properties/busy_delay_status_scan.h"
 #include "tests/witnesses/busy_delay_witnesses.h"
 
@@ -104,10 +104,10 @@ TEST(BusyDelayScanLanes, PoliciesInLanesAreThePoliciesInConcrete) {
   check_policy<busy_delay::witness::GiveUpOn1000thPolicy>(statuses);
 }
 
-// QuietDeviation is bd_model::quiet_deviation, request by request and
+// QuietDeviation is busy_delay::oracle::quiet_deviation, request by request and
 // accumulated, for requests that break one field each.
 TEST(BusyDelayScanLanes, QuietDeviationIsTheModelsQuietDeviation) {
-  using namespace bd_model;
+  using namespace busy_delay::oracle;
   const Request variants[] = {
       {},
       {true, false, busy_delay::kNoSleep, 0, 0},
@@ -181,7 +181,7 @@ TEST(BusyDelayScanLanes, EveryInstructionSetFlagsTheSameBlocks) {
     blocks.emplace_back(0x10000u, count);
     blocks.emplace_back(0xffffffffu - count + 1, count);
   }
-  using namespace bd_model;
+  using namespace busy_delay::oracle;
   check_blocks<RetriesAtPolicy<0x12345678u>, kAllStatusClauses>(blocks, false);
   check_blocks<RetriesAtPolicy<0x12345678u>, kBusy1>(blocks, true);
   check_blocks<busy_delay::ReferencePolicy, kAllStatusClauses>(blocks, false);
@@ -202,7 +202,7 @@ void check_range(uint64_t begin, uint64_t end, bool need_resched) {
     ScanTally t;
     scan_range_on<Policy, Mask>(isa, begin, end, need_resched, 0, t);
     ASSERT_EQ(t.statuses, base.statuses);
-    for (unsigned i = 0; i < bd_model::kClauseCount; ++i) {
+    for (unsigned i = 0; i < busy_delay::oracle::kClauseCount; ++i) {
       ASSERT_EQ(t.violations[i], base.violations[i]) << scan_isa_name(isa) << " clause " << i;
       ASSERT_EQ(t.first[i].found, base.first[i].found);
       ASSERT_EQ(t.first[i].status, base.first[i].status);
@@ -212,7 +212,7 @@ void check_range(uint64_t begin, uint64_t end, bool need_resched) {
 }
 
 TEST(BusyDelayScanLanes, RangeScansAgreeAcrossInstructionSets) {
-  using namespace bd_model;
+  using namespace busy_delay::oracle;
   constexpr uint64_t kRange = uint64_t{1} << 22;
   check_range<busy_delay::ReferencePolicy, kAllStatusClauses>(0, kRange, false);
   check_range<busy_delay::ReferenceFsleepPolicy, kAllStatusClauses & ~kBusy4>(0, kRange, false);

@@ -12,7 +12,7 @@
 #include <set>
 #include <string>
 
-#include "properties/busy_delay_model.h"
+#include "oracle/busy_delay.h"
 
 namespace idlespec::props {
 namespace {
@@ -101,7 +101,7 @@ TEST(BusyDelayStatusScan, SampledPlanHasTheBoundariesAndIsSeeded) {
 // The fast path's quiet check says what the clause predicates say, for every
 // status the spec calls "anything else", on requests that break one field each.
 TEST(BusyDelayStatusScan, QuietCheckIsThePredicatesForOtherStatuses) {
-  using namespace bd_model;
+  using namespace busy_delay::oracle;
   const busy_delay::Request variants[] = {
       {},
       {true, false, busy_delay::kNoSleep, 0, 0},
@@ -143,7 +143,7 @@ struct RetriesAt0x12345678Policy {
 
 TEST(BusyDelayStatusScan, RangeScanFindsOneBadStatusInsideAQuietBlock) {
   ScanTally t;
-  scan_range<RetriesAt0x12345678Policy, bd_model::kAllStatusClauses>(0x12340000, 0x12350000, false,
+  scan_range<RetriesAt0x12345678Policy, busy_delay::oracle::kAllStatusClauses>(0x12340000, 0x12350000, false,
                                                                      0, t);
   EXPECT_EQ(t.statuses, 0x10000u);
   EXPECT_EQ(t.violations[0], 1u);  // BUSY-1
@@ -155,7 +155,7 @@ TEST(BusyDelayStatusScan, RangeScanFindsOneBadStatusInsideAQuietBlock) {
 
 TEST(BusyDelayStatusScan, RangeScanReachesTheTopOfTheRange) {
   ScanTally t;
-  scan_range<busy_delay::ReferencePolicy, bd_model::kAllStatusClauses>(
+  scan_range<busy_delay::ReferencePolicy, busy_delay::oracle::kAllStatusClauses>(
       (uint64_t{1} << 32) - 3 * kStatusScanBlock - 5, uint64_t{1} << 32, false, 0, t);
   EXPECT_EQ(t.statuses, 3 * kStatusScanBlock + 5);
   for (uint64_t v : t.violations) EXPECT_EQ(v, 0u);

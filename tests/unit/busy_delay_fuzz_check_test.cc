@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "fuzz/busy_delay_check.h"
+#include "fuzz/busy_delay_input.h"
 #include "tests/witnesses/busy_delay_witnesses.h"
 #include "verify/layers.h"
 

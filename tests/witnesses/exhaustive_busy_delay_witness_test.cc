@@ -86,7 +86,7 @@ INSTANTIATE_TEST_SUITE_P(Witnesses, BusyDelayScanWitnessTest, ::testing::ValuesI
 // The early-boot witnesses keep the delay-time table: BUSY-4, all the scan
 // judges of early, holds for them (BUSY-7 is busy_delay_early_sequence's).
 TEST(BusyDelayScanWitnesses, EarlyWitnessesKeepTheTable) {
-  using props::bd_model::kBusy4;
+  using busy_delay::oracle::kBusy4;
   EXPECT_EQ((props::run_status_scan_of<NoResetOnGiveUpPolicy, kBusy4>({}, false).outcome),
             Outcome::pass);
   EXPECT_EQ((props::run_status_scan_of<GiveUpOn1000thPolicy, kBusy4>({}, false).outcome),

@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <span>
 
-#include "fuzz/busy_delay_check.h"
+#include "fuzz/busy_delay_input.h"
 #include "tests/witnesses/busy_delay_witnesses.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

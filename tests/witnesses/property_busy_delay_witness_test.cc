@@ -63,7 +63,8 @@ std::vector<PropertyWitness> witnesses() {
        {"BUSY-6"},
        // Shrunk to the one status that asks for 100 s.
        {"RTAS statuses [9905]"},
-       {"BUSY-6: 1 statuses requested 100000 ms of sleep, more than 1 x 1000 ms"},
+       {"BUSY-6: step 1 (loop 1, call 1): status 9905 (extended, hint 100000 ms): the loop over 1 "
+        "status (9905) requested 100000 ms of sleep, more than 1 x 1000 ms"},
        [](const verify::RunOptions& o) {
          return props::run_loop_bounded<Clamp100sPolicy>(Clamp100sPolicy::subject, o);
        }},
@@ -72,7 +73,9 @@ std::vector<PropertyWitness> witnesses() {
        {"BUSY-7"},
        {"runs ["},
        // The loop after a give-up stops on its first extended status.
-       {"BUSY-7: ", ", the 1st consecutive: stop, mdelay(1 ms); the spec: retry"},
+       {"BUSY-7: ",
+        "expected retry: the 1st consecutive extended status (counting since the "
+        "give-up at step"},
        [](const verify::RunOptions& o) {
          return props::run_early_sequence<NoResetOnGiveUpPolicy>(NoResetOnGiveUpPolicy::subject, o);
        }},
@@ -80,7 +83,7 @@ std::vector<PropertyWitness> witnesses() {
        std::string(GiveUpOn1000thPolicy::subject),
        {"BUSY-7"},
        {"runs ["},
-       {"the 1000th consecutive: stop, mdelay(1 ms); the spec: retry"},
+       {"expected retry: the 1000th consecutive extended status"},
        [](const verify::RunOptions& o) {
          return props::run_early_sequence<GiveUpOn1000thPolicy>(GiveUpOn1000thPolicy::subject, o);
        }},

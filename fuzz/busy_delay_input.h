@@ -1,6 +1,7 @@
-// The busy_delay_fuzz invariant checker: one fuzz input -> a configuration
-// and a sequence of RTAS statuses -> retry loops driven through a policy ->
-// the spec clauses the policy breaks (spec/busy_delay.md).
+// The busy_delay_fuzz input layout and driver: one fuzz input -> a
+// configuration and a sequence of RTAS statuses -> retry loops driven
+// through a policy -> the spec clauses the policy breaks, as oracle/busy_delay.h
+// judges them (spec/busy_delay.md).
 //
 // Discharges, for the inputs it is given, BUSY-1, BUSY-3 and BUSY-6 for the
 // runtime policies (reference in both forms, legacy) and BUSY-7 for the
@@ -9,7 +10,8 @@
 // busy_delay_fuzz` check (fuzz/busy_delay_corpus_check.cc) replays the stored
 // corpus for reference, early and legacy (which breaks BUSY-3 and BUSY-6 by
 // design). The oracle is written from the spec's prose: it never calls the
-// step functions of impl/busy_delay.h, only the policy under test.
+// step functions of impl/busy_delay.h; the driver runs only the policy under
+// test.
 //
 // Input layout. Byte 0 is the configuration (a missing byte reads as 0):
 //   bits 0-1  policy form (the libFuzzer target's subject): 0 reference
@@ -49,7 +51,7 @@
 #include <vector>
 
 #include "impl/busy_delay.h"
-#include "oracle/violation.h"
+#include "oracle/busy_delay.h"
 
 namespace idlespec::busy_delay_fuzz {
 
@@ -96,7 +98,7 @@ std::vector<uint8_t> encode(const Config& config, std::span<const Run> runs);
 // "form early, need_resched false, start count 0, big-endian"
 std::string describe(const Config& config);
 // "9900 x1001, -2, 0" (statuses as the kernel prints them: signed)
-std::string describe_statuses(std::span<const uint32_t> statuses);
+using busy_delay::oracle::describe_statuses;
 
 // Which clauses apply: the runtime clauses (BUSY-1, 3, 6) or the early-boot
 // one (BUSY-7), and how the driver shares the context across loops.
@@ -129,6 +131,7 @@ std::span<const Policy> fuzz_policies(const Config& config);
 // in the order first broken.
 using Violation = oracle::Violation;
 using Violations = oracle::Violations;
+using oracle::Collector;
 
 // Drives `policy` through the input's statuses and checks the clauses of its
 // kind. Empty when it holds.
