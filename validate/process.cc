@@ -12,11 +12,13 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <mutex>
 #include <sstream>
 
 // The sandbox (bwrap, the seccomp supervisor): in its own file, compiled as
@@ -116,6 +118,16 @@ void on_interrupt(int sig) {
   got_signal = sig;
 }
 
+bool handlers_installed = false;
+
+void install_handler(int sig) {
+  struct sigaction sa {};
+  sa.sa_handler = on_interrupt;
+  sigemptyset(&sa.sa_mask);
+  sa.sa_flags = SA_RESTART;
+  sigaction(sig, &sa, nullptr);
+}
+
 // --- the global deadline ---------------------------------------------------------
 std::atomic<int64_t> deadline_ns{0};  // steady clock, 0 none
 
@@ -183,7 +195,11 @@ Started start(const Job& job) {
   std::vector<std::string> argv;
   if (sandboxed) {
     st.why = sandbox_unavailable();
-    if (!st.why.empty()) return st;
+    if (!st.why.empty()) {
+      static std::once_flag said;
+      std::call_once(said, [&] { fprintf(stderr, "idlespec: %s\n", st.why.c_str()); });
+      return st;
+    }
     argv = bwrap_command(job.argv, scratch, confine == Confine::tool);
     env.push_back({"TMPDIR", scratch});  // libFuzzer's fork mode, the compiler
     if (geteuid() == 0) give_to_nobody(scratch);
@@ -263,6 +279,29 @@ Started start(const Job& job) {
   return st;
 }
 
+// Kill a job's group and wait until it is gone, with the PID namespace bwrap
+// made for it: the namespace's init (bwrap's child) dies of bwrap's death,
+// and with it, asynchronously, everything in the namespace; waiting on it
+// means no process of the run outlives run_jobs.
+void kill_and_reap(pid_t pid, int& status) {
+  std::vector<int> inits;
+  std::istringstream kids(
+      slurp("/proc/" + std::to_string(pid) + "/task/" + std::to_string(pid) + "/children"));
+  for (long k; kids >> k;) {
+    const int fd = static_cast<int>(syscall(SYS_pidfd_open, static_cast<pid_t>(k), 0));
+    if (fd >= 0) inits.push_back(fd);
+    kill(static_cast<pid_t>(k), SIGKILL);
+  }
+  kill(-pid, SIGKILL);
+  kill(pid, SIGKILL);
+  waitpid(pid, &status, 0);
+  for (int fd : inits) {
+    pollfd p{fd, POLLIN, 0};
+    poll(&p, 1, 3000);
+    close(fd);
+  }
+}
+
 // One output stream of a running job into its file, capped.
 struct Sink {
   int fd = -1;     // the pipe's read end
@@ -323,6 +362,17 @@ std::string human_bytes(uint64_t n) {
 }  // namespace
 
 std::vector<JobResult> run_jobs(const std::vector<Job>& jobs, unsigned parallel, double deadline) {
+  // Until the driver installs them itself (with its --keep-temp), Ctrl-C
+  // still ends every job: the handlers go in at the first job, unless the
+  // program has its own.
+  static std::once_flag handlers;
+  std::call_once(handlers, [] {
+    if (handlers_installed) return;
+    for (int sig : {SIGINT, SIGTERM}) {
+      struct sigaction old {};
+      if (sigaction(sig, nullptr, &old) == 0 && old.sa_handler == SIG_DFL) install_handler(sig);
+    }
+  });
   const auto t_start = Clock::now();
   auto past_deadline = [&] {
     if (got_signal) return true;
@@ -412,8 +462,8 @@ std::vector<JobResult> run_jobs(const std::vector<Job>& jobs, unsigned parallel,
       const bool escaped = !r.sup.escapes.empty();
       const bool flooded = r.proto.total > so.protocol_cap;
       if (!r.exited && !r.killed && (t > job.timeout || past_deadline() || escaped || flooded)) {
-        kill(-r.st.pid, SIGKILL);
-        kill(r.st.pid, SIGKILL);
+        kill_and_reap(r.st.pid, r.status);
+        r.exited = true;
         r.killed = true;
         if (escaped) {
           res.signal = SIGSYS;
@@ -465,6 +515,8 @@ std::vector<JobResult> run_jobs(const std::vector<Job>& jobs, unsigned parallel,
         res.stderr_bytes = r.err.total;
         res.stderr_capped = r.err.total > so.stderr_cap;
         res.protocol_bytes = r.proto.total;
+        if (const std::string note = output_summary(res); !note.empty())
+          add_note(note + " (" + job.argv[0].substr(job.argv[0].rfind('/') + 1) + ")");
         unregister_group(r.st.pid);
         it = running.erase(it);
       } else {
@@ -504,7 +556,7 @@ std::string tail(const std::string& text, size_t max_lines) {
 
 std::string make_temp_dir(const std::string& tag) {
   if (got_signal) return "";  // interrupted: nothing new
-  std::string tmpl = "/tmp/idlespec-" + tag + "-XXXXXX";
+  std::string tmpl = temp_root() + "/idlespec-" + tag + "-XXXXXX";
   if (!mkdtemp(tmpl.data())) return "";
   register_temp(tmpl);
   return tmpl;
@@ -617,12 +669,9 @@ double run_deadline_left() {
 
 void install_interrupt_handlers(bool keep_temp) {
   keep_temp_dirs = keep_temp;
-  struct sigaction sa {};
-  sa.sa_handler = on_interrupt;
-  sigemptyset(&sa.sa_mask);
-  sa.sa_flags = SA_RESTART;
-  sigaction(SIGINT, &sa, nullptr);
-  sigaction(SIGTERM, &sa, nullptr);
+  handlers_installed = true;
+  install_handler(SIGINT);
+  install_handler(SIGTERM);
 }
 
 int interrupted() { return got_signal; }

@@ -82,7 +82,8 @@ std::string slurp(const std::string& path);
 bool spit(const std::string& path, const std::string& text);
 // The last `max_lines` lines of `text`.
 std::string tail(const std::string& text, size_t max_lines);
-// A fresh directory /tmp/idlespec-<tag>-XXXXXX; "" when it cannot be made.
+// A fresh directory /tmp/idlespec-<tag>-XXXXXX ($IDLESPEC_TMPDIR instead of
+// /tmp when set); "" when it cannot be made (or after an interrupt).
 std::string make_temp_dir(const std::string& tag);
 void remove_tree(const std::string& path);
 

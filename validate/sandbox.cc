@@ -89,6 +89,21 @@ std::string sandbox_banner() {
                "(files, network, processes); nothing it did was confined or detected";
 }
 
+namespace {
+std::vector<std::string> notes_list;  // under findings_mutex
+
+void add_note(const std::string& n) {
+  std::lock_guard<std::mutex> lock(findings_mutex);
+  if (notes_list.size() < 3) fprintf(stderr, "idlespec: sandbox: %s\n", n.c_str());
+  if (notes_list.size() < 100) notes_list.push_back(n);
+}
+}  // namespace
+
+std::vector<std::string> sandbox_notes() {
+  std::lock_guard<std::mutex> lock(findings_mutex);
+  return notes_list;
+}
+
 std::vector<std::string> sandbox_findings() {
   std::lock_guard<std::mutex> lock(findings_mutex);
   return findings_list;
@@ -97,6 +112,7 @@ std::vector<std::string> sandbox_findings() {
 void clear_sandbox_findings() {
   std::lock_guard<std::mutex> lock(findings_mutex);
   findings_list.clear();
+  notes_list.clear();
 }
 
 namespace {
@@ -117,6 +133,18 @@ std::string resolve_in_path(const std::string& name) {
     start = end + 1;
   }
   return name;
+}
+
+// bwrap: $IDLESPEC_BWRAP, else from PATH.
+std::string bwrap_path() {
+  const char* b = getenv("IDLESPEC_BWRAP");
+  return b && *b ? std::string(b) : resolve_in_path("bwrap");
+}
+
+// Where make_temp_dir makes its directories: $IDLESPEC_TMPDIR or /tmp.
+std::string temp_root() {
+  const char* t = getenv("IDLESPEC_TMPDIR");
+  return t && *t == '/' ? std::string(t) : std::string("/tmp");
 }
 
 bool under(const std::string& path, const std::string& dir) {
@@ -257,7 +285,7 @@ bool drop_to_nobody() {
 
 // As root the run is nobody: its scratch directory must be nobody's.
 void give_to_nobody(const std::string& dir) {
-  if (dir.empty() || dir == "/" || !under(dir, "/tmp")) return;
+  if (dir.empty() || dir == "/" || !under(dir, temp_root())) return;
   std::error_code ec;
   if (lchown(dir.c_str(), kNobody, kNobody) != 0) return;
   for (auto it = std::filesystem::recursive_directory_iterator(dir, ec);
@@ -307,11 +335,15 @@ std::vector<std::string> candidate_paths(const std::string& scratch) {
 
 std::vector<std::string> hidden_dirs() {
   std::vector<std::string> d = {
-      "/home",       "/root",     "/run",       "/mnt",     "/media",           "/srv",
-      "/var/tmp",    "/var/mail", "/var/spool", "/etc/ssh", "/etc/ssl/private", "/boot",
-      "/lost+found", "/work"};
-  if (const char* h = getenv("HOME"); h && *h == '/' && strcmp(h, "/") != 0)
-    d.push_back(normalise(h));
+      "/home",      "/root",     "/run",       "/mnt",     "/media",           "/srv",
+      "/var/tmp",   "/var/mail", "/var/spool", "/etc/ssh", "/etc/ssl/private", "/boot",
+      "/lost+found"};
+  if (const char* h = getenv("HOME"); h && *h == '/' && strcmp(h, "/") != 0) {
+    const std::string home = normalise(h);
+    bool covered = false;
+    for (const auto& x : d) covered = covered || under(home, x);
+    if (!covered) d.push_back(home);
+  }
   return d;
 }
 
@@ -356,7 +388,7 @@ std::vector<std::string> exposed_for(const std::vector<std::string>& argv,
 std::vector<std::string> bwrap_command(const std::vector<std::string>& argv,
                                        const std::string& scratch, bool tool) {
   const SandboxOptions& so = sandbox_options();
-  std::vector<std::string> c = {resolve_in_path("bwrap"),
+  std::vector<std::string> c = {bwrap_path(),
                                 "--unshare-user",
                                 "--unshare-ipc",
                                 "--unshare-pid",
@@ -396,7 +428,9 @@ std::vector<std::string> bwrap_command(const std::vector<std::string>& argv,
 #define IDLESPEC_AUDIT_ARCH AUDIT_ARCH_PPC64
 #endif
 
-// The calls the supervisor judges.
+// The calls the supervisor judges. Not ptrace: LeakSanitizer's exit-time
+// check ptraces the harness's threads, and inside the user and PID
+// namespaces a process can trace only the run's own processes.
 const long kWatched[] = {
 #ifdef SYS_open
     SYS_open,
@@ -435,7 +469,6 @@ const long kWatched[] = {
 #ifdef SYS_clone3
     SYS_clone3,
 #endif
-    SYS_ptrace,
     SYS_process_vm_readv,
     SYS_process_vm_writev,
     SYS_mount,
@@ -725,7 +758,7 @@ class Supervisor {
     return v;
   }
 
-  bool readable(const std::string& p, pid_t pid) {
+  bool readable(const std::string& p) {
     static const char* const system[] = {"/usr",
                                          "/lib",
                                          "/lib64",
@@ -755,14 +788,8 @@ class Supervisor {
     if (under(p, scratch_) || p == exe_) return true;
     for (const auto& e : exposed_)
       if (under(p, e)) return true;
-    // /proc/<its own pid>/...
-    if (p.rfind("/proc/", 0) == 0) {
-      const std::string rest = p.substr(6);
-      const std::string num = rest.substr(0, rest.find('/'));
-      if (!num.empty() && num.find_first_not_of("0123456789") == std::string::npos &&
-          std::stol(num) == ns_tgid(pid))
-        return true;
-    }
+    // The sandbox's own /proc shows its own processes only.
+    if (under(p, "/proc")) return true;
     return false;
   }
   bool writable(const std::string& p) {
@@ -774,7 +801,7 @@ class Supervisor {
     error = EACCES;
     const bool write = (flags & O_ACCMODE) != O_RDONLY || (flags & (O_CREAT | O_TRUNC));
     if (p.empty()) return "open a file whose name the sandbox could not read";
-    if (readable(p, pid) && (!write || writable(p))) return "";
+    if (readable(p) && (!write || writable(p))) return "";
     return "open " + p + (write ? " for writing" : " for reading");
   }
 
@@ -1047,7 +1074,7 @@ std::string sandbox_unavailable() {
   static std::string why;
   std::call_once(once, [] {
     if (!sandbox_options().enabled) return;
-    const std::string bwrap = resolve_in_path("bwrap");
+    const std::string bwrap = bwrap_path();
     if (bwrap.find('/') == std::string::npos || access(bwrap.c_str(), X_OK) != 0) {
       why = "bwrap (bubblewrap) is not installed";
       return;

@@ -50,7 +50,8 @@ struct SandboxOptions {
 SandboxOptions& sandbox_options();
 
 // "" when runs can be sandboxed, else why not (bwrap missing, namespaces
-// refused), with what to do about it. Probed once (about 10 ms).
+// refused), with what to do about it. Probed once (about 20 ms). bwrap is
+// $IDLESPEC_BWRAP, else the one on PATH.
 std::string sandbox_unavailable();
 
 // The line every report prints while the sandbox is off; "" while it is on.
@@ -61,5 +62,9 @@ std::string sandbox_banner();
 // without repeats; the driver reports them (and drains them per run).
 std::vector<std::string> sandbox_findings();
 void clear_sandbox_findings();
+
+// What the code under test printed itself (output_summary() of each run
+// that printed anything), for the report; not an escape.
+std::vector<std::string> sandbox_notes();
 
 }  // namespace idlespec::validate
