@@ -1,5 +1,6 @@
-// The idlespec subcommands. Each returns the process exit status:
-// 0 success, 1 a clause or check failed, 2 usage or input error.
+// The idlespec subcommands. Each returns the process exit status: 0 every
+// judged clause held, 1 a clause or check failed, 2 usage or input error,
+// 3 nothing failed but something could not be judged.
 #pragma once
 
 #include <string>
@@ -15,5 +16,6 @@ int simulate_command(const std::vector<std::string>& argv);
 int model_check_command(const std::vector<std::string>& argv);
 int validate_command(const std::vector<std::string>& argv);
 int review_command(const std::vector<std::string>& argv);
+int matrix_command(const std::vector<std::string>& argv);
 
 }  // namespace idlespec::cli

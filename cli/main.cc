@@ -13,8 +13,7 @@ namespace {
 constexpr const char* kUsage = R"(usage: idlespec COMMAND [options]
 
 commands:
-  verify    run every check and report each clause's verdict (exit 0 iff none
-            is failed, uncovered or unknown)
+  verify    run every check and report each clause's verdict
   check     run one check: idlespec check KIND NAME [--subject S] [--seed N]
   clauses   list the spec's clauses with their subjects and checks
   decode    decode a firmware buffer: idlespec decode xcede [FILE|-] [options]
@@ -24,9 +23,18 @@ commands:
   validate  check kernel-style C against the spec: idlespec validate
             (--source FILE.c | --kernel-tree DIR) [--component NAME...]
   review    the clauses a patch changes: idlespec review PATCH --kernel-tree DIR
+  matrix    a release x clause table: idlespec matrix [LABEL=]TREE|FILE...
+            [--format text|markdown|json]
   help      this text; 'idlespec COMMAND --help' for a command's options
 
 components: xcede, states, busy_delay, idle_core, governor
+
+exit codes (verify, check, validate, review, matrix):
+  0  every judged clause held (accepted, n/a and absent allowed)
+  1  a clause failed or is uncovered (dominates everything else)
+  2  bad command line or unreadable input
+  3  nothing failed, but something could not be judged (unknown, error,
+     budget spent); --allow-unknown makes it 0
 )";
 
 }  // namespace
@@ -52,6 +60,7 @@ int main(int argc, char** argv) {
     if (command == "model-check") return idlespec::cli::model_check_command(args);
     if (command == "validate") return idlespec::cli::validate_command(args);
     if (command == "review") return idlespec::cli::review_command(args);
+    if (command == "matrix") return idlespec::cli::matrix_command(args);
     std::cerr << "idlespec: unknown command '" << command << "'\n\n" << kUsage;
     return 2;
   } catch (const idlespec::cli::UsageError& e) {

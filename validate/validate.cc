@@ -865,11 +865,7 @@ Exit codes (the same for verify, check, validate and review):
      no clause judged at all); --allow-unknown makes it 0
 )";
 
-struct Parsed {
-  Options opt;
-  bool json = false, help = false;
-  std::string junit, sarif, error;
-};
+using Parsed = CommandLine;
 
 // Numbers on the command line: decimal, or hexadecimal after 0x; nothing
 // else (no sign, no white space, no octal from a leading 0).
@@ -1037,11 +1033,11 @@ bool write_outputs(const Parsed& p, const Report& rep, const std::string& prog) 
   return ok;
 }
 
-// The part of both front ends before their own checks: the options, the
-// validate directory, --help. Returns -1 to go on, else the exit status.
-int front(const std::vector<std::string>& args, const std::string& validate_dir,
-          const std::string& prog, const char* usage, Parsed& p,
-          std::vector<std::string>& positional) {
+}  // namespace
+
+int parse_front_end(const std::vector<std::string>& args, const std::string& validate_dir,
+                    const std::string& prog, const char* usage, CommandLine& p,
+                    std::vector<std::string>& positional) {
   p.opt.validate_dir = validate_dir;
   if (const char* d = std::getenv("IDLESPEC_VALIDATE_DIR")) p.opt.validate_dir = d;
   const bool json = std::find(args.begin(), args.end(), "--json") != args.end();
@@ -1067,13 +1063,12 @@ int front(const std::vector<std::string>& args, const std::string& validate_dir,
   return -1;
 }
 
-}  // namespace
-
 int validate_main(const std::vector<std::string>& args, const std::string& validate_dir) {
   const std::string prog = "idlespec validate";
   Parsed p;
   std::vector<std::string> positional;
-  if (const int rc = front(args, validate_dir, prog, kValidateUsage, p, positional); rc >= 0)
+  if (const int rc = parse_front_end(args, validate_dir, prog, kValidateUsage, p, positional);
+      rc >= 0)
     return rc;
   if (!positional.empty()) {
     std::cerr << prog << ": unexpected argument '" << positional.front() << "' (see --help)\n";
@@ -1125,7 +1120,8 @@ int review_main(const std::vector<std::string>& args, const std::string& validat
   const std::string prog = "idlespec review";
   Parsed p;
   std::vector<std::string> positional;
-  if (const int rc = front(args, validate_dir, prog, kReviewUsage, p, positional); rc >= 0)
+  if (const int rc = parse_front_end(args, validate_dir, prog, kReviewUsage, p, positional);
+      rc >= 0)
     return rc;
   if (positional.size() != 1 || !p.opt.source.empty() || !p.opt.functions.empty()) {
     std::cerr << prog << ": give one PATCH and --kernel-tree DIR (see --help)\n";

@@ -64,7 +64,7 @@ struct Options {
   std::string fuzz_cc = "clang";  // the compiler with libFuzzer
   // xcede, states: the input sources (--inputs): z3, fuzz, rapidcheck, generated.
   std::set<std::string> inputs = {"z3", "fuzz", "rapidcheck", "generated"};
-  int property_cases = 100;  // RapidCheck cases (--cases)
+  int property_cases = 100;           // RapidCheck cases (--cases)
   std::string subject = "reference";  // --subject: the spec subject the file is judged against
   bool allow_unknown = false;         // --allow-unknown: exit 3 becomes 0
 };
@@ -73,21 +73,21 @@ struct Options {
 enum ExitCode : int { kExitHeld = 0, kExitFailed = 1, kExitUsage = 2, kExitUnjudged = 3 };
 
 struct ClauseVerdict {
-  std::string id;                            // "BUSY-4"
-  std::string component;                     // "busy_delay"
-  std::string function;                      // the function it is checked on
-  std::string file;                          // the file it was found in
-  int line = 0;                              // the function's first line (0: absent)
-  std::string status;  // held | failed | accepted | uncovered | unknown | error | n/a | absent
-  std::string coverage;                      // what the runs covered
+  std::string id;         // "BUSY-4"
+  std::string component;  // "busy_delay"
+  std::string function;   // the function it is checked on
+  std::string file;       // the file it was found in
+  int line = 0;           // the function's first line (0: absent)
+  std::string status;     // held | failed | accepted | uncovered | unknown | error | n/a | absent
+  std::string coverage;   // what the runs covered
   std::vector<std::string> counterexamples;  // shrunk, readable
   std::string replay;                        // a command that replays the first counterexample
   std::string error;                         // for error
   std::string note;                          // what the check adds (coverage, differential)
   // Set by the spec post-pass:
-  std::string subject;     // the subject the clause was judged against
-  std::string spec_note;   // accepted: the spec's reason; failed: the subjects that share it
-  std::string fixed_by;    // the upstream commit that fixed this violation, where the spec has one
+  std::string subject;    // the subject the clause was judged against
+  std::string spec_note;  // accepted: the spec's reason; failed: the subjects that share it
+  std::string fixed_by;   // the upstream commit that fixed this violation, where the spec has one
 };
 
 struct RunRecord {
@@ -158,15 +158,29 @@ struct ReviewReport {
   std::string patch, subject;
   std::vector<std::string> touched;  // "file: function" touched by the patch
   Report before, after;
-  std::vector<ClauseChange> changes;  // clauses whose verdict changed
+  std::vector<ClauseChange> changes;     // clauses whose verdict changed
   std::vector<std::string> notes_after;  // e.g. a harness that no longer compiles after the patch
-  std::string error;                  // exit 2
+  std::string error;                     // exit 2
   int exit_code = 0;  // 0 nothing newly failed, 1 a clause newly failed, 2 usage, 3 unjudged
 };
 
 ReviewReport review(const ReviewOptions& options);
 std::string render_review_text(const ReviewReport& report);
 std::string render_review_json(const ReviewReport& report);
+
+// The options validate, review and matrix share, as parsed.
+struct CommandLine {
+  Options opt;
+  bool json = false, help = false;
+  std::string junit, sarif, error;
+};
+// Parses them (positional arguments go to `positional`), checks --junit and
+// --sarif paths, prints `usage` for --help. Returns -1 to go on, else the
+// exit status (0 after --help, 2 with the message on stderr, and as JSON on
+// stdout under --json).
+int parse_front_end(const std::vector<std::string>& args, const std::string& validate_dir,
+                    const std::string& prog, const char* usage, CommandLine& parsed,
+                    std::vector<std::string>& positional);
 
 // The command-line front ends (`idlespec validate ...`, `idlespec review
 // ...`, and the standalone `idlespec-validate`). `validate_dir` is the

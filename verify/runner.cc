@@ -174,7 +174,8 @@ VerifyReport run_verify(const SpecIndex& spec, const Registry& registry, const V
       if (any_fail) {
         cr.status = Status::accepted;
         cr.detail = acc->reason;
-        if (!acc->fixed_by_commit.empty()) cr.detail += " (fixed upstream by " + acc->fixed_by_commit + ")";
+        if (!acc->fixed_by_commit.empty())
+          cr.detail += " (fixed upstream by " + acc->fixed_by_commit + ")";
       } else if (any_unknown) {
         cr.status = Status::unknown;
         cr.detail = "accepted violation neither confirmed nor refuted";
