@@ -5,6 +5,8 @@
 #include <cctype>
 #include <map>
 #include <set>
+#include <unordered_map>
+#include <unordered_set>
 
 namespace idlespec::validate {
 namespace {
@@ -158,9 +160,22 @@ class Scanner {
   std::string_view s_;
 };
 
-int line_of(std::string_view s, size_t offset) {
-  return 1 + static_cast<int>(std::count(s.begin(), s.begin() + std::min(offset, s.size()), '\n'));
-}
+// 1-based line numbers in O(log n) per look-up (a table of line starts).
+class Lines {
+ public:
+  explicit Lines(std::string_view s) {
+    starts_.push_back(0);
+    for (size_t i = 0; i < s.size(); ++i)
+      if (s[i] == '\n') starts_.push_back(i + 1);
+  }
+  int of(size_t offset) const {
+    return static_cast<int>(std::upper_bound(starts_.begin(), starts_.end(), offset) -
+                            starts_.begin());
+  }
+
+ private:
+  std::vector<size_t> starts_;
+};
 
 bool is_keyword(std::string_view w) {
   static const std::set<std::string_view> k = {
@@ -172,54 +187,203 @@ bool is_keyword(std::string_view w) {
   return k.count(w) > 0;
 }
 
-void add_unique(std::vector<std::string>& v, std::string_view w) {
-  if (std::find(v.begin(), v.end(), w) == v.end()) v.emplace_back(w);
+bool is_asm(std::string_view w) { return w == "asm" || w == "__asm__" || w == "__asm"; }
+bool is_asm_qualifier(std::string_view w) {
+  return w == "volatile" || w == "__volatile__" || w == "__volatile" || w == "goto" ||
+         w == "inline" || w == "__inline__";
 }
 
-// The names a declaration or function definition introduces.
+// A vector of names without repeats, linear to fill.
+class NameList {
+ public:
+  explicit NameList(std::vector<std::string>& v) : v_(v) {
+    for (const auto& w : v_) seen_.insert(w);
+  }
+  void add(std::string_view w) {
+    if (seen_.insert(std::string(w)).second) v_.emplace_back(w);
+  }
+  bool empty() const { return v_.empty(); }
+
+ private:
+  std::vector<std::string>& v_;
+  std::unordered_set<std::string> seen_;
+};
+
+// The names a declaration or function definition introduces, and the
+// identifiers it mentions (a member after `.` or `->` is not a use of a
+// file-scope name).
 void analyse(TopLevelItem& item, const std::vector<Token>& toks) {
-  int depth = 0;         // () [] {} together
-  bool in_init = false;  // after '=' in the current declarator
-  bool is_enum = false;
+  NameList uses(item.uses), defines(item.defines);
+  int depth = 0;            // () [] {} together
+  bool in_init = false;     // after '=' in the current declarator
+  int enum_body = -1;       // depth of the enumerator list of an `enum ... {` at file scope
+  bool enumerator = false;  // the next identifier names an enumerator
+  int record_body = -1;     // depth of the member list of a `struct/union ... {`
   for (size_t i = 0; i < toks.size(); ++i) {
     const Token& t = toks[i];
     const Token* nx = i + 1 < toks.size() ? &toks[i + 1] : nullptr;
     const std::string_view next = nx ? nx->text : std::string_view{};
+    const std::string_view prev = i > 0 ? toks[i - 1].text : std::string_view{};
     if (t.kind == Token::kIdent) {
-      add_unique(item.uses, t.text);
-      if (t.text == "enum") is_enum = true;
+      if (enumerator && depth == enum_body) {
+        defines.add(t.text);
+        enumerator = false;
+      }
+      // A member's name in a struct body is not a use either.
+      const bool member_name = record_body > 0 && depth >= record_body &&
+                               (next == ";" || next == "," || next == "[" || next == ":" ||
+                                (next == ")" && prev == "*"));
+      const bool arrow = prev == ">" && i >= 2 && toks[i - 2].text == "-";  // one-char puncts
+      if (prev != "." && !arrow && !member_name) uses.add(t.text);
       if ((t.text == "struct" || t.text == "union" || t.text == "enum") && nx &&
           nx->kind == Token::kIdent && i + 2 < toks.size() && toks[i + 2].text == "{")
-        add_unique(item.defines, nx->text);
-      if (is_enum && depth == 1 && i > 0 && (toks[i - 1].text == "{" || toks[i - 1].text == ","))
-        add_unique(item.defines, t.text);
+        defines.add(nx->text);
       if (depth == 0 && !in_init && !is_keyword(t.text) &&
           t.text.substr(0, 13) != "__attribute__") {
-        if (next == "(" && item.kind == TopLevelItem::kFunction && item.defines.empty()) {
-          add_unique(item.defines, t.text);
-        } else if (next == "(" && item.kind == TopLevelItem::kDeclaration && item.defines.empty()) {
-          add_unique(item.defines, t.text);  // a prototype (or a macro invocation)
+        if (next == "(" && item.kind == TopLevelItem::kFunction && defines.empty()) {
+          defines.add(t.text);
+        } else if (next == "(" && item.kind == TopLevelItem::kDeclaration && defines.empty()) {
+          defines.add(t.text);  // a prototype (or a macro invocation)
         } else if (item.kind == TopLevelItem::kDeclaration &&
                    (next == "=" || next == "," || next == ";" || next == "[" ||
                     (nx && nx->kind == Token::kIdent && next.substr(0, 2) == "__"))) {
-          add_unique(item.defines, t.text);
+          defines.add(t.text);
         }
       }
       continue;
     }
     if (t.kind != Token::kPunct) continue;
     const char c = t.text[0];
+    if (c == '{' && depth == 0 && item.kind == TopLevelItem::kDeclaration &&
+        (prev == "enum" || (i >= 2 && toks[i - 2].text == "enum"))) {
+      enum_body = 1;
+      enumerator = true;
+    }
+    if (c == '{' && record_body < 0 &&
+        (prev == "struct" || prev == "union" ||
+         (i >= 2 && (toks[i - 2].text == "struct" || toks[i - 2].text == "union"))))
+      record_body = depth + 1;
     if (c == '(' || c == '[' || c == '{') ++depth;
     if (c == ')' || c == ']' || c == '}') --depth;
+    if (depth < record_body) record_body = -1;
     if (depth == 0 && c == '=') in_init = true;
     if (depth == 0 && c == ',') in_init = false;
+    if (depth < enum_body) enum_body = -1, enumerator = false;
+    if (depth == enum_body && c == ',') enumerator = true;
   }
 }
+
+// The truth of a top-level #if line under the usual configuration: every
+// CONFIG_ option on. 1 true, -1 false, 0 cannot tell.
+int condition_truth(std::string_view word, std::string_view rest) {
+  auto trim = [](std::string_view v) {
+    while (!v.empty() && std::isspace(static_cast<unsigned char>(v.front()))) v.remove_prefix(1);
+    while (!v.empty() && std::isspace(static_cast<unsigned char>(v.back()))) v.remove_suffix(1);
+    return v;
+  };
+  rest = trim(rest.substr(0, std::min(rest.find("/*"), rest.find("//"))));
+  auto config = [](std::string_view v) { return v.substr(0, 7) == "CONFIG_"; };
+  if (word == "ifdef") return config(rest) ? 1 : 0;
+  if (word == "ifndef") return config(rest) ? -1 : 0;
+  if (word != "if" && word != "elif") return 0;
+  if (rest == "0") return -1;
+  if (rest == "1") return 1;
+  bool negated = false;
+  if (!rest.empty() && rest.front() == '!') negated = true, rest = trim(rest.substr(1));
+  for (std::string_view f : {"defined", "IS_ENABLED", "IS_BUILTIN", "IS_REACHABLE"}) {
+    if (rest.substr(0, f.size()) != f) continue;
+    std::string_view arg = trim(rest.substr(f.size()));
+    if (!arg.empty() && arg.front() == '(' && arg.back() == ')')
+      arg = trim(arg.substr(1, arg.size() - 2));
+    else if (f != "defined")
+      return 0;
+    if (!config(arg) || !std::all_of(arg.begin(), arg.end(), ident_char)) return 0;
+    return negated ? -1 : 1;
+  }
+  return 0;
+}
+
+// The #if/#else/#endif frames around the current top-level item.
+class Conditions {
+ public:
+  void directive(std::string_view word, std::string_view rest) {
+    if (word == "if" || word == "ifdef" || word == "ifndef") {
+      const int t = condition_truth(word, rest);
+      frames_.push_back({t, t == 1});
+    } else if (word == "elif" && !frames_.empty()) {
+      Frame& f = frames_.back();
+      const int t = condition_truth(word, rest);
+      f.truth = f.taken ? -1 : t;
+      f.taken = f.taken || t == 1;
+    } else if (word == "else" && !frames_.empty()) {
+      Frame& f = frames_.back();
+      f.truth = f.taken ? -1 : -f.truth;
+      f.taken = true;
+    } else if (word == "endif" && !frames_.empty()) {
+      frames_.pop_back();
+    }
+  }
+  int truth() const {
+    int t = 1;
+    for (const Frame& f : frames_) t = std::min(t, f.truth);
+    return t;
+  }
+
+ private:
+  struct Frame {
+    int truth;
+    bool taken;  // a branch so far is known to be compiled
+  };
+  std::vector<Frame> frames_;
+};
+
+// The item's text with its inline asm statements replaced by a no-op (an
+// asm label on a declarator, `register long sp asm("r1")`, by nothing).
+std::string neutralise_asm(std::string_view text, int& count) {
+  Scanner sc(text);
+  std::string out;
+  size_t copied = 0, q = 0;
+  std::string_view prev;
+  while (true) {
+    Token t = sc.next(q, true);
+    if (t.text.empty()) break;
+    if (t.kind == Token::kIdent && is_asm(t.text)) {
+      size_t r = q;
+      Token u = sc.next(r, true);
+      while (u.kind == Token::kIdent && is_asm_qualifier(u.text)) u = sc.next(r, true);
+      if (u.text == "(") {
+        int depth = 1;
+        while (depth > 0) {
+          Token v = sc.next(r, true);
+          if (v.text.empty()) break;
+          if (v.text == "(") ++depth;
+          if (v.text == ")") --depth;
+        }
+        out.append(text.substr(copied, t.offset - copied));
+        const bool label = !prev.empty() && (ident_start(prev[0]) || prev == "]") &&
+                           prev != "else" && prev != "do" && prev != "return";
+        out += label ? "" : "((void)0)";
+        copied = q = r;
+        ++count;
+        prev = ")";
+        continue;
+      }
+    }
+    prev = t.text;
+  }
+  out.append(text.substr(copied));
+  return out;
+}
+
+// The rank of a definition: compiled (cond 1) before cannot-tell before not.
+int rank(const TopLevelItem& it) { return it.cond; }
 
 }  // namespace
 
 std::vector<TopLevelItem> top_level_items(std::string_view s) {
   Scanner sc(s);
+  const Lines lines(s);
+  Conditions conds;
   std::vector<TopLevelItem> items;
   size_t p = 0;
   while (true) {
@@ -235,14 +399,20 @@ std::vector<TopLevelItem> top_level_items(std::string_view s) {
       if (word.text == "define") {
         Token name = sc.next(q, false);
         if (name.kind == Token::kIdent) item.defines.emplace_back(name.text);
+        NameList uses(item.uses);
         while (q < item.end) {
           Token t = sc.next(q, false);
           if (t.offset >= item.end) break;
-          if (t.kind == Token::kIdent) add_unique(item.uses, t.text);
+          if (t.kind == Token::kIdent) uses.add(t.text);
         }
+      } else if (word.kind == Token::kIdent) {
+        const size_t after = word.offset + word.text.size();
+        conds.directive(word.text, s.substr(after, item.end > after ? item.end - after : 0));
       }
+      item.cond = conds.truth();
       p = item.end;
     } else {
+      item.cond = conds.truth();
       std::vector<Token> toks;
       int depth = 0;
       std::string_view prev;
@@ -281,8 +451,8 @@ std::vector<TopLevelItem> top_level_items(std::string_view s) {
       analyse(item, toks);
       p = item.end;
     }
-    item.first_line = line_of(s, item.begin);
-    item.last_line = line_of(s, item.end == 0 ? 0 : item.end - 1);
+    item.first_line = lines.of(item.begin);
+    item.last_line = lines.of(item.end == 0 ? 0 : item.end - 1);
     items.push_back(std::move(item));
   }
   return items;
@@ -291,66 +461,235 @@ std::vector<TopLevelItem> top_level_items(std::string_view s) {
 Extraction extract(std::string_view source, std::span<const std::string> names,
                    std::string_view file_label) {
   const std::vector<TopLevelItem> items = top_level_items(source);
-  // Who defines what; the last definition wins for lookups of functions,
-  // every defining item is pulled in otherwise (prototype + definition).
-  std::multimap<std::string, size_t> definers;
+  // Who defines what. A name defined in several places resolves to the
+  // best-ranked definitions only (the branch the usual configuration
+  // compiles); among several function bodies of that rank, the first.
+  std::unordered_map<std::string_view, std::vector<size_t>> definers;
   for (size_t i = 0; i < items.size(); ++i)
-    for (const auto& d : items[i].defines) definers.emplace(d, i);
+    for (const auto& d : items[i].defines) {
+      auto& v = definers[d];
+      if (std::find(v.begin(), v.end(), i) == v.end()) v.push_back(i);
+    }
+  for (auto& [name, v] : definers) {
+    int best = -2;
+    for (size_t i : v) best = std::max(best, rank(items[i]));
+    bool body = false;
+    std::vector<size_t> kept;
+    for (size_t i : v) {
+      if (rank(items[i]) != best) continue;
+      if (items[i].kind == TopLevelItem::kFunction && !items[i].defines.empty() &&
+          items[i].defines[0] == name) {
+        if (body) continue;
+        body = true;
+      }
+      kept.push_back(i);
+    }
+    v = std::move(kept);
+  }
 
   Extraction out;
   std::set<size_t> chosen;
+  std::set<size_t> targets;
   std::vector<size_t> work;
   for (const std::string& name : names) {
     FoundFunction f;
     f.name = name;
-    for (size_t i = 0; i < items.size(); ++i) {
-      const auto& it = items[i];
-      if (it.kind == TopLevelItem::kFunction && !it.defines.empty() && it.defines[0] == name) {
-        f.found = true;
-        f.first_line = it.first_line;
-        f.last_line = it.last_line;
-        f.text = std::string(source.substr(it.begin, it.end - it.begin));
-        if (chosen.insert(i).second) work.push_back(i);
-        break;  // the first definition (#ifdef'd alternatives are not told apart)
+    if (const auto d = definers.find(name); d != definers.end())
+      for (size_t i : d->second) {
+        const auto& it = items[i];
+        if (it.kind == TopLevelItem::kFunction && !it.defines.empty() && it.defines[0] == name) {
+          f.found = true;
+          f.first_line = it.first_line;
+          f.last_line = it.last_line;
+          f.text = std::string(source.substr(it.begin, it.end - it.begin));
+          targets.insert(i);
+          if (chosen.insert(i).second) work.push_back(i);
+          break;
+        }
       }
-    }
     out.functions.push_back(std::move(f));
   }
   // The file's message prefix applies to the shim's pr_*() macros, which the
   // functions use without naming pr_fmt: keep it whenever it is defined.
-  for (auto [b, e] = definers.equal_range("pr_fmt"); b != e; ++b)
-    if (items[b->second].kind == TopLevelItem::kDirective && chosen.insert(b->second).second)
-      work.push_back(b->second);
+  if (const auto d = definers.find("pr_fmt"); d != definers.end())
+    for (size_t i : d->second)
+      if (items[i].kind == TopLevelItem::kDirective && chosen.insert(i).second) work.push_back(i);
   while (!work.empty()) {
     const size_t i = work.back();
     work.pop_back();
     for (const auto& u : items[i].uses) {
-      auto [b, e] = definers.equal_range(u);
-      for (auto it = b; it != e; ++it)
-        if (chosen.insert(it->second).second) work.push_back(it->second);
+      const auto d = definers.find(u);
+      if (d == definers.end()) continue;
+      for (size_t j : d->second)
+        if (chosen.insert(j).second) work.push_back(j);
     }
   }
   const std::string label(file_label);
+  std::vector<std::string> have;
+  std::unordered_set<std::string> have_seen;
   for (size_t i : chosen) {  // std::set: source order
     const auto& it = items[i];
-    const bool target = std::any_of(out.functions.begin(), out.functions.end(), [&](auto& f) {
-      return f.found && it.kind == TopLevelItem::kFunction && f.first_line == it.first_line;
-    });
-    if (!target) {
-      const char* kind = it.kind == TopLevelItem::kDirective  ? "define"
-                         : it.kind == TopLevelItem::kFunction ? "function"
-                                                              : "declaration";
-      out.prelude.push_back(std::string(kind) + " " +
-                            (it.defines.empty() ? std::string("?") : it.defines[0]) + " (line " +
-                            std::to_string(it.first_line) + ")");
-    }
+    const bool target = targets.count(i) > 0;
+    const char* kind = it.kind == TopLevelItem::kDirective  ? "define"
+                       : it.kind == TopLevelItem::kFunction ? "function"
+                                                            : "declaration";
+    const std::string name = it.defines.empty() ? std::string("?") : it.defines[0];
+    const std::string where = " (line " + std::to_string(it.first_line) + ")";
+    if (!target) out.prelude.push_back(std::string(kind) + " " + name + where);
+    for (const auto& d : it.defines)
+      if (have_seen.insert(d).second && std::all_of(d.begin(), d.end(), ident_char))
+        have.push_back(d);
+    out.code += std::string("/* idlespec item ") + (target ? "target " : "pulled ") + kind + " " +
+                name + " */\n";
     if (it.kind == TopLevelItem::kDirective && !it.defines.empty())
       out.code += "#undef " + it.defines[0] + "\n";
     out.code += "#line " + std::to_string(it.first_line) + " \"" + label + "\"\n";
-    out.code.append(source.substr(it.begin, it.end - it.begin));
+    const std::string_view text = source.substr(it.begin, it.end - it.begin);
+    int asm_count = 0;
+    if (!target && it.kind == TopLevelItem::kFunction &&
+        (text.find("asm") != std::string_view::npos)) {
+      const std::string plain = neutralise_asm(text, asm_count);
+      if (asm_count > 0) {
+        out.code += plain;
+        const std::string note = "inline asm neutralised in " + name + where +
+                                 " (pulled in, not judged): " + std::to_string(asm_count) +
+                                 (asm_count == 1 ? " statement" : " statements");
+        out.notes.push_back(note);
+        out.prelude.push_back(note);
+      }
+    }
+    if (asm_count == 0) out.code.append(text);
     out.code += "\n";
   }
+  out.code += "/* idlespec item end */\n";
+  for (const auto& d : have) out.code += "#define IDLESPEC_HAVE_" + d + " 1\n";
   return out;
+}
+
+namespace {
+
+// The name between the first pair of quotes after `key` in `line` (gcc's
+// ‘x’ in a UTF-8 locale, 'x' or `x' otherwise).
+std::string quoted_after(std::string_view line, std::string_view key) {
+  const size_t k = line.find(key);
+  if (k == std::string_view::npos) return "";
+  std::string_view rest = line.substr(k + key.size());
+  static const std::string_view opens[] = {"\xe2\x80\x98", "'", "`"};
+  for (std::string_view open : opens) {
+    const size_t b = rest.find(open);
+    if (b == std::string_view::npos || b > 2) continue;
+    rest.remove_prefix(b + open.size());
+    size_t e = 0;
+    while (e < rest.size() && (ident_char(rest[e]) || rest[e] == ' ')) ++e;
+    return std::string(rest.substr(0, e));
+  }
+  return "";
+}
+
+bool all_caps(std::string_view w) {
+  return !w.empty() && std::none_of(w.begin(), w.end(), [](char c) {
+    return std::islower(static_cast<unsigned char>(c));
+  });
+}
+
+// The shim a name belongs in.
+std::string shim_for(std::string_view name) {
+  if (name.substr(0, 8) == "CPUIDLE_" || name.substr(0, 8) == "cpuidle_")
+    return "validate/shims/cpuidle.h";
+  return "validate/shims/kernel.h";
+}
+
+}  // namespace
+
+std::vector<std::string> explain_build_error(std::string_view out) {
+  std::vector<std::string> lines;
+  std::unordered_set<std::string> seen;
+  auto add = [&](const std::string& key, const std::string& text) {
+    if (!key.empty() && seen.insert(key).second) lines.push_back(text);
+  };
+  size_t p = 0;
+  while (p < out.size()) {
+    size_t e = out.find('\n', p);
+    if (e == std::string_view::npos) e = out.size();
+    const std::string_view line = out.substr(p, e - p);
+    p = e + 1;
+    if (std::string n = quoted_after(line, "error: ");
+        !n.empty() && line.find("undeclared") != line.npos) {
+      add(n, n + ": not in the shims; " + shim_for(n) + " would need " +
+                 (all_caps(n) ? "`#define " + n + " ...`"
+                              : "a declaration of `" + n + "` (`extern ... " + n + ";`)"));
+    } else if (std::string t = quoted_after(line, "unknown type name"); !t.empty()) {
+      add(t, t + ": not in the shims; " + shim_for(t) + " would need `typedef ... " + t + ";`");
+    } else if (std::string f = quoted_after(line, "undefined reference to"); !f.empty()) {
+      add(f, f + ": not in the shims; " + shim_for(f) + " would need `static inline ... " + f +
+                 "(...) { ... }`");
+    } else if (std::string m = quoted_after(line, "has no member named"); !m.empty()) {
+      std::string type = quoted_after(line, "error: ");
+      add(type + "." + m, m + ": not a member of `" + type + "` in the shims; " +
+                              shim_for(type.substr(type.find(' ') + 1)) +
+                              " would need the field `" + m + "` in `" + type + "`");
+    } else if (std::string u = quoted_after(line, "invalid use of undefined type"); !u.empty()) {
+      add(u, u + ": not in the shims; " + shim_for(u.substr(u.find(' ') + 1)) + " would need `" +
+                 u + " { ... };`");
+    } else if (line.find("has incomplete type") != line.npos ||
+               line.find("isn't known") != line.npos) {
+      const std::string v = quoted_after(line, "of");
+      add("incomplete " + v, "the type of `" + v + "` is incomplete: a struct the shims lack");
+    }
+  }
+  return lines;
+}
+
+std::string drop_failing_items(const std::string& code, std::string_view compiler_output,
+                               std::string_view file_label, std::vector<std::string>& dropped) {
+  // The lines the compiler blamed in the file under test.
+  std::set<int> blamed;
+  const std::string prefix = std::string(file_label) + ":";
+  for (size_t p = compiler_output.find(prefix); p != std::string_view::npos;
+       p = compiler_output.find(prefix, p + 1)) {
+    if (p > 0 && compiler_output[p - 1] != '\n') continue;
+    const size_t eol = compiler_output.find('\n', p);
+    const std::string_view line = compiler_output.substr(p, eol - p);
+    if (line.find(" error: ") == std::string_view::npos) continue;
+    blamed.insert(std::atoi(std::string(line.substr(prefix.size())).c_str()));
+  }
+  if (blamed.empty()) return code;
+  // The pulled-in items, each from its marker to the next; its lines from
+  // its #line marker and its newlines.
+  std::string result;
+  const std::string marker = "/* idlespec item ";
+  size_t at = code.find(marker);
+  if (at == std::string::npos) return code;
+  result = code.substr(0, at);
+  bool changed = false;
+  while (at != std::string::npos) {
+    size_t next = code.find(marker, at + marker.size());
+    const std::string_view block(code.data() + at,
+                                 (next == std::string::npos ? code.size() : next) - at);
+    const size_t head_end = block.find(" */");
+    const std::string head(block.substr(marker.size(), head_end - marker.size()));
+    bool drop = false;
+    if (head.rfind("pulled ", 0) == 0) {
+      const size_t ln = block.find("#line ");
+      if (ln != std::string_view::npos) {
+        const int first = std::atoi(std::string(block.substr(ln + 6, 12)).c_str());
+        const size_t body = block.find('\n', ln);
+        const int n_lines =
+            static_cast<int>(std::count(block.begin() + body + 1, block.end(), '\n'));
+        const auto hit = blamed.lower_bound(first);
+        drop = hit != blamed.end() && *hit < first + std::max(1, n_lines);
+        if (drop)
+          dropped.push_back(head.substr(7) + " (line " + std::to_string(first) +
+                            ") does not compile with the shims: dropped");
+      }
+    }
+    if (!drop)
+      result.append(block);
+    else
+      changed = true;
+    at = next;
+  }
+  return changed ? result : code;
 }
 
 }  // namespace idlespec::validate

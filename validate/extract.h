@@ -10,8 +10,24 @@
 // The scanner understands what matters for brace matching: // and /* */
 // comments, string and character literals (with escapes) and preprocessor
 // lines (with backslash continuations) are skipped. It does not run the
-// preprocessor: top-level #if/#ifdef blocks are dropped and everything inside
+// preprocessor: top-level #if/#ifdef lines are dropped and everything inside
 // them is kept, #include lines are dropped (the shim header replaces them).
+// When a name has several definitions in different branches (a stub under
+// `#ifndef CONFIG_SMP` and the real function under `#else`), the one the
+// kernel's usual configuration compiles is taken: every CONFIG_ option on,
+// `#if 0` off (see TopLevelItem::cond).
+//
+// Only what the requested functions reach is taken: an unrelated function
+// (one using a type the shims lack, say) is never compiled. Inline asm in a
+// function that is pulled in but not requested is neutralised (a no-op
+// statement; the prelude says so): it is not on the judged path, and the
+// harness is built for the host. After the code, one line per name the
+// fragment defines, `#define IDLESPEC_HAVE_<name> 1`, lets a harness refer
+// to the file's own globals (`snooze_timeout`) only in the eras that have
+// them.
+//
+// Cost: linear in the size of the source (a 5 MB file extracts in well under
+// a second).
 #pragma once
 
 #include <span>
@@ -24,6 +40,10 @@ namespace idlespec::validate {
 // One top-level item of the file.
 struct TopLevelItem {
   enum Kind { kDirective, kDeclaration, kFunction } kind = kDeclaration;
+  // The top-level #if context: 1 compiled with every CONFIG_ option on,
+  // -1 not (`#if 0`, `#ifndef CONFIG_X`, the #else of `#ifdef CONFIG_X`),
+  // 0 cannot tell.
+  int cond = 1;
   size_t begin = 0, end = 0;          // byte offsets [begin, end)
   int first_line = 0, last_line = 0;  // 1-based, inclusive
   std::vector<std::string> defines;   // names this item introduces
@@ -44,11 +64,28 @@ struct Extraction {
   std::string code;                      // prelude + functions, with #line markers
   std::vector<FoundFunction> functions;  // one per requested name, in request order
   std::vector<std::string> prelude;      // what was pulled in: "define RTAS_BUSY (line 12)"
+  std::vector<std::string> notes;        // what was changed: "inline asm neutralised in ..."
 };
 
 // Extract the requested functions (those found) and their dependencies.
 // `file_label` is the name #line markers use.
 Extraction extract(std::string_view source, std::span<const std::string> names,
                    std::string_view file_label);
+
+// What a failed harness build says about the file under test, one line per
+// identifier the shims lack, naming the shim line that would define it:
+//   "CPUIDLE_FLAG_POLLING_SOFT: not in the shims; validate/shims/cpuidle.h
+//    would need `#define CPUIDLE_FLAG_POLLING_SOFT ...`"
+// (from gcc's "undeclared", "unknown type name", "has no member named",
+// "incomplete type" and the linker's "undefined reference" messages).
+std::vector<std::string> explain_build_error(std::string_view compiler_output);
+
+// A harness build failed with `compiler_output` on `code` (an Extraction's
+// code, whose items carry `/* idlespec item ... */` markers): the code
+// without the pulled-in items (not the requested functions) that the
+// compiler blamed, each dropped one named in `dropped`. Returns `code`
+// unchanged when no such item was blamed (the caller then reports the error).
+std::string drop_failing_items(const std::string& code, std::string_view compiler_output,
+                               std::string_view file_label, std::vector<std::string>& dropped);
 
 }  // namespace idlespec::validate

@@ -28,23 +28,64 @@
 #include "harness_firmware.c"
 
 #ifdef HAVE_PSERIES_IDLE_PROBE
+/*
+ * The file's own globals differ by era (validate/extract.h defines
+ * IDLESPEC_HAVE_<name> for each one the extracted code has): a probe before
+ * the XCEDE parse (v5.10) has no nr_xcede_records or xcede_latency_parameter,
+ * one before the snooze timeout (v3.14) no snooze_timeout; the harness
+ * resets and reports only what the era has (an absent one reads as 0 / none).
+ */
+#ifdef IDLESPEC_HAVE_dedicated_states
 static struct cpuidle_state probe_dedicated0[ARRAY_SIZE(dedicated_states)];
+#define PROBE_DEDICATED dedicated_states
+#define PROBE_DEDICATED_N ((int)ARRAY_SIZE(dedicated_states))
+#else
+#define PROBE_DEDICATED ((struct cpuidle_state *)NULL)
+#define PROBE_DEDICATED_N 0
+#endif
+#ifdef IDLESPEC_HAVE_shared_states
 static struct cpuidle_state probe_shared0[ARRAY_SIZE(shared_states)];
+#define PROBE_SHARED shared_states
+#define PROBE_SHARED_N ((int)ARRAY_SIZE(shared_states))
+#else
+#define PROBE_SHARED ((struct cpuidle_state *)NULL)
+#define PROBE_SHARED_N 0
+#endif
 
 static void probe_setup(void) {
+#ifdef IDLESPEC_HAVE_dedicated_states
   memcpy(probe_dedicated0, dedicated_states, sizeof probe_dedicated0);
+#endif
+#ifdef IDLESPEC_HAVE_shared_states
   memcpy(probe_shared0, shared_states, sizeof probe_shared0);
+#endif
 }
 
 static void probe_reset(void) {
+#ifdef IDLESPEC_HAVE_nr_xcede_records
   nr_xcede_records = 0;
+#endif
+#ifdef IDLESPEC_HAVE_xcede_latency_parameter
   memset(&xcede_latency_parameter, 0, sizeof xcede_latency_parameter);
+#endif
+#ifdef IDLESPEC_HAVE_dedicated_states
   memcpy(dedicated_states, probe_dedicated0, sizeof dedicated_states);
+#endif
+#ifdef IDLESPEC_HAVE_shared_states
   memcpy(shared_states, probe_shared0, sizeof shared_states);
+#endif
+#ifdef IDLESPEC_HAVE_cpuidle_state_table
   cpuidle_state_table = NULL;
+#endif
+#ifdef IDLESPEC_HAVE_max_idle_state
   max_idle_state = 0;
+#endif
+#ifdef IDLESPEC_HAVE_snooze_timeout
   snooze_timeout = 0;
+#endif
+#ifdef IDLESPEC_HAVE_snooze_timeout_en
   snooze_timeout_en = false;
+#endif
 }
 
 static int probe_call(void) { return pseries_idle_probe(); }
@@ -52,16 +93,30 @@ static int probe_call(void) { return pseries_idle_probe(); }
 static void probe_report(long long id, int ret, int trap) {
   char head[64];
   result_head(head, sizeof(head), "R", id, trap);
+#ifdef IDLESPEC_HAVE_cpuidle_state_table
   const struct cpuidle_state *t = cpuidle_state_table;
-  const char *name = t == NULL ? "none" : t == dedicated_states ? "dedicated"
-                                      : t == shared_states      ? "shared"
-                                                                : "other";
-  const int size = t == dedicated_states ? (int)ARRAY_SIZE(dedicated_states)
-                   : t == shared_states  ? (int)ARRAY_SIZE(shared_states)
-                                         : 0;
+#else
+  const struct cpuidle_state *t = NULL;
+#endif
+#ifdef IDLESPEC_HAVE_max_idle_state
+  const int max = (int)max_idle_state;
+#else
+  const int max = 0;
+#endif
+#ifdef IDLESPEC_HAVE_snooze_timeout
+  const unsigned long long snooze = (unsigned long long)snooze_timeout;
+#else
+  const unsigned long long snooze = 0;
+#endif
+  const char *name = t == NULL ? "none" : t == PROBE_DEDICATED ? "dedicated"
+                                      : t == PROBE_SHARED      ? "shared"
+                                                               : "other";
+  const int size = t == NULL ? 0 : t == PROBE_DEDICATED ? PROBE_DEDICATED_N
+                               : t == PROBE_SHARED      ? PROBE_SHARED_N
+                                                        : 0;
   emit("%s ret=%d queries=%u max=%d table=%s snooze=%llu", head, trap ? 0 : ret, xcede_fw.calls,
-       (int)max_idle_state, name, (unsigned long long)snooze_timeout);
-  for (int i = 0; i < (int)max_idle_state && i < size; i++)
+       max, name, snooze);
+  for (int i = 0; i < max && i < size; i++)
     emit("ST %lld %d %u %u", id, i, (unsigned)t[i].exit_latency, (unsigned)t[i].target_residency);
 }
 

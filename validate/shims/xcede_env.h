@@ -263,6 +263,28 @@ static inline void ppc64_runlatch_off(void) {}
 static inline void ppc64_runlatch_on(void) {}
 static inline bool dedicated_cpu_idle_prolog_ok(void) { return true; }
 
+/* --- what earlier eras of the idle loops mention (v3.13..v5.x) --------------------
+ * The loops before v5.9 account idle time with the PURR around each cede
+ * (idle_loop_prolog/epilog: mfspr(SPRN_PURR)); the tables before v4.1 flag
+ * each state CPUIDLE_FLAG_TIME_VALID (gone since). None is on a judged path:
+ * the register reads 0, the flag is a value of its own. */
+#ifndef SPRN_PURR
+#define SPRN_PURR 0x135
+#endif
+#ifndef SPRN_SPURR
+#define SPRN_SPURR 0x134
+#endif
+#ifndef mfspr
+static inline unsigned long xcede_mfspr(int spr) { (void)spr; return 0; }
+#define mfspr(spr) xcede_mfspr(spr)
+#endif
+#ifndef mtspr
+#define mtspr(spr, val) ((void)(spr), (void)(val))
+#endif
+#ifndef CPUIDLE_FLAG_TIME_VALID
+#define CPUIDLE_FLAG_TIME_VALID (1UL << 15)
+#endif
+
 /* --- RTAS: a scripted fake firmware ------------------------------------------- */
 #ifndef RTAS_DATA_BUF_SIZE
 #define RTAS_DATA_BUF_SIZE 4096

@@ -1,0 +1,194 @@
+// Tests for the function extractor of `idlespec validate` (validate/extract.h):
+// only what the requested functions reach, the configured branch of a
+// duplicate, inline asm neutralised off the judged path, the IDLESPEC_HAVE_
+// markers, linear cost, and what a failed build says about the shims.
+#include "validate/extract.h"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <string>
+#include <vector>
+
+namespace idlespec::validate {
+namespace {
+
+Extraction run(const std::string& src, std::vector<std::string> names) {
+  return extract(src, names, "t.c");
+}
+
+bool has(const std::string& code, const std::string& what) {
+  return code.find(what) != std::string::npos;
+}
+
+// A file in this project's words: the function under test, a helper it
+// calls, and an unrelated routine whose parameter list names an enum and a
+// type the shims lack.
+const char* kMixed = R"(enum fan_mode {
+	FAN_OFF,
+	FAN_ON,
+};
+
+static int helper(int x)
+{
+	return x + 1;
+}
+
+int under_test(int code)
+{
+	int n = helper(code);
+	return n;
+}
+
+static int unrelated(enum fan_mode mode, weird_mask_t mask)
+{
+	return mode == FAN_ON && mask_empty(mask);
+}
+)";
+
+TEST(Extract, TakesOnlyWhatTheFunctionReaches) {
+  const Extraction ex = run(kMixed, {"under_test"});
+  ASSERT_TRUE(ex.functions.at(0).found);
+  EXPECT_TRUE(has(ex.code, "static int helper(int x)"));
+  // A parameter list is not an enumerator list: `unrelated` defines neither
+  // `int` nor `weird_mask_t`, so nothing pulls it (or the enum) in.
+  EXPECT_FALSE(has(ex.code, "weird_mask_t"));
+  EXPECT_FALSE(has(ex.code, "FAN_OFF"));
+}
+
+TEST(Extract, EnumeratorsOfAFileScopeEnum) {
+  const std::vector<TopLevelItem> items = top_level_items(kMixed);
+  ASSERT_GE(items.size(), 4u);
+  EXPECT_EQ(items[0].defines, (std::vector<std::string>{"fan_mode", "FAN_OFF", "FAN_ON"}));
+  EXPECT_EQ(items[3].defines, (std::vector<std::string>{"unrelated"}));
+}
+
+TEST(Extract, MemberNamesAreNotUses) {
+  const std::string src =
+      "static int level;\n"
+      "struct box { int level; };\n"
+      "int get(struct box *b)\n{\n\treturn b->level;\n}\n";
+  const Extraction ex = run(src, {"get"});
+  EXPECT_FALSE(has(ex.code, "static int level;"));
+  EXPECT_TRUE(has(ex.code, "struct box { int level; };"));
+}
+
+TEST(Extract, TheConfiguredBranchOfADuplicate) {
+  const std::string src =
+      "#ifndef CONFIG_SMP\n"
+      "static int count_cpus(void)\n{\n\treturn 1;\n}\n"
+      "#else\n"
+      "static int count_cpus(void)\n{\n\treturn 64;\n}\n"
+      "#endif\n"
+      "int caller(void)\n{\n\treturn count_cpus();\n}\n";
+  const Extraction ex = run(src, {"caller"});
+  EXPECT_TRUE(has(ex.code, "return 64;"));
+  EXPECT_FALSE(has(ex.code, "return 1;"));
+  // Witness: without the #else both bodies would be taken (a redefinition).
+  const std::vector<TopLevelItem> items = top_level_items(src);
+  int on = 0, off = 0;
+  for (const auto& it : items)
+    if (it.kind == TopLevelItem::kFunction) (it.cond == 1 ? on : off) += 1;
+  EXPECT_EQ(on, 2);  // the #else body and caller
+  EXPECT_EQ(off, 1);
+}
+
+TEST(Extract, IfZeroIsOff) {
+  const std::string src =
+      "#if 0\nstatic int pick(void)\n{\n\treturn 0;\n}\n#endif\n"
+      "static int pick(void)\n{\n\treturn 7;\n}\n"
+      "int f(void)\n{\n\treturn pick();\n}\n";
+  const Extraction ex = run(src, {"f"});
+  EXPECT_TRUE(has(ex.code, "return 7;"));
+  EXPECT_FALSE(has(ex.code, "return 0;"));
+}
+
+TEST(Extract, AsmNeutralisedOnlyOffTheJudgedPath) {
+  const std::string src =
+      "static void nap(void)\n{\n\tasm volatile(\"waitrsv\" ::: \"memory\");\n"
+      "\tregister long sp asm(\"r1\");\n\t(void)sp;\n}\n"
+      "int judged(void)\n{\n\tnap();\n\t__asm__ __volatile__(\"nop\");\n\treturn 0;\n}\n";
+  const Extraction ex = run(src, {"judged"});
+  EXPECT_FALSE(has(ex.code, "waitrsv"));
+  EXPECT_TRUE(has(ex.code, "((void)0);"));
+  EXPECT_TRUE(has(ex.code, "register long sp ;"));
+  EXPECT_TRUE(
+      has(ex.code, "__asm__ __volatile__(\"nop\")"));  // the function under test: as written
+  ASSERT_EQ(ex.notes.size(), 1u);
+  EXPECT_TRUE(has(ex.notes[0], "nap"));
+}
+
+TEST(Extract, HaveMarkersForWhatTheFragmentDefines) {
+  const std::string src =
+      "static unsigned long long nap_timeout;\n"
+      "static int other_global;\n"
+      "int probe(void)\n{\n\tnap_timeout = 5;\n\treturn 0;\n}\n";
+  const Extraction ex = run(src, {"probe"});
+  EXPECT_TRUE(has(ex.code, "#define IDLESPEC_HAVE_nap_timeout 1"));
+  EXPECT_TRUE(has(ex.code, "#define IDLESPEC_HAVE_probe 1"));
+  EXPECT_FALSE(has(ex.code, "IDLESPEC_HAVE_other_global"));
+}
+
+TEST(Extract, LinearInTheSourceSize) {
+  // 5 MB of small functions and tables, the function under test at the end.
+  std::string src;
+  for (int i = 0; src.size() < 5u * 1024 * 1024; ++i) {
+    src += "/* block " + std::to_string(i) + " */\nstatic int table_" + std::to_string(i) +
+           "[] = { 1, 2, 3, 4 };\n";
+    src += "#ifdef CONFIG_OPTION_" + std::to_string(i) + "\n";
+    src += "static int fn_" + std::to_string(i) + "(int a)\n{\n\tif (a > 2)\n\t\treturn table_" +
+           std::to_string(i) + "[a & 3];\n\treturn a;\n}\n#endif\n";
+  }
+  src += "int last(int a)\n{\n\treturn fn_7(a) + fn_123(a);\n}\n";
+  const auto t0 = std::chrono::steady_clock::now();
+  const Extraction ex = run(src, {"last"});
+  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  ASSERT_TRUE(ex.functions.at(0).found);
+  EXPECT_TRUE(has(ex.code, "table_123[a & 3]"));
+  EXPECT_FALSE(has(ex.code, "fn_8("));
+  EXPECT_LT(s, 5.0) << "a 5 MB source took " << s << " s";
+}
+
+TEST(ExplainBuildError, NamesTheIdentifierAndTheShimLine) {
+  const std::string out =
+      "t.c:12:20: error: \xe2\x80\x98"
+      "CPUIDLE_FLAG_POLLING_SOFT\xe2\x80\x99 undeclared here (not in a function)\n"
+      "t.c:40:9: error: unknown type name 'cpumask_var_t'\n"
+      "/usr/bin/ld: t.o: in function `f': t.c:(.text+0x1): undefined reference to `get_loadavg'\n"
+      "t.c:50:12: error: 'struct cpuidle_device' has no member named 'rh_cpuidle_dev'\n";
+  const std::vector<std::string> lines = explain_build_error(out);
+  ASSERT_EQ(lines.size(), 4u);
+  EXPECT_EQ(lines[0],
+            "CPUIDLE_FLAG_POLLING_SOFT: not in the shims; validate/shims/cpuidle.h would need "
+            "`#define CPUIDLE_FLAG_POLLING_SOFT ...`");
+  EXPECT_TRUE(has(lines[1],
+                  "cpumask_var_t: not in the shims; validate/shims/kernel.h would need "
+                  "`typedef ... cpumask_var_t;`"));
+  EXPECT_TRUE(has(lines[2], "get_loadavg"));
+  EXPECT_TRUE(has(lines[3], "rh_cpuidle_dev"));
+  EXPECT_TRUE(has(lines[3], "struct cpuidle_device"));
+  EXPECT_TRUE(explain_build_error("t.c:1:1: error: expected ';' before '}' token\n").empty());
+}
+
+TEST(DropFailingItems, DropsABlamedHelperNeverTheTarget) {
+  const std::string src =
+      "static int shaky(void)\n{\n\treturn odd_thing;\n}\n"
+      "static int fine(void)\n{\n\treturn 2;\n}\n"
+      "int target(void)\n{\n\treturn fine() + shaky();\n}\n";
+  const Extraction ex = run(src, {"target"});
+  std::vector<std::string> dropped;
+  const std::string out = "t.c:3:9: error: 'odd_thing' undeclared (first use in this function)\n";
+  const std::string pruned = drop_failing_items(ex.code, out, "t.c", dropped);
+  EXPECT_FALSE(has(pruned, "odd_thing"));
+  EXPECT_TRUE(has(pruned, "return 2;"));
+  EXPECT_TRUE(has(pruned, "int target(void)"));
+  ASSERT_EQ(dropped.size(), 1u);
+  EXPECT_TRUE(has(dropped[0], "shaky"));
+  // An error in the function under test is not dropped: the code comes back unchanged.
+  std::vector<std::string> none;
+  EXPECT_EQ(drop_failing_items(ex.code, "t.c:11:9: error: boom\n", "t.c", none), ex.code);
+  EXPECT_TRUE(none.empty());
+}
+
+}  // namespace
+}  // namespace idlespec::validate
