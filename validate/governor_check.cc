@@ -20,12 +20,15 @@
 //            selection (its ring and correction factor, the next_timer it
 //            recorded, whether it asked the tick layer): the matched
 //            subject's walk of the subject's own prediction from that state;
-//            else its walk of another known predictor's prediction (two-pass
-//            v6.14, both-ends v6.15, 85975daeaa4d's keeping the maximum);
-//            else of any prediction that gives the choice (the walk is
-//            constant between the table's residencies, latencies and the
-//            tick, so one walk per such value finds them all). A choice that
-//            no walk of the subject gives is judged by the clause's words:
+//            else a subject's walk (the matched one first: a file may walk as
+//            one subject and learn as another) of another known predictor's
+//            prediction (two-pass v6.14, two-pass before the empty-ring check
+//            v5.x..v6.1, both-ends v6.15, 85975daeaa4d's keeping the
+//            maximum); else of any prediction exact arithmetic allows (the
+//            walk is constant between the table's residencies, latencies and
+//            the tick, so one walk per such value finds every range); else of
+//            any prediction at all. A choice that no subject's walk gives is
+//            judged by the clause's words:
 //            not the fall-back, not a GOV-1 exception, not a choice the
 //            polling rule or the tick-stopped promotion could make, and a
 //            target residency above the largest prediction a known
@@ -34,7 +37,7 @@
 //            division by zero) and SIGFPE; in menu_update(), a correction
 //            factor outside 1..8192 (which exact arithmetic never leaves) or
 //            equal to the ratio formed in 32 bits; in the predictor, a
-//            choice that the subject's walk gives only for predictions
+//            choice that every subject's walk gives only for predictions
 //            outside what exact arithmetic allows the known predictors (each
 //            within a microsecond of the timer estimate's rounding), when
 //            every divergence of the input is some prediction's walk. A
@@ -766,6 +769,35 @@ uint32_t typical_keeping_max(const std::array<uint32_t, gov::kIntervals>& iv) {
   }
 }
 
+// get_typical_interval() before the empty-ring check (v5.x to v6.1 and the
+// stable trees of that time): the two-pass loop, but a ring of zeros gives
+// its average, 0, instead of no prediction. (Its early return when the
+// smallest sample is at least the timer estimate changes nothing the
+// smaller of the two can show.) In the kernel's words.
+uint32_t typical_two_pass_zeros(const std::array<uint32_t, gov::kIntervals>& iv) {
+  uint32_t limit = gov::kIntMax;  // samples above are left out
+  for (;;) {
+    uint64_t sum = 0;
+    uint32_t count = 0, largest = 0;
+    for (uint32_t v : iv)
+      if (v <= limit) sum += v, ++count, largest = std::max(largest, v);
+    if (count == 0) return gov::kUintMax;
+    const uint32_t avg = static_cast<uint32_t>(count == gov::kIntervals ? sum >> 3 : sum / count);
+    uint64_t spread = 0;
+    for (uint32_t v : iv)
+      if (v <= limit) {
+        const int64_t d = static_cast<int64_t>(v) - avg;
+        spread += static_cast<uint64_t>(d * d);
+      }
+    spread = count == gov::kIntervals ? spread >> 3 : spread / count;
+    if (spread <= ~uint64_t{0} / 36 &&
+        ((uint64_t{avg} * avg > spread * 36 && count * 4 >= gov::kIntervals * 3) || spread <= 400))
+      return avg;
+    if (count * 4 <= gov::kIntervals * 3) return gov::kUintMax;
+    limit = largest - 1;
+  }
+}
+
 // What the file's walk started from, as far as its own state after the
 // selection shows it: the time to the next timer it recorded, whether it
 // asked the tick layer (then the tick delta is the step's, else half a
@@ -805,11 +837,14 @@ WalkBase walk_base(const Input& input, const Sel& s, const Step& x, const gf::Su
     const uint64_t t = uint64_t{typical} * gov::kNsecPerUsec;
     return w.timer ? std::min(t, timer_words) : t;
   };
-  w.family = {{"two-pass (v6.14)", predict(two_pass)},
-              {"both-ends (v6.15)", predict(both_ends)},
-              {"both-ends keeping the maximum (85975daeaa4d)", predict(keeps_max)}};
+  w.family = {
+      {"two-pass (v6.14)", predict(two_pass)},
+      {"two-pass without the empty-ring check (v5.x..v6.1)", predict(typical_two_pass_zeros(d.iv))},
+      {"both-ends (v6.15)", predict(both_ends)},
+      {"both-ends keeping the maximum (85975daeaa4d)", predict(keeps_max)}};
+  // The subject's own: v6.14's two-pass loop, or the v6.15 one.
   w.subject_ns =
-      subj.predictor == gov::Predictor::kTwoPass ? w.family[0].second : w.family[1].second;
+      subj.predictor == gov::Predictor::kTwoPass ? w.family[0].second : w.family[2].second;
   // What exact arithmetic allows: the known predictors' predictions, and the
   // timer estimate alone (no typical interval), each within a microsecond
   // (another rounding of the same estimate). A prediction outside is a word
@@ -1062,99 +1097,114 @@ Judged judge(const Input& input, const Outcome& o, size_t subject) {
         add("GOV-3", at + ": " + why + "; " + how);
       }
     };
+    // The subjects in the order tried: the matched one, then the others (a
+    // file may walk as one subject and learn as another).
+    std::vector<const gf::Subject*> order = {&subj};
+    for (const auto& other : gf::all_subjects())
+      if (other.name != subj.name) order.push_back(&other);
+    auto walk_by = [&](const gf::Subject* by, uint64_t predicted) {
+      gov::Prediction<Concrete> p = w.p;
+      p.predicted_ns = Concrete::lit<64>(predicted);
+      return by->walk(states, p, c.in);
+    };
     const auto exact = walk_of(w.subject_ns);
+    bool done = false;
     if (same(exact)) {
       ++r.gov3_exact;
       judge3(exact, std::string(subj.name) + "'s walk of its own prediction");
       if (ordered) r.known.push_back({key_of(input, w.p, x), w.subject_ns, s.idx, at});
-    } else {
-      bool done = false;
-      for (const auto& [name, v] : w.family) {
-        const auto fw = walk_of(v);
+      done = true;
+    }
+    // Another known predictor's prediction, walked by some subject.
+    for (const gf::Subject* by : order) {
+      for (size_t q = 0; q < w.family.size() && !done; ++q) {
+        const auto& [name, v] = w.family[q];
+        const auto fw = walk_by(by, v);
         if (!same(fw)) continue;
         ++r.gov3_family;
-        if (r.family_first.empty())
-          r.family_first = at + ": the " + name + " predictor's prediction " + ns_text(v) +
-                           ", where " + std::string(subj.name) + "'s gives " +
-                           ns_text(w.subject_ns);
-        judge3(fw, std::string(subj.name) + "'s walk of the " + name + " predictor's prediction");
+        if (r.family_first.empty() && (by != &subj || v != w.subject_ns))
+          r.family_first = at + ": " + std::string(by->name) + "'s walk of the " + name +
+                           " predictor's prediction " + ns_text(v) + ", where " +
+                           std::string(subj.name) + "'s predictor gives " + ns_text(w.subject_ns);
+        judge3(fw, std::string(by->name) + "'s walk of the " + name + " predictor's prediction");
         if (ordered) r.known.push_back({key_of(input, w.p, x), v, s.idx, at});
+        done = true;
+      }
+      if (done) break;
+    }
+    // Any prediction exact arithmetic allows, walked by some subject; the
+    // ranges of the matched subject's walk kept for what follows.
+    const gf::Subject* explainer = nullptr;
+    std::vector<Range> theirs;
+    for (const gf::Subject* by : order) {
+      if (done) break;
+      const std::vector<Range> why = explaining(*by, states, input, w.p, c.in, s.idx, s.stop);
+      if (!why.empty() && !explainer) explainer = by, theirs = why;
+      for (const auto& g : why) {
+        if (g.lo > w.high || g.hi < w.low) continue;
+        ++r.gov3_other;
+        const uint64_t v = std::clamp(w.subject_ns, std::max(g.lo, w.low), std::min(g.hi, w.high));
+        if (r.other_first.empty())
+          r.other_first = at + ": " + std::string(by->name) + "'s walk of a prediction of " +
+                          ns_text(v) + " (any in " + range_text(g.lo, g.hi) + "), where " +
+                          std::string(subj.name) + "'s predictor gives " + ns_text(w.subject_ns);
+        judge3(walk_by(by, v), std::string(by->name) + "'s walk of a prediction of " + ns_text(v));
         done = true;
         break;
       }
-      if (!done) {
-        const std::vector<Range> why = explaining(subj, states, input, w.p, c.in, s.idx, s.stop);
-        const Range* plausible = nullptr;
-        for (const auto& g : why)
-          if (g.lo <= w.high && g.hi >= w.low && !plausible) plausible = &g;
-        if (why.empty()) {
-          // Not the subject's walk of any prediction: the clause's own words.
-          // Exempt: the fall-back, the GOV-1 exceptions, a choice the polling
-          // rule or the tick-stopped promotion could make; else the target
-          // residency must fit the largest prediction a known predictor
-          // makes from the file's state (after the tick-stopped adjustment).
-          r.walk_differs = true;
-          ++r.gov3_wording;
-          const size_t i = static_cast<size_t>(s.idx);
-          const bool gov1 = first == n || x.latency_req == 0 || n <= 1;
-          size_t below = i;
-          for (size_t q = i; q-- > 0;)
-            if (!input.table[q].disabled) {
-              below = q;
-              break;
-            }
-          const auto& e = input.table[i];
-          const bool rule = below != i && input.table[below].polling &&
-                            e.target_residency_ns <= w.p.next_timer_ns.v &&
-                            e.exit_latency_ns <= x.latency_req;
-          const bool promote = x.stopped && below != i &&
-                               input.table[below].target_residency_ns < tick &&
-                               e.target_residency_ns <= w.p.delta_tick_ns.v;
-          uint64_t bound = 0;
-          auto adjusted = [&](uint64_t v) {
-            return x.stopped && v < tick ? w.p.next_timer_ns.v : v;
-          };
-          for (const auto& f : w.family) bound = std::max(bound, adjusted(f.second));
-          if (ordered && i != first && !(gov1 && i == 0) && !rule && !promote &&
-              e.target_residency_ns > bound)
-            add("GOV-3", at + ": state " + std::to_string(i) + " target residency " +
-                             std::to_string(e.target_residency_ns) + " ns > " + ns_text(bound) +
-                             ", the largest prediction a known predictor makes from the file's "
-                             "learned state (no walk of " +
-                             std::string(subj.name) +
-                             " gives this choice, and it is not the fall-back, the polling rule "
-                             "or the tick-stopped promotion)");
-        } else if (plausible) {
-          ++r.gov3_other;
-          const uint64_t v = std::clamp(w.subject_ns, std::max(plausible->lo, w.low),
-                                        std::min(plausible->hi, w.high));
-          if (r.other_first.empty())
-            r.other_first = at + ": " + std::string(subj.name) + "'s walk of a prediction of " +
-                            ns_text(v) + " (any in " + range_text(plausible->lo, plausible->hi) +
-                            "), where its predictor gives " + ns_text(w.subject_ns);
-          judge3(walk_of(v), std::string(subj.name) + "'s walk of a prediction of " + ns_text(v));
-        } else {
-          // Only a prediction exact arithmetic cannot produce explains it.
-          ++r.gov3_wrapped;
-          const Range& g = why.front();
-          judge3(g.walk, std::string(subj.name) + "'s walk of a prediction of " + ns_text(g.lo));
-          if (in_range && in_ring_range(s.after)) {
-            std::string dev = "next_timer " + ns_text(w.p.next_timer_ns.v);
-            if (w.timer)
-              dev += ", correction factor " +
-                     std::to_string(s.after.f[std::min<uint32_t>(s.after.bucket, 5)]) +
-                     " of bucket " + std::to_string(s.after.bucket);
-            wrapped.push_back(
-                {k, at + ", which " + std::string(subj.name) +
-                        "'s walk gives for a prediction of " + ns_text(g.lo) +
-                        "; exact arithmetic predicts " + ns_text(w.subject_ns) + " (" + dev +
-                        "), where it gives " + choice_text(exact.idx.v, exact.stop_tick) +
-                        "; no prediction in " + range_text(w.low, w.high) +
-                        " (what exact arithmetic allows the known predictors) gives the "
-                        "choice: a word wrapped"});
-          }
-        }
+    }
+    if (!done && explainer) {
+      // Only a prediction exact arithmetic cannot produce explains it.
+      ++r.gov3_wrapped;
+      const Range& g = theirs.front();
+      judge3(g.walk, std::string(explainer->name) + "'s walk of a prediction of " + ns_text(g.lo));
+      if (explainer == &subj && in_range && in_ring_range(s.after)) {
+        std::string dev = "next_timer " + ns_text(w.p.next_timer_ns.v);
+        if (w.timer)
+          dev += ", correction factor " +
+                 std::to_string(s.after.f[std::min<uint32_t>(s.after.bucket, 5)]) + " of bucket " +
+                 std::to_string(s.after.bucket);
+        wrapped.push_back(
+            {k, at + ", which " + std::string(subj.name) + "'s walk gives for a prediction of " +
+                    ns_text(g.lo) + "; exact arithmetic predicts " + ns_text(w.subject_ns) + " (" +
+                    dev + "), where it gives " + choice_text(exact.idx.v, exact.stop_tick) +
+                    "; no prediction in " + range_text(w.low, w.high) +
+                    " (what exact arithmetic allows the known predictors) gives "
+                    "the choice, by any subject's walk: a word wrapped"});
       }
+    } else if (!done) {
+      // No subject's walk of any prediction gives it: the clause's own words.
+      // Exempt: the fall-back, the GOV-1 exceptions, a choice the polling
+      // rule or the tick-stopped promotion could make; else the target
+      // residency must fit the largest prediction a known predictor makes
+      // from the file's state (after the tick-stopped adjustment).
+      r.walk_differs = true;
+      ++r.gov3_wording;
+      const size_t i = static_cast<size_t>(s.idx);
+      const bool gov1 = first == n || x.latency_req == 0 || n <= 1;
+      size_t below = i;
+      for (size_t q = i; q-- > 0;)
+        if (!input.table[q].disabled) {
+          below = q;
+          break;
+        }
+      const auto& e = input.table[i];
+      const bool rule = below != i && input.table[below].polling &&
+                        e.target_residency_ns <= w.p.next_timer_ns.v &&
+                        e.exit_latency_ns <= x.latency_req;
+      const bool promote = x.stopped && below != i &&
+                           input.table[below].target_residency_ns < tick &&
+                           e.target_residency_ns <= w.p.delta_tick_ns.v;
+      uint64_t bound = 0;
+      auto adjusted = [&](uint64_t v) { return x.stopped && v < tick ? w.p.next_timer_ns.v : v; };
+      for (const auto& f : w.family) bound = std::max(bound, adjusted(f.second));
+      if (ordered && i != first && !(gov1 && i == 0) && !rule && !promote &&
+          e.target_residency_ns > bound)
+        add("GOV-3", at + ": state " + std::to_string(i) + " target residency " +
+                         std::to_string(e.target_residency_ns) + " ns > " + ns_text(bound) +
+                         ", the largest prediction a known predictor makes from the file's "
+                         "learned state (no subject's walk gives this choice, and it is not the "
+                         "fall-back, the polling rule or the tick-stopped promotion)");
     }
     if (in_range && in_ring_range(s.after)) ++r.gov5_predict;
   }
