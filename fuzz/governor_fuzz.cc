@@ -1,7 +1,7 @@
 // libFuzzer target for the menu governor (spec/governor.md).
 //
 // Decodes a state table and a sequence of selections, wake-ups and rejected
-// entries (fuzz/governor_loop_check.h explains the input layout), drives the
+// entries (fuzz/governor_input.h explains the input layout), drives the
 // subject the input's form asks for (reference or v6.19; the v6.14 family
 // breaks GOV-2 by design and is judged only by the corpus replay) through
 // the select/update loop from a fresh history, judges GOV-1, 2, 3, 4 and 7
@@ -16,7 +16,7 @@
 #include <cstdint>
 #include <span>
 
-#include "fuzz/governor_loop_check.h"
+#include "fuzz/governor_input.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   namespace gf = idlespec::governor_fuzz;

@@ -22,7 +22,7 @@
 #include <utility>
 #include <vector>
 
-#include "fuzz/governor_loop_check.h"
+#include "fuzz/governor_input.h"
 
 namespace {
 

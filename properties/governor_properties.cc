@@ -6,8 +6,7 @@
 namespace idlespec::props::gov {
 namespace {
 
-using gov_exact::u128;
-using gov_exact::u128s;
+using governor::oracle::u128;
 
 std::string join(const std::vector<std::string>& parts, const char* sep) {
   std::string out;
@@ -75,19 +74,18 @@ std::string show_choice(const ConcreteChoice& c) {
          " ns";
 }
 
-std::string clause_failure(const governor::Judgement& j, const std::string& clause,
+std::string clause_failure(const governor::oracle::Violations& v, const std::string& clause,
                            const Table& states) {
   std::vector<std::string> clauses = {clause};
-  if (clause == "GOV-7" && !governor::table_is_ordered(states)) {
+  if (clause == "GOV-7" && !governor::oracle::table_is_ordered(states)) {
     clauses.push_back("GOV-1");
     clauses.push_back("GOV-4");
   }
   std::vector<std::string> lines;
-  std::istringstream in(j.detail);
-  for (std::string line; std::getline(in, line);) {
+  for (const auto& x : v) {
     for (const std::string& c : clauses) {
-      if (j.violated.count(c) && line.rfind(c + ":", 0) == 0) {
-        lines.push_back(c == clause ? line.substr(c.size() + 2) : "unordered table, " + line);
+      if (x.clause == c) {
+        lines.push_back(c == clause ? x.message : "unordered table, " + c + ": " + x.message);
       }
     }
   }
@@ -113,7 +111,7 @@ std::vector<Discrepancy> update_discrepancies(std::span<const ConcreteState> sta
                                               const ConcreteHistory& h, const ConcreteInputs& in,
                                               const ConcreteHistory& updated) {
   std::vector<Discrepancy> out;
-  const gov_exact::Update e = gov_exact::menu_update(states, h, in);
+  const governor::oracle::Update e = governor::oracle::menu_update(states, h, in);
   const unsigned b = h.bucket.v;
   const unsigned ptr = h.interval_ptr.v;
   const std::string what = "menu_update() of state " + u64s(in.last_state_idx.v) +
@@ -121,16 +119,16 @@ std::vector<Discrepancy> update_discrepancies(std::span<const ConcreteState> sta
                            " ns), residency " + u64s(in.last_residency_ns.v) + " ns, next_timer " +
                            u64s(h.next_timer_ns.v) + " ns, bucket " + u64s(b) + " factor " +
                            u64s(h.correction_factor[b].v) + ": exact measured " +
-                           u128s(e.measured_ns) + " ns";
+                           idlespec::oracle::dec(e.measured_ns) + " ns";
   if (updated.correction_factor[b].v != e.factor) {
     out.push_back({"GOV-5", "other",
                    what + ", new factor " + u64s(updated.correction_factor[b].v) + ", exact " +
-                       u128s(e.factor)});
+                       idlespec::oracle::dec(e.factor)});
   }
   if (updated.intervals[ptr].v != e.interval_us) {
     out.push_back({"GOV-8", e.interval_us > kUintMax ? "interval_us" : "other",
                    what + ", interval recorded " + u64s(updated.intervals[ptr].v) + " us, exact " +
-                       u128s(e.interval_us) + " us" +
+                       idlespec::oracle::dec(e.interval_us) + " us" +
                        (e.interval_us > kUintMax ? " (beyond an unsigned int)" : "")});
   }
   const unsigned next_ptr = (ptr + 1) % governor::kIntervals;
@@ -149,7 +147,8 @@ std::vector<Discrepancy> predict_discrepancies(governor::Predictor predictor, bo
                                                const ConcretePrediction& p,
                                                const ConcreteHistory& after) {
   std::vector<Discrepancy> out;
-  const gov_exact::Predict e = gov_exact::predict(predictor, mark_rejected, ring_source, in);
+  const governor::oracle::Predict e =
+      governor::oracle::predict(predictor, mark_rejected, ring_source, in);
   std::string part = "other";
   if (e.consult_timer && e.timer_us > kUintMax) {
     part = "timer_us";
@@ -160,25 +159,29 @@ std::vector<Discrepancy> predict_discrepancies(governor::Predictor predictor, bo
   if (e.consult_timer) {
     what += ", bucket " + u64s(e.bucket) + " factor " +
             u64s(ring_source.correction_factor[e.bucket].v) + ", exact timer_us " +
-            u128s(e.timer_us) + (e.timer_us > kUintMax ? " (beyond an unsigned int)" : "");
+            idlespec::oracle::dec(e.timer_us) +
+            (e.timer_us > kUintMax ? " (beyond an unsigned int)" : "");
   }
   what += ", exact typical interval " +
-          (e.typical.us == kUintMax ? std::string("none") : u128s(e.typical.us) + " us") +
+          (e.typical.us == kUintMax ? std::string("none")
+                                    : idlespec::oracle::dec(e.typical.us) + " us") +
           (e.typical.accumulator_beyond_64 ? " (a sum of squares reached 2^64)" : "") +
           (mark_rejected ? " after marking the rejected period" : "");
   std::vector<std::string> diffs;
   if (p.predicted_ns.v != e.predicted_ns) {
-    diffs.push_back("predicted_ns " + u64s(p.predicted_ns.v) + ", exact " + u128s(e.predicted_ns));
+    diffs.push_back("predicted_ns " + u64s(p.predicted_ns.v) + ", exact " +
+                    idlespec::oracle::dec(e.predicted_ns));
   }
   if (after.next_timer_ns.v != e.next_timer_ns || p.next_timer_ns.v != e.next_timer_ns) {
     diffs.push_back("next_timer_ns " + u64s(after.next_timer_ns.v) + ", exact " +
-                    u128s(e.next_timer_ns));
+                    idlespec::oracle::dec(e.next_timer_ns));
   }
   if (after.bucket.v != e.bucket) {
     diffs.push_back("bucket " + u64s(after.bucket.v) + ", exact " + u64s(e.bucket));
   }
   if (p.delta_tick_ns.v != e.delta_tick_ns) {
-    diffs.push_back("delta_tick " + u64s(p.delta_tick_ns.v) + ", exact " + u128s(e.delta_tick_ns));
+    diffs.push_back("delta_tick " + u64s(p.delta_tick_ns.v) + ", exact " +
+                    idlespec::oracle::dec(e.delta_tick_ns));
   }
   if (e.typical.divides_by_zero) diffs.push_back("the typical interval did not settle");
   bool in_range = true;

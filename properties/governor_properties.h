@@ -7,7 +7,7 @@
 //   governor_selection        GOV-1, 2, 3, 4, 7: a generated table, history
 //                             and inputs through select(), and the same table
 //                             and inputs with a generated prediction through
-//                             walk(), judged by fuzz/governor_check.h. One
+//                             walk(), judged by oracle/governor.h. One
 //                             RapidCheck run per clause, merged, so that the
 //                             verdict names every clause that breaks.
 //   governor_wakeup_sequence  GOV-1..5, 8: selections from one history, with
@@ -37,10 +37,9 @@
 #include <string_view>
 #include <vector>
 
-#include "fuzz/governor_check.h"
 #include "impl/governor.h"
 #include "impl/text.h"
-#include "properties/governor_exact.h"
+#include "oracle/governor.h"
 #include "properties/governor_gen.h"
 #include "properties/run_property.h"
 #include "verify/registry.h"
@@ -72,7 +71,7 @@ std::string show_choice(const ConcreteChoice& c);
 // The line of the judgement about `clause` ("" if it holds). For GOV-7 also
 // GOV-1 and GOV-4 on a table breaking STATES-1..3 (GOV-7 asks for them on
 // every table).
-std::string clause_failure(const governor::Judgement& j, const std::string& clause,
+std::string clause_failure(const governor::oracle::Violations& v, const std::string& clause,
                            const Table& states);
 
 // --- governor_selection ---------------------------------------------------------
@@ -82,13 +81,14 @@ void selection_body(const std::string& clause) {
   const SelectionCase c = *gen::selection_case(kSelectionRange);
   ConcreteHistory h = c.history;
   const ConcreteChoice chosen = governor::select<S, Concrete>(c.states, h, c.inputs);
-  std::string why =
-      clause_failure(governor::judge_selection(c.states, c.inputs, chosen), clause, c.states);
+  std::string why = clause_failure(governor::oracle::judge_selection(c.states, c.inputs, chosen),
+                                   clause, c.states);
   if (!why.empty()) {
     RC_FAIL(clause + ": select() chose " + show_choice(chosen) + ": " + why);
   }
   const ConcreteChoice walked = governor::walk<S, Concrete>(c.states, c.prediction, c.inputs);
-  why = clause_failure(governor::judge_selection(c.states, c.inputs, walked), clause, c.states);
+  why = clause_failure(governor::oracle::judge_selection(c.states, c.inputs, walked), clause,
+                       c.states);
   if (!why.empty()) {
     RC_FAIL(clause + ": walk() with " + show_prediction(c.prediction) + " chose " +
             show_choice(walked) + ": " + why);
@@ -122,12 +122,12 @@ struct Discrepancy {
   bool ring_in_range = true;
 };
 
-// menu_update() (when an update is due) against gov_exact::menu_update().
+// menu_update() (when an update is due) against governor::oracle::menu_update().
 std::vector<Discrepancy> update_discrepancies(std::span<const ConcreteState> states,
                                               const ConcreteHistory& h, const ConcreteInputs& in,
                                               const ConcreteHistory& updated);
 // predict() (its result `p`, the history `after` it left) against
-// gov_exact::predict() from `ring_source`: the history with the update
+// governor::oracle::predict() from `ring_source`: the history with the update
 // already applied by the model, so that a difference there is reported once.
 std::vector<Discrepancy> predict_discrepancies(governor::Predictor predictor, bool mark_rejected,
                                                const ConcreteHistory& ring_source,
@@ -230,7 +230,7 @@ void sequence_body(const std::string& clause) {
       if (!bad.empty()) RC_FAIL("GOV-5: " + where + bad + "; " + show_history(h));
     } else if (!exact) {
       const std::string why =
-          clause_failure(governor::judge_selection(c.states, in, chosen), clause, c.states);
+          clause_failure(governor::oracle::judge_selection(c.states, in, chosen), clause, c.states);
       if (!why.empty()) {
         RC_FAIL(clause + ": " + where + show_inputs(in, c.hz, true) + ": chose " +
                 show_choice(chosen) + ": " + why);

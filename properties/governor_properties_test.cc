@@ -58,11 +58,11 @@ TEST(GovernorRegistry, FourPropertiesForEverySubject) {
 }
 
 TEST(GovernorExact, BucketsAndTimerRounding) {
-  EXPECT_EQ(gov_exact::bucket_of(9999), 0u);
-  EXPECT_EQ(gov_exact::bucket_of(10000), 1u);
-  EXPECT_EQ(gov_exact::bucket_of(999999), 2u);
-  EXPECT_EQ(gov_exact::bucket_of(99999999), 4u);
-  EXPECT_EQ(gov_exact::bucket_of(100000000), 5u);
+  EXPECT_EQ(governor::oracle::bucket_of(9999), 0u);
+  EXPECT_EQ(governor::oracle::bucket_of(10000), 1u);
+  EXPECT_EQ(governor::oracle::bucket_of(999999), 2u);
+  EXPECT_EQ(governor::oracle::bucket_of(99999999), 4u);
+  EXPECT_EQ(governor::oracle::bucket_of(100000000), 5u);
   ConcreteHistory h = governor::fresh_history<Concrete>();  // no typical interval
   ConcreteInputs in{};
   in.tick_ns = Concrete::lit<64>(governor::tick_nsec(1000));
@@ -70,7 +70,8 @@ TEST(GovernorExact, BucketsAndTimerRounding) {
   for (const auto& [sleep, us] : std::vector<std::pair<uint64_t, uint64_t>>{
            {499, 0}, {500, 1}, {1499, 1}, {1500, 2}, {50000000, 50000}}) {
     in.sleep_length_ns = Concrete::lit<64>(sleep);
-    const gov_exact::Predict p = gov_exact::predict(governor::Predictor::kTwoPass, false, h, in);
+    const governor::oracle::Predict p =
+        governor::oracle::predict(governor::Predictor::kTwoPass, false, h, in);
     EXPECT_TRUE(p.consult_timer);
     EXPECT_EQ(static_cast<uint64_t>(p.timer_us), us) << sleep;
     EXPECT_EQ(static_cast<uint64_t>(p.predicted_ns), us * 1000) << sleep;
@@ -78,16 +79,18 @@ TEST(GovernorExact, BucketsAndTimerRounding) {
   // Half the factor halves the prediction.
   h.correction_factor[4] = Concrete::lit<32>(4096);
   in.sleep_length_ns = Concrete::lit<64>(50000000);
-  EXPECT_EQ(static_cast<uint64_t>(
-                gov_exact::predict(governor::Predictor::kTwoPass, false, h, in).predicted_ns),
-            25000000u);
+  EXPECT_EQ(
+      static_cast<uint64_t>(
+          governor::oracle::predict(governor::Predictor::kTwoPass, false, h, in).predicted_ns),
+      25000000u);
   // The first sleep length whose timer_us passes an unsigned int at unity
   // factor: 2^32 us less half a microsecond.
   in.sleep_length_ns = Concrete::lit<64>(kUintUsNs - 501);
-  EXPECT_EQ(gov_exact::predict(governor::Predictor::kTwoPass, false, h, in).timer_us, kUintMax);
+  EXPECT_EQ(governor::oracle::predict(governor::Predictor::kTwoPass, false, h, in).timer_us,
+            kUintMax);
   in.sleep_length_ns = Concrete::lit<64>(kUintUsNs - 500);
-  EXPECT_EQ(gov_exact::predict(governor::Predictor::kTwoPass, false, h, in).timer_us,
-            gov_exact::u128{kUintMax} + 1);
+  EXPECT_EQ(governor::oracle::predict(governor::Predictor::kTwoPass, false, h, in).timer_us,
+            governor::oracle::u128{kUintMax} + 1);
 }
 
 TEST(GovernorExact, MenuUpdateMeasuredValue) {
@@ -99,22 +102,22 @@ TEST(GovernorExact, MenuUpdateMeasuredValue) {
   in.tick_ns = Concrete::lit<64>(governor::tick_nsec(250));
   in.last_state_idx = Concrete::lit<32>(1);
   in.last_residency_ns = Concrete::lit<64>(100000);  // > 2 x 12 us: less the exit latency
-  gov_exact::Update u = gov_exact::menu_update(t, h, in);
+  governor::oracle::Update u = governor::oracle::menu_update(t, h, in);
   EXPECT_EQ(static_cast<uint64_t>(u.measured_ns), 88000u);
   EXPECT_EQ(static_cast<uint64_t>(u.factor), 8192u - 1024 + 1024 * 88000 / 1000000);
   EXPECT_EQ(static_cast<uint64_t>(u.interval_us), 88u);
   in.last_residency_ns = Concrete::lit<64>(20000);  // <= 2 x 12 us: half of it
-  EXPECT_EQ(static_cast<uint64_t>(gov_exact::menu_update(t, h, in).measured_ns), 10000u);
+  EXPECT_EQ(static_cast<uint64_t>(governor::oracle::menu_update(t, h, in).measured_ns), 10000u);
   // The tick woke it with the timer more than a tick away: 45 ms, learnt.
   h.tick_wakeup = true;
   h.next_timer_ns = Concrete::lit<64>(100000000);
-  u = gov_exact::menu_update(t, h, in);
+  u = governor::oracle::menu_update(t, h, in);
   EXPECT_EQ(static_cast<uint64_t>(u.measured_ns), 45000000u);
   EXPECT_EQ(static_cast<uint64_t>(u.factor), 8192u - 1024 + 1024 * 45 / 100);
   // 50 ms or more is not learnt from: the factor moves towards 1.0.
   h.tick_wakeup = false;
   in.last_residency_ns = Concrete::lit<64>(60000000);
-  u = gov_exact::menu_update(t, h, in);
+  u = governor::oracle::menu_update(t, h, in);
   EXPECT_EQ(static_cast<uint64_t>(u.measured_ns), 60000000u - 12000);
   EXPECT_EQ(static_cast<uint64_t>(u.factor), 8192u - 1024 + 1024);
   EXPECT_EQ(static_cast<uint64_t>(u.interval_us), 59988u);
@@ -123,15 +126,15 @@ TEST(GovernorExact, MenuUpdateMeasuredValue) {
 TEST(GovernorExact, TypicalIntervalOfASteadyRing) {
   std::array<uint32_t, governor::kIntervals> ring;
   ring.fill(100);
-  EXPECT_EQ(gov_exact::typical_two_pass(ring).us, 100u);
-  EXPECT_EQ(gov_exact::typical_both_ends(ring).us, 100u);
+  EXPECT_EQ(governor::oracle::typical_two_pass(ring).us, 100u);
+  EXPECT_EQ(governor::oracle::typical_both_ends(ring).us, 100u);
   ring.fill(0);
-  EXPECT_EQ(gov_exact::typical_two_pass(ring).us, kUintMax);
-  EXPECT_EQ(gov_exact::typical_both_ends(ring).us, kUintMax);
+  EXPECT_EQ(governor::oracle::typical_two_pass(ring).us, kUintMax);
+  EXPECT_EQ(governor::oracle::typical_both_ends(ring).us, kUintMax);
   // One outlier among eight: dropped, the rest accepted.
   ring = {100, 100, 100, 100, 100, 100, 100, 100000};
-  EXPECT_EQ(gov_exact::typical_two_pass(ring).us, 100u);
-  EXPECT_EQ(gov_exact::typical_both_ends(ring).us, 100u);
+  EXPECT_EQ(governor::oracle::typical_two_pass(ring).us, 100u);
+  EXPECT_EQ(governor::oracle::typical_both_ends(ring).us, 100u);
 }
 
 // The v6.15+ predictor sums the squares of the samples in 64 bits: eight
@@ -143,7 +146,7 @@ TEST(GovernorExact, BothEndsSumOfSquaresWrapsAt1518500250Us) {
   for (uint32_t v : {1518500249u, 1518500250u}) {
     ring.fill(v);
     model.fill(Concrete::lit<32>(v));
-    const gov_exact::Typical exact = gov_exact::typical_both_ends(ring);
+    const governor::oracle::Typical exact = governor::oracle::typical_both_ends(ring);
     EXPECT_EQ(exact.us, v);
     EXPECT_EQ(exact.accumulator_beyond_64, v == 1518500250u);
     const uint32_t got = governor::typical_interval_both_ends<Concrete>(model).v;
@@ -151,7 +154,7 @@ TEST(GovernorExact, BothEndsSumOfSquaresWrapsAt1518500250Us) {
     // The two-pass predictor of v6.14 leaves samples above INT_MAX out and
     // sums squared differences: no wrap.
     EXPECT_EQ(governor::typical_interval_two_pass<Concrete>(model).v, v);
-    EXPECT_FALSE(gov_exact::typical_two_pass(ring).accumulator_beyond_64);
+    EXPECT_FALSE(governor::oracle::typical_two_pass(ring).accumulator_beyond_64);
   }
 }
 
@@ -175,11 +178,11 @@ TEST(GovernorJudge, TickStoppedPromotionPastTheLimit) {
   const ConcreteChoice v614 = governor::walk<governor::V614, Concrete>(t, p, in);
   EXPECT_EQ(v614.idx.v, 2u);
   EXPECT_EQ(v614.path.v, governor::kTickStoppedPromotion);
-  EXPECT_EQ(clause_failure(governor::judge_selection(t, in, v614), "GOV-2", t),
+  EXPECT_EQ(clause_failure(governor::oracle::judge_selection(t, in, v614), "GOV-2", t),
             "state 2 exit latency 200000 ns > limit 20000 ns (path tick-stopped-promotion)");
   const ConcreteChoice ref = governor::walk<governor::Reference, Concrete>(t, p, in);
   EXPECT_EQ(ref.idx.v, 1u);
-  EXPECT_EQ(clause_failure(governor::judge_selection(t, in, ref), "GOV-2", t), "");
+  EXPECT_EQ(clause_failure(governor::oracle::judge_selection(t, in, ref), "GOV-2", t), "");
 }
 
 verify::CheckResult run(const std::string& name, const std::string& subject) {

@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <span>
 
-#include "fuzz/governor_loop_check.h"
+#include "fuzz/governor_input.h"
 #include "tests/witnesses/governor_witnesses.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

@@ -2,14 +2,14 @@
 // one deliberate bug (tests/witnesses/governor_witnesses.h), it reports
 // `violated` with a counterexample that breaks its clause, and the
 // counterexample, replayed on the concrete walk, is what the clause judge
-// (fuzz/governor_check.h) rejects. cvc5, when installed, finds the same.
+// (oracle/governor.h) rejects. cvc5, when installed, finds the same.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <set>
 #include <string>
 
-#include "fuzz/governor_check.h"
+#include "oracle/governor.h"
 #include "proofs/busy_delay_test_support.h"
 #include "proofs/governor_proofs.h"
 #include "proofs/proof_test_support.h"
@@ -29,12 +29,12 @@ void crosscheck_last(const ProofResult& r, const std::string& tag) {
   EXPECT_EQ(testing::cvc5_agrees(one, tag, 60), 1u);
 }
 
-governor::Judgement judge(const GovWalkCase& k, const GovernorSubject& s) {
+std::set<std::string> judge(const GovWalkCase& k, const GovernorSubject& s) {
   const governor::ConcreteChoice again = s.concrete_walk(k.states, k.prediction, k.inputs);
   EXPECT_EQ(again.idx.v, k.choice.idx.v);
   EXPECT_EQ(again.path.v, k.choice.path.v);
   EXPECT_EQ(again.stop_tick, k.choice.stop_tick);
-  return governor::judge_selection(k.states, k.inputs, again);
+  return idlespec::oracle::clauses_of(governor::oracle::judge_selection(k.states, k.inputs, again));
 }
 
 // ---- GOV-1: IgnoresDisabled ---------------------------------------------------
@@ -52,10 +52,10 @@ TEST(GovernorProofWitnesses, ChosenEnabledCatchesIgnoresDisabled) {
   ASSERT_GE(k.states.size(), 2u);
   ASSERT_LT(k.choice.idx.v, k.states.size());
   EXPECT_TRUE(k.states[k.choice.idx.v].disabled);
-  EXPECT_LT(governor::first_enabled(k.states), k.states.size());
+  EXPECT_LT(governor::oracle::first_enabled(k.states), k.states.size());
   EXPECT_NE(k.inputs.latency_req_ns.v, 0u);
   EXPECT_NE(r.counterexample.find("disabled"), std::string::npos) << r.counterexample;
-  EXPECT_TRUE(judge(k, s).violated.count("GOV-1"));
+  EXPECT_TRUE(judge(k, s).count("GOV-1"));
   crosscheck_last(r, "gov_ignores_disabled");
   // GOV-7 names the same failure on any table.
   EXPECT_TRUE(prove_governor_any_table(s, test_options()).violated.count("GOV-1"));
@@ -76,9 +76,9 @@ TEST(GovernorProofWitnesses, LatencyLimitCatchesLimitCheckAfterResidency) {
   EXPECT_TRUE(k.inputs.tick_stopped);
   ASSERT_LT(k.choice.idx.v, k.states.size());
   EXPECT_GT(k.states[k.choice.idx.v].exit_latency_ns.v, k.inputs.latency_req_ns.v);
-  EXPECT_NE(k.choice.idx.v, governor::first_enabled(k.states));
-  EXPECT_TRUE(governor::table_is_ordered(k.states));
-  EXPECT_TRUE(judge(k, s).violated.count("GOV-2"));
+  EXPECT_NE(k.choice.idx.v, governor::oracle::first_enabled(k.states));
+  EXPECT_TRUE(governor::oracle::table_is_ordered(k.states));
+  EXPECT_TRUE(judge(k, s).count("GOV-2"));
   crosscheck_last(r, "gov_limit_after_residency");
 
   // Only with the tick stopped: with it running the witness holds GOV-2.

@@ -1,22 +1,19 @@
-// The governor_fuzz decoder, driver and GOV-5 oracle. The oracle recomputes
-// menu_update() and the predictor of spec/governor.md in exact arithmetic
-// (unsigned __int128) from the kernel's algorithm as the spec describes it;
-// it never calls the selection code of impl/governor.h, only the subject
-// under test.
-#include "fuzz/governor_loop_check.h"
+// The governor_fuzz decoder and driver: the subject's selections, each
+// judged by oracle/governor.h (judge_selection, judge_prediction). The oracle
+// never calls the selection code of impl/governor.h; the driver runs only
+// the subject under test.
+#include "fuzz/governor_input.h"
 
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <stdexcept>
 
-#include "fuzz/governor_check.h"
 #include "impl/text.h"
 
 namespace idlespec::governor_fuzz {
 namespace {
 
-using u128 = unsigned __int128;
 using governor::Choice;
 using governor::History;
 using governor::Inputs;
@@ -26,221 +23,9 @@ constexpr uint64_t kKtimeMax = 0x7fffffffffffffffULL;
 constexpr std::array<uint64_t, 7> kPowers = {1, 100, 1000, 10000, 100000, 1000000, 10000000};
 constexpr uint64_t kTenMinutesNs = 600ULL * 1000000000ULL;
 
-std::string dec(u128 v) {
-  std::string s;
-  do {
-    s.insert(s.begin(), static_cast<char>('0' + static_cast<int>(v % 10)));
-    v /= 10;
-  } while (v != 0);
-  return s;
-}
+using idlespec::oracle::dec;
 
 std::string ns(uint64_t v) { return dec(v) + " ns"; }
-
-// --- the exact recomputation (GOV-5) ---------------------------------------
-
-// The history as the kernel's struct menu_device holds it, widened.
-struct Exact {
-  bool needs_update = false;
-  bool tick_wakeup = false;
-  u128 next_timer_ns = 0;
-  uint32_t bucket = 0;
-  std::array<u128, governor::kBuckets> factor{};
-  std::array<u128, governor::kIntervals> intervals{};
-  uint32_t ptr = 0;
-};
-
-Exact widen(const History<Concrete>& h) {
-  Exact e;
-  e.needs_update = h.needs_update;
-  e.tick_wakeup = h.tick_wakeup;
-  e.next_timer_ns = h.next_timer_ns.v;
-  e.bucket = h.bucket.v;
-  for (size_t i = 0; i < e.factor.size(); ++i) e.factor[i] = h.correction_factor[i].v;
-  for (size_t i = 0; i < e.intervals.size(); ++i) e.intervals[i] = h.intervals[i].v;
-  e.ptr = h.interval_ptr.v;
-  return e;
-}
-
-// What menu_update() stores in the ring (GOV-8 when it does not fit).
-constexpr const char* kStoredInterval = "the interval in us (measured_ns / 1000, an unsigned int)";
-
-// A value the kernel keeps in a word too narrow for it.
-struct Overflow {
-  const char* what;
-  u128 exact;
-  unsigned bits;
-};
-
-class Exactly {
- public:
-  // Records `v` not fitting `bits` bits; returns v.
-  u128 fits(u128 v, unsigned bits, const char* what) {
-    if (bits < 128 && v >= (u128{1} << bits)) overflows_.push_back({what, v, bits});
-    return v;
-  }
-  const std::vector<Overflow>& overflows() const { return overflows_; }
-
- private:
-  std::vector<Overflow> overflows_;
-};
-
-uint32_t which_bucket_exact(u128 duration_ns) {
-  // < 10 us, < 100 us, < 1 ms, < 10 ms, < 100 ms, longer.
-  u128 limit = 10000;
-  for (uint32_t b = 0; b < governor::kBuckets - 1; ++b, limit *= 10) {
-    if (duration_ns < limit) return b;
-  }
-  return governor::kBuckets - 1;
-}
-
-void push_interval(Exact& e, u128 v) {
-  e.intervals[e.ptr] = v;
-  e.ptr = (e.ptr + 1) % governor::kIntervals;
-}
-
-// menu_update(): the measured duration of the last period, the bucket's
-// correction factor, the interval ring.
-void update_exact(std::span<const State> states, Exact& e, const Inputs<Concrete>& in,
-                  uint64_t tick_ns, Exactly& x) {
-  const size_t last = in.last_state_idx.v;
-  const u128 exit = states[last].exit_latency_ns.v;
-  const u128 residency = in.last_residency_ns.v;
-  const u128 twice = x.fits(exit * 2, 64, "2 x exit latency of the last state");
-  const u128 deducted = residency > twice ? residency - exit : residency / 2;
-  u128 measured;
-  if (e.tick_wakeup && e.next_timer_ns > tick_ns) {
-    measured = 9 * governor::kMaxInterestingNs / 10;
-  } else if (states[last].polling && in.poll_time_limit) {
-    measured = e.next_timer_ns;
-  } else {
-    measured = deducted;
-  }
-  measured = std::min(measured, e.next_timer_ns);
-  u128 f = e.factor[e.bucket];
-  f -= f / governor::kDecay;
-  if (e.next_timer_ns > 0 && measured < governor::kMaxInterestingNs) {
-    const u128 scaled = x.fits(governor::kResolution * measured, 64, "RESOLUTION x measured_ns");
-    f += x.fits(scaled / e.next_timer_ns, 32, "the correction added (an unsigned int)");
-  } else {
-    f += governor::kResolution;
-  }
-  e.factor[e.bucket] = x.fits(f, 32, "the correction factor (an unsigned int)");
-  push_interval(e, x.fits(measured / governor::kNsecPerUsec, 32, kStoredInterval));
-}
-
-bool accept(u128 avg_sq, u128 variance, u128 divisor) {
-  if (variance > ~uint64_t{0} / 36) return false;
-  return (avg_sq > variance * 36 && divisor * 4 >= governor::kIntervals * 3) || variance <= 400;
-}
-
-// get_typical_interval() up to v6.14: outliers above only.
-u128 typical_two_pass(const Exact& e, Exactly& x) {
-  u128 thresh = governor::kIntMax;
-  for (int pass = 0; pass < 8; ++pass) {
-    u128 sum = 0;
-    u128 divisor = 0;
-    u128 max = 0;
-    for (u128 v : e.intervals) {
-      if (v > thresh) continue;
-      sum += v;
-      ++divisor;
-      max = std::max(max, v);
-    }
-    x.fits(sum, 64, "the sum of the intervals");
-    if (max == 0) return governor::kUintMax;
-    const u128 avg = x.fits(sum / divisor, 32, "the average interval (an unsigned int)");
-    u128 variance = 0;
-    for (u128 v : e.intervals) {
-      if (v > thresh) continue;
-      const u128 diff = v >= avg ? v - avg : avg - v;
-      variance += diff * diff;
-    }
-    x.fits(variance, 64, "the sum of squared differences");
-    variance /= divisor;
-    if (accept(x.fits(avg * avg, 64, "avg x avg"), variance, divisor)) return avg;
-    if (divisor * 4 <= governor::kIntervals * 3) return governor::kUintMax;
-    thresh = max - 1;
-  }
-  return governor::kUintMax;
-}
-
-// get_typical_interval() since v6.15: one loop, outliers at either end;
-// UINT_MAX (a rejected period) never counts.
-u128 typical_both_ends(const Exact& e, Exactly& x) {
-  bool has_min = false;
-  u128 min_thresh = 0;
-  u128 max_thresh = governor::kUintMax;
-  for (int pass = 0; pass < 8; ++pass) {
-    u128 sum = 0;
-    u128 squares = 0;
-    u128 divisor = 0;
-    u128 max = 0;
-    u128 min = governor::kUintMax;
-    for (u128 v : e.intervals) {
-      if ((has_min && v <= min_thresh) || v >= max_thresh) continue;
-      sum += v;
-      squares += v * v;
-      ++divisor;
-      max = std::max(max, v);
-      min = std::min(min, v);
-    }
-    x.fits(sum, 64, "the sum of the intervals");
-    x.fits(squares, 64, "the sum of the squared intervals");
-    if (max == 0) return governor::kUintMax;
-    const u128 avg = sum / divisor;
-    const u128 avg_sq = x.fits(avg * avg, 64, "avg x avg");
-    const u128 variance = squares / divisor - avg_sq;  // never negative
-    if (accept(avg_sq, variance, divisor)) return x.fits(avg, 32, "the typical interval");
-    if (divisor * 4 <= governor::kIntervals * 3) return governor::kUintMax;
-    if (avg - min > max - avg) {
-      min_thresh = min;
-      has_min = true;
-    } else {
-      max_thresh = max;
-    }
-  }
-  return governor::kUintMax;
-}
-
-struct ExactPrediction {
-  u128 predicted_ns = 0;
-  u128 next_timer_ns = 0;
-  u128 delta_tick_ns = 0;
-};
-
-// The first half of menu_select(), exactly.
-ExactPrediction predict_exact(const Subject& s, std::span<const State> states, Exact& e,
-                              const Inputs<Concrete>& in, Exactly& x) {
-  const uint64_t tick = in.tick_ns.v;
-  if (e.needs_update) update_exact(states, e, in, tick, x);
-  if (s.rejected_period_invalidates && !e.needs_update && in.last_residency_ns.v == 0) {
-    push_interval(e, governor::kUintMax);
-  }
-  e.needs_update = false;
-  const u128 typical = s.predictor == governor::Predictor::kTwoPass ? typical_two_pass(e, x)
-                                                                    : typical_both_ends(e, x);
-  ExactPrediction p;
-  p.predicted_ns = typical * governor::kNsecPerUsec;
-  if (p.predicted_ns > governor::kResidencyThresholdNs) {
-    const bool negative = in.sleep_length_ns.v > kKtimeMax;
-    const u128 delta = negative ? 0 : in.sleep_length_ns.v;
-    p.delta_tick_ns = negative ? 0 : in.delta_tick_ns.v;
-    e.bucket = which_bucket_exact(delta);
-    const u128 product = x.fits(delta * e.factor[e.bucket], 64, "sleep length x correction factor");
-    const u128 half = governor::kResolution * governor::kDecay * governor::kNsecPerUsec / 2;
-    const u128 sum = x.fits(half + product, 64, "the rounded product");
-    const u128 timer_us = x.fits(sum / (2 * half), 32, "timer_us (an unsigned int)");
-    p.predicted_ns = std::min(timer_us * governor::kNsecPerUsec, p.predicted_ns);
-    e.next_timer_ns = delta;
-  } else {
-    e.next_timer_ns = kKtimeMax;
-    e.bucket = governor::kBuckets - 1;
-    p.delta_tick_ns = tick / 2;
-  }
-  p.next_timer_ns = e.next_timer_ns;
-  return p;
-}
 
 // --- the driver
 // ---------------------------------------------------------------
@@ -267,81 +52,14 @@ std::string describe_event(const Event& ev) {
   return "?";
 }
 
-std::string where(const Subject& s, size_t selection, const Inputs<Concrete>& in) {
+std::string where(size_t selection, const Inputs<Concrete>& in) {
   return strprintf(
-      "[%s] selection %zu (latency limit %s, sleep length %s, delta_tick %s, "
+      "selection %zu (latency limit %s, sleep length %s, delta_tick %s, "
       "tick %s; "
       "last state %u, last residency %s%s)",
-      std::string(s.name).c_str(), selection, ns(in.latency_req_ns.v).c_str(),
-      ns(in.sleep_length_ns.v).c_str(), ns(in.delta_tick_ns.v).c_str(),
-      in.tick_stopped ? "stopped" : "running", in.last_state_idx.v,
+      selection, ns(in.latency_req_ns.v).c_str(), ns(in.sleep_length_ns.v).c_str(),
+      ns(in.delta_tick_ns.v).c_str(), in.tick_stopped ? "stopped" : "running", in.last_state_idx.v,
       ns(in.last_residency_ns.v).c_str(), in.poll_time_limit ? ", poll_time_limit" : "");
-}
-
-std::string intervals_text(const History<Concrete>& h) {
-  std::string s = "[";
-  for (size_t i = 0; i < h.intervals.size(); ++i) {
-    s += i ? " " : "";
-    s += dec(h.intervals[i].v);
-  }
-  return s + "] us, next slot " + std::to_string(h.interval_ptr.v);
-}
-
-// GOV-5 for one selection whose inputs lie in range: `before` is the history
-// the selection started from, `after` and `p` what predict() left.
-void judge_gov5(const Subject& s, std::span<const State> states, const History<Concrete>& before,
-                const History<Concrete>& after, const Inputs<Concrete>& in,
-                const Prediction<Concrete>& p, size_t selection, Collector& out) {
-  Exact e = widen(before);
-  Exactly x;
-  const ExactPrediction want = predict_exact(s, states, e, in, x);
-  // The interval menu_update() stores is GOV-8's business (an unsigned int
-  // holding a duration that does not fit it); everything else is GOV-5's.
-  std::string why;
-  std::string why8;
-  auto note = [](std::string& to, const std::string& what) {
-    to += to.empty() ? "" : "; ";
-    to += what;
-  };
-  // A GOV-8 truncation puts a value beyond GOV-5's ring range into the ring
-  // in this very selection: the rest of the prediction is then outside
-  // GOV-5's ranges, as it is on the next selections (`in_range`).
-  bool stored_out_of_range = false;
-  for (const Overflow& o : x.overflows()) stored_out_of_range |= o.what == kStoredInterval;
-  for (const Overflow& o : x.overflows()) {
-    if (stored_out_of_range && o.what != kStoredInterval) continue;
-    std::string& to = o.what == kStoredInterval ? why8 : why;
-    note(to, std::string(o.what) + " is " + dec(o.exact) + ", beyond " + std::to_string(o.bits) +
-                 " bits");
-  }
-  auto differ = [&](const char* what, u128 exact, u128 got) {
-    if (exact == got || stored_out_of_range) return;
-    note(why, std::string(what) + " is " + dec(got) + ", exact arithmetic gives " + dec(exact));
-  };
-  differ("the prediction (ns)", want.predicted_ns, p.predicted_ns.v);
-  differ("next_timer_ns", want.next_timer_ns, p.next_timer_ns.v);
-  differ("delta_tick (ns)", want.delta_tick_ns, p.delta_tick_ns.v);
-  differ("the bucket", e.bucket, after.bucket.v);
-  for (size_t b = 0; b < e.factor.size(); ++b) {
-    differ(b == e.bucket ? "the correction factor of the bucket" : "a correction factor",
-           e.factor[b], after.correction_factor[b].v);
-  }
-  for (size_t i = 0; i < e.intervals.size(); ++i) {
-    // A stored interval beyond 32 bits is already GOV-8's overflow above.
-    if (e.intervals[i] > governor::kUintMax) continue;
-    differ("an interval of the ring (us)", e.intervals[i], after.intervals[i].v);
-  }
-  differ("the ring pointer", e.ptr, after.interval_ptr.v);
-  if (!why8.empty()) {
-    out.add("GOV-8", [&] {
-      return where(s, selection, in) + ": " + why8 + " (ring before: " + intervals_text(before) +
-             ")";
-    });
-  }
-  if (why.empty()) return;
-  out.add("GOV-5", [&] {
-    return where(s, selection, in) + ": " + why + " (ring before: " + intervals_text(before) + ")";
-  });
 }
 
 const char* subject_override() {
@@ -680,14 +398,10 @@ Outcome run(const Subject& s, const Input& input) {
     const Choice<Concrete> c = s.walk(table, p, in);
     last_idx = c.idx.v;
 
-    const governor::Judgement j = governor::judge_selection(table, in, c);
-    if (!j.violated.empty()) {
-      for (const std::string& clause : j.violated) {
-        out.add(clause.c_str(), [&] {
-          return where(s, sel, in) + ": chose " + governor::describe(c, input.table) + "; " +
-                 j.detail;
-        });
-      }
+    for (const Violation& v : governor::oracle::judge_selection(table, in, c)) {
+      out.add(v.clause.c_str(), [&] {
+        return where(sel, in) + ": chose " + governor::describe(c, input.table) + "; " + v.message;
+      });
     }
     if (in_range) {
       ++o.gov5_judged;
@@ -701,11 +415,12 @@ Outcome run(const Subject& s, const Input& input) {
             fs += fs.empty() ? "" : " ";
             fs += dec(f.v);
           }
-          return where(s, sel, in) + ": the history leaves its invariants: correction factors [" +
-                 fs + "] (each within 1..8192), ring pointer " + std::to_string(h.interval_ptr.v);
+          return where(sel, in) + ": the history leaves its invariants: correction factors [" + fs +
+                 "] (each within 1..8192), ring pointer " + std::to_string(h.interval_ptr.v);
         });
       }
-      judge_gov5(s, table, before, h, in, p, sel, out);
+      governor::oracle::judge_prediction(s.predictor, s.rejected_period_invalidates, table, before,
+                                         h, in, p, where(sel, in), out);
     }
   }
   o.violations = out.take();

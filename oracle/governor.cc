@@ -1,0 +1,369 @@
+#include "oracle/governor.h"
+
+#include <algorithm>
+
+#include "impl/text.h"
+
+namespace idlespec::governor::oracle {
+namespace {
+
+using idlespec::oracle::dec;
+
+std::string u64s(uint64_t v) { return std::to_string(v); }
+
+constexpr u128 k2To64 = u128{1} << 64;
+
+// The acceptance rule both predictors share.
+bool accept(u128 avg_sq, u128 variance, u128 divisor) {
+  if (variance > ~uint64_t{0} / 36) return false;
+  return (avg_sq > variance * 36 && divisor * 4 >= kIntervals * 3) || variance <= 400;
+}
+
+void push_interval(ExactHistory& e, u128 v) {
+  e.intervals[e.ptr] = v;
+  e.ptr = (e.ptr + 1) % kIntervals;
+}
+
+Ring widen_ring(const std::array<uint32_t, kIntervals>& iv) {
+  Ring r{};
+  for (size_t i = 0; i < kIntervals; ++i) r[i] = iv[i];
+  return r;
+}
+
+}  // namespace
+
+bool table_is_ordered(std::span<const State<Concrete>> states) {
+  for (size_t i = 0; i < states.size(); ++i) {
+    if (states[i].target_residency_ns.v < states[i].exit_latency_ns.v) return false;
+    if (i == 0) continue;
+    if (states[i].exit_latency_ns.v < states[i - 1].exit_latency_ns.v) return false;
+    if (states[i].target_residency_ns.v < states[i - 1].target_residency_ns.v) return false;
+  }
+  return true;
+}
+
+size_t first_enabled(std::span<const State<Concrete>> states) {
+  for (size_t i = 0; i < states.size(); ++i) {
+    if (!states[i].disabled) return i;
+  }
+  return states.size();
+}
+
+Violations judge_selection(std::span<const State<Concrete>> states, const ConcreteInputs& in,
+                           const ConcreteChoice& c) {
+  Violations out;
+  auto fail = [&](const char* clause, std::string why) { out.push_back({clause, std::move(why)}); };
+  const size_t n = states.size();
+  const uint64_t idx = c.idx.v;
+  const size_t first = first_enabled(states);
+  const bool ordered = table_is_ordered(states);
+
+  if (idx >= (n == 0 ? 1 : n)) {
+    fail("GOV-7", "index " + u64s(idx) + " outside a table of " + u64s(n) + " states");
+    return out;
+  }
+  // GOV-1: enabled, except no state enabled, latency limit 0 or a single
+  // state (state 0 whatever its flag).
+  const bool gov1_exception = first == n || in.latency_req_ns.v == 0 || n <= 1;
+  if (n > 0 && states[idx].disabled && !(gov1_exception && idx == 0)) {
+    fail("GOV-1", "state " + u64s(idx) + " is disabled (first enabled is " + u64s(first) + ")");
+  }
+  if (n == 0) return out;
+  const bool fallback = idx == first || (gov1_exception && idx == 0);
+  // GOV-2 and GOV-3 are promised for tables that keep STATES-1..3 only
+  // (GOV-7).
+  // GOV-2: exit latency within the PM QoS limit unless the fall-back.
+  if (ordered && !fallback && states[idx].exit_latency_ns.v > in.latency_req_ns.v) {
+    fail("GOV-2", "state " + u64s(idx) + " exit latency " + u64s(states[idx].exit_latency_ns.v) +
+                      " ns > limit " + u64s(in.latency_req_ns.v) + " ns (path " +
+                      std::string(path_name(c.path.v)) + ")");
+  }
+  // GOV-3: target residency within the prediction, except the named paths.
+  const bool gov3_exempt =
+      fallback || c.path.v == kPollingRule || c.path.v == kTickStoppedPromotion;
+  if (ordered && !gov3_exempt && states[idx].target_residency_ns.v > c.predicted_ns.v) {
+    fail("GOV-3", "state " + u64s(idx) + " target residency " +
+                      u64s(states[idx].target_residency_ns.v) + " ns > prediction " +
+                      u64s(c.predicted_ns.v) + " ns (path " + std::string(path_name(c.path.v)) +
+                      ")");
+  }
+  // GOV-4: never stop the tick for a polling state, unless already stopped.
+  if (states[idx].polling && c.stop_tick && !in.tick_stopped) {
+    fail("GOV-4", "polling state " + u64s(idx) + " chosen with stop_tick while the tick runs");
+  }
+  return out;
+}
+
+ExactHistory widen(const ConcreteHistory& h) {
+  ExactHistory e;
+  e.needs_update = h.needs_update;
+  e.tick_wakeup = h.tick_wakeup;
+  e.next_timer_ns = h.next_timer_ns.v;
+  e.bucket = h.bucket.v;
+  for (size_t i = 0; i < e.factor.size(); ++i) e.factor[i] = h.correction_factor[i].v;
+  for (size_t i = 0; i < e.intervals.size(); ++i) e.intervals[i] = h.intervals[i].v;
+  e.ptr = h.interval_ptr.v;
+  return e;
+}
+
+unsigned bucket_of(u128 duration_ns) {
+  u128 limit = 10 * kNsecPerUsec;
+  for (unsigned b = 0; b + 1 < kBuckets; ++b, limit *= 10) {
+    if (duration_ns < limit) return b;
+  }
+  return kBuckets - 1;
+}
+
+Update menu_update(std::span<const State<Concrete>> states, ExactHistory& e,
+                   const ConcreteInputs& in, Widths& w) {
+  Update u;
+  const State<Concrete>& last = states[in.last_state_idx.v];
+  const u128 exit = last.exit_latency_ns.v;
+  const u128 residency = in.last_residency_ns.v;
+  const u128 twice = w.fits(exit * 2, 64, "2 x exit latency of the last state");
+  const u128 deducted = residency > twice ? residency - exit : residency / 2;
+  if (e.tick_wakeup && e.next_timer_ns > in.tick_ns.v) {
+    u.measured_ns = 9 * u128{kMaxInterestingNs} / 10;
+  } else if (last.polling && in.poll_time_limit) {
+    u.measured_ns = e.next_timer_ns;
+  } else {
+    u.measured_ns = deducted;
+  }
+  u.measured_ns = std::min(u.measured_ns, e.next_timer_ns);
+  u128 f = e.factor[e.bucket];
+  f -= f / kDecay;
+  if (e.next_timer_ns > 0 && u.measured_ns < kMaxInterestingNs) {
+    const u128 scaled = w.fits(kResolution * u.measured_ns, 64, "RESOLUTION x measured_ns");
+    f += w.fits(scaled / e.next_timer_ns, 32, "the correction added (an unsigned int)");
+  } else {
+    f += kResolution;
+  }
+  u.factor = w.fits(f, 32, "the correction factor (an unsigned int)");
+  e.factor[e.bucket] = u.factor;
+  u.interval_us = w.fits(u.measured_ns / kNsecPerUsec, 32, kStoredInterval);
+  push_interval(e, u.interval_us);
+  return u;
+}
+
+Update menu_update(std::span<const State<Concrete>> states, const ConcreteHistory& h,
+                   const ConcreteInputs& in) {
+  ExactHistory e = widen(h);
+  Widths w;
+  return menu_update(states, e, in, w);
+}
+
+Typical typical_two_pass(const Ring& iv, Widths& w) {
+  Typical t;
+  u128 thresh = kIntMax;
+  // Every pass drops at least one sample; 8 passes cannot be exceeded.
+  for (unsigned pass = 0; pass <= kIntervals; ++pass) {
+    u128 sum = 0;
+    u128 divisor = 0;
+    u128 max = 0;
+    for (u128 v : iv) {
+      if (v > thresh) continue;
+      sum += v;
+      ++divisor;
+      max = std::max(max, v);
+    }
+    w.fits(sum, 64, "the sum of the intervals");
+    if (max == 0) {
+      t.us = kUintMax;
+      return t;
+    }
+    const u128 avg = w.fits(sum / divisor, 32, "the average interval (an unsigned int)");
+    u128 variance = 0;
+    for (u128 v : iv) {
+      if (v > thresh) continue;
+      const u128 diff = v >= avg ? v - avg : avg - v;
+      variance += diff * diff;
+    }
+    w.fits(variance, 64, "the sum of squared differences");
+    t.accumulator_beyond_64 = t.accumulator_beyond_64 || variance >= k2To64;
+    variance /= divisor;
+    if (accept(w.fits(avg * avg, 64, "avg x avg"), variance, divisor)) {
+      t.us = avg;
+      return t;
+    }
+    if (divisor * 4 <= kIntervals * 3) {
+      t.us = kUintMax;
+      return t;
+    }
+    thresh = max - 1;
+  }
+  t.divides_by_zero = true;  // unreachable: reported rather than hidden
+  return t;
+}
+
+Typical typical_two_pass(const std::array<uint32_t, kIntervals>& iv) {
+  Widths w;
+  return typical_two_pass(widen_ring(iv), w);
+}
+
+Typical typical_both_ends(const Ring& iv, Widths& w) {
+  Typical t;
+  i128 min_thresh = -1;
+  i128 max_thresh = static_cast<i128>(kUintMax);
+  for (unsigned pass = 0; pass <= kIntervals; ++pass) {
+    u128 sum = 0;
+    u128 squares = 0;
+    u128 divisor = 0;
+    u128 max = 0;
+    u128 min = kUintMax;
+    for (u128 v : iv) {
+      const i128 value = static_cast<i128>(v);
+      if (value <= min_thresh || value >= max_thresh) continue;
+      ++divisor;
+      sum += v;
+      squares += v * v;
+      max = std::max(max, v);
+      min = std::min(min, v);
+    }
+    w.fits(sum, 64, "the sum of the intervals");
+    w.fits(squares, 64, "the sum of the squared intervals");
+    if (max == 0) {
+      t.us = kUintMax;
+      return t;
+    }
+    t.accumulator_beyond_64 = t.accumulator_beyond_64 || squares >= k2To64;
+    const u128 avg = sum / divisor;
+    const u128 avg_sq = w.fits(avg * avg, 64, "avg x avg");
+    // The mean square is at least the squared (floored) average.
+    const u128 variance = squares / divisor - avg_sq;
+    if (accept(avg_sq, variance, divisor)) {
+      t.us = w.fits(avg, 32, "the typical interval");
+      return t;
+    }
+    if (divisor * 4 <= kIntervals * 3) {
+      t.us = kUintMax;
+      return t;
+    }
+    if (avg - min > max - avg) {
+      min_thresh = static_cast<i128>(min);
+    } else {
+      max_thresh = static_cast<i128>(max);
+    }
+  }
+  t.divides_by_zero = true;
+  return t;
+}
+
+Typical typical_both_ends(const std::array<uint32_t, kIntervals>& iv) {
+  Widths w;
+  return typical_both_ends(widen_ring(iv), w);
+}
+
+Predict predict_from(Predictor predictor, ExactHistory& e, const ConcreteInputs& in, Widths& w) {
+  Predict p;
+  p.typical = predictor == Predictor::kTwoPass ? typical_two_pass(e.intervals, w)
+                                               : typical_both_ends(e.intervals, w);
+  const u128 typical_ns = p.typical.us * kNsecPerUsec;
+  p.consult_timer = typical_ns > kResidencyThresholdNs;
+  if (!p.consult_timer) {
+    p.predicted_ns = typical_ns;
+    e.next_timer_ns = kKtimeMax;
+    e.bucket = kBuckets - 1;
+    p.next_timer_ns = e.next_timer_ns;
+    p.bucket = e.bucket;
+    p.delta_tick_ns = in.tick_ns.v / 2;
+    return p;
+  }
+  const bool negative = in.sleep_length_ns.v > kKtimeMax;
+  const u128 delta = negative ? 0 : in.sleep_length_ns.v;
+  p.delta_tick_ns = negative ? 0 : in.delta_tick_ns.v;
+  e.bucket = bucket_of(delta);
+  const u128 product = w.fits(delta * e.factor[e.bucket], 64, "sleep length x correction factor");
+  const u128 half = u128{kResolution} * kDecay * kNsecPerUsec / 2;
+  const u128 sum = w.fits(half + product, 64, "the rounded product");
+  p.timer_us = w.fits(sum / (2 * half), 32, "timer_us (an unsigned int)");
+  p.predicted_ns = std::min(p.timer_us * kNsecPerUsec, typical_ns);
+  e.next_timer_ns = delta;
+  p.next_timer_ns = delta;
+  p.bucket = e.bucket;
+  return p;
+}
+
+Predict predict(Predictor predictor, bool mark_rejected, const ConcreteHistory& h,
+                const ConcreteInputs& in) {
+  ExactHistory e = widen(h);
+  e.ptr %= kIntervals;
+  if (mark_rejected) push_interval(e, kUintMax);
+  Widths w;
+  return predict_from(predictor, e, in, w);
+}
+
+Predict select_prediction(Predictor predictor, bool rejected_period_invalidates,
+                          std::span<const State<Concrete>> states, ExactHistory& e,
+                          const ConcreteInputs& in, Widths& w) {
+  const bool update_due = e.needs_update;
+  if (update_due) menu_update(states, e, in, w);
+  if (rejected_period_invalidates && !update_due && in.last_residency_ns.v == 0) {
+    push_interval(e, kUintMax);
+  }
+  e.needs_update = false;
+  return predict_from(predictor, e, in, w);
+}
+
+std::string intervals_text(const ConcreteHistory& h) {
+  std::string s = "[";
+  for (size_t i = 0; i < h.intervals.size(); ++i) {
+    s += i ? " " : "";
+    s += dec(h.intervals[i].v);
+  }
+  return s + "] us, next slot " + std::to_string(h.interval_ptr.v);
+}
+
+void judge_prediction(Predictor predictor, bool rejected_period_invalidates,
+                      std::span<const State<Concrete>> states, const ConcreteHistory& before,
+                      const ConcreteHistory& after, const ConcreteInputs& in,
+                      const Prediction<Concrete>& p, const std::string& where, Collector& out) {
+  ExactHistory e = widen(before);
+  Widths x;
+  const Predict want = select_prediction(predictor, rejected_period_invalidates, states, e, in, x);
+  // The interval menu_update() stores is GOV-8's business (an unsigned int
+  // holding a duration that does not fit it); everything else is GOV-5's.
+  std::string why;
+  std::string why8;
+  auto note = [](std::string& to, const std::string& what) {
+    to += to.empty() ? "" : "; ";
+    to += what;
+  };
+  // A GOV-8 truncation puts a value beyond GOV-5's ring range into the ring
+  // in this very selection: the rest of the prediction is then outside
+  // GOV-5's ranges, as it is on the next selections.
+  bool stored_out_of_range = false;
+  for (const Overflow& o : x.overflows()) stored_out_of_range |= o.what == kStoredInterval;
+  for (const Overflow& o : x.overflows()) {
+    if (stored_out_of_range && o.what != kStoredInterval) continue;
+    std::string& to = o.what == kStoredInterval ? why8 : why;
+    note(to, std::string(o.what) + " is " + dec(o.exact) + ", beyond " + std::to_string(o.bits) +
+                 " bits");
+  }
+  auto differ = [&](const char* what, u128 exact, u128 got) {
+    if (exact == got || stored_out_of_range) return;
+    note(why, std::string(what) + " is " + dec(got) + ", exact arithmetic gives " + dec(exact));
+  };
+  differ("the prediction (ns)", want.predicted_ns, p.predicted_ns.v);
+  differ("next_timer_ns", want.next_timer_ns, p.next_timer_ns.v);
+  differ("delta_tick (ns)", want.delta_tick_ns, p.delta_tick_ns.v);
+  differ("the bucket", e.bucket, after.bucket.v);
+  for (size_t b = 0; b < e.factor.size(); ++b) {
+    differ(b == e.bucket ? "the correction factor of the bucket" : "a correction factor",
+           e.factor[b], after.correction_factor[b].v);
+  }
+  for (size_t i = 0; i < e.intervals.size(); ++i) {
+    // A stored interval beyond 32 bits is already GOV-8's overflow above.
+    if (e.intervals[i] > kUintMax) continue;
+    differ("an interval of the ring (us)", e.intervals[i], after.intervals[i].v);
+  }
+  differ("the ring pointer", e.ptr, after.interval_ptr.v);
+  if (!why8.empty()) {
+    out.add("GOV-8",
+            [&] { return where + ": " + why8 + " (ring before: " + intervals_text(before) + ")"; });
+  }
+  if (why.empty()) return;
+  out.add("GOV-5",
+          [&] { return where + ": " + why + " (ring before: " + intervals_text(before) + ")"; });
+}
+
+}  // namespace idlespec::governor::oracle

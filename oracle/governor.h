@@ -1,0 +1,171 @@
+// spec/governor.md as an executable reading: the clause judge of one
+// selection (GOV-1, 2, 3, 4, 7), and the menu governor's arithmetic done
+// exactly, in unsigned __int128, from the spec's description of the
+// predictor and of menu_update() (never from impl/governor.h's code, only
+// its value types and the kernel's constants), with the judge of a
+// prediction against it (GOV-5, GOV-8). Every layer judges here: the
+// properties (properties/governor_*), governor_fuzz and its corpus replay,
+// the proofs' witness tests; validate's governor component is to follow.
+//
+// The exact recomputation records every value the kernel keeps in a word too
+// narrow for it (a Widths), instead of wrapping: every intermediate fits 128
+// bits for inputs in the kernel's ranges.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "impl/governor.h"
+#include "oracle/violation.h"
+
+namespace idlespec::governor::oracle {
+
+using Violation = idlespec::oracle::Violation;
+using Violations = idlespec::oracle::Violations;
+using idlespec::oracle::Collector;
+using u128 = unsigned __int128;
+using i128 = __int128;
+
+// --- one selection -----------------------------------------------------------------
+
+// True iff the table satisfies STATES-1..3: exit latencies and target
+// residencies non-decreasing, each residency at least its exit latency.
+bool table_is_ordered(std::span<const State<Concrete>> states);
+// The index of the first enabled state, or states.size() if none.
+size_t first_enabled(std::span<const State<Concrete>> states);
+
+// GOV-1, GOV-2, GOV-3 and GOV-4 for one selection. `latency_req_ns` is the
+// PM QoS limit as the governor received it; `predicted_ns` the prediction as
+// the walk started (Choice::predicted_ns: the governor reports it, the judge
+// only compares against it). GOV-2 and GOV-3 are judged only on tables that
+// keep STATES-1..3 (GOV-7); GOV-1, GOV-4 and the index bound (reported as
+// GOV-7) on every table. One violation per broken clause.
+Violations judge_selection(std::span<const State<Concrete>> states, const ConcreteInputs& in,
+                           const ConcreteChoice& c);
+
+// --- the exact arithmetic ------------------------------------------------------------
+
+// A value the kernel keeps in a word too narrow for it.
+struct Overflow {
+  const char* what;
+  u128 exact;
+  unsigned bits;
+};
+
+// Records the values that do not fit the kernel's word.
+class Widths {
+ public:
+  // Records `v` not fitting `bits` bits; returns v.
+  u128 fits(u128 v, unsigned bits, const char* what) {
+    if (bits < 128 && v >= (u128{1} << bits)) overflows_.push_back({what, v, bits});
+    return v;
+  }
+  const std::vector<Overflow>& overflows() const { return overflows_; }
+
+ private:
+  std::vector<Overflow> overflows_;
+};
+
+// What menu_update() stores in the ring (GOV-8 when it does not fit).
+inline constexpr const char* kStoredInterval =
+    "the interval in us (measured_ns / 1000, an unsigned int)";
+
+// The history as the kernel's struct menu_device holds it, widened.
+struct ExactHistory {
+  bool needs_update = false;
+  bool tick_wakeup = false;
+  u128 next_timer_ns = 0;
+  uint32_t bucket = 0;
+  std::array<u128, kBuckets> factor{};
+  std::array<u128, kIntervals> intervals{};
+  uint32_t ptr = 0;
+};
+ExactHistory widen(const ConcreteHistory& h);
+
+// The bucket of a duration: < 10 us, < 100 us, < 1 ms, < 10 ms, < 100 ms, or
+// longer.
+unsigned bucket_of(u128 duration_ns);
+
+// menu_update(): the measured duration of the last period (45 ms after a
+// tick wake-up with the timer more than a tick away; the time to the timer
+// after a polling time-out; else the residency less the exit latency, or half
+// the residency when that is at most twice the exit latency; never more than
+// the time to the timer), the bucket's new correction factor (decayed by an
+// eighth, plus 1024 x measured / next timer when the timer is known and the
+// measurement below 50 ms, else plus 1024) and the interval recorded (the
+// measured duration in whole us). Applied to `e` in place.
+struct Update {
+  u128 measured_ns = 0;
+  u128 factor = 0;
+  u128 interval_us = 0;
+  bool divides_by_zero = false;
+};
+Update menu_update(std::span<const State<Concrete>> states, ExactHistory& e,
+                   const ConcreteInputs& in, Widths& w);
+Update menu_update(std::span<const State<Concrete>> states, const ConcreteHistory& h,
+                   const ConcreteInputs& in);
+
+// The typical interval of the ring (UINT_MAX: none). `accumulator_beyond_64`
+// says that a sum of squares, or of squared differences, reached 2^64 in a
+// pass the result depends on.
+struct Typical {
+  u128 us = kUintMax;
+  bool accumulator_beyond_64 = false;
+  bool divides_by_zero = false;
+};
+using Ring = std::array<u128, kIntervals>;
+// Up to v6.14: samples above the threshold (INT_MAX at first) left out; the
+// average and then the mean squared difference from it; accepted when the
+// spread is small (average^2 > 36 x variance with at least 6 of 8 samples,
+// or variance <= 400); else, while more than 6 samples remain, drop the
+// largest and retry.
+Typical typical_two_pass(const Ring& iv, Widths& w);
+Typical typical_two_pass(const std::array<uint32_t, kIntervals>& iv);
+// Since v6.15: samples strictly between a lower and an upper threshold
+// (none and UINT_MAX at first); the variance as the mean square less the
+// squared average; the same acceptance; else drop the samples at the end
+// farther from the average.
+Typical typical_both_ends(const Ring& iv, Widths& w);
+Typical typical_both_ends(const std::array<uint32_t, kIntervals>& iv);
+
+// The prediction as the walk starts, from a ring with no update due; the
+// bucket and the time to the next timer it leaves in `e`.
+struct Predict {
+  Typical typical;
+  bool consult_timer = false;  // typical x 1000 > 15 us
+  u128 timer_us = 0;           // round(sleep length x factor / 8192) in us
+  u128 predicted_ns = 0;
+  u128 next_timer_ns = 0;
+  unsigned bucket = 0;
+  u128 delta_tick_ns = 0;
+};
+Predict predict_from(Predictor predictor, ExactHistory& e, const ConcreteInputs& in, Widths& w);
+// `mark_rejected`: the subject records UINT_MAX for a rejected period first.
+Predict predict(Predictor predictor, bool mark_rejected, const ConcreteHistory& h,
+                const ConcreteInputs& in);
+// The first half of menu_select(), exactly, from the history a selection
+// starts with: the update if one is due, the rejected period marked (when
+// `rejected_period_invalidates`), then the prediction.
+Predict select_prediction(Predictor predictor, bool rejected_period_invalidates,
+                          std::span<const State<Concrete>> states, ExactHistory& e,
+                          const ConcreteInputs& in, Widths& w);
+
+// GOV-5 and GOV-8 for one selection whose inputs lie in the kernel's ranges:
+// `before` is the history the selection started from, `after` and `p` what
+// the subject's predict() left. Every word the kernel keeps must hold its
+// exact value (GOV-5; the interval stored, GOV-8) and predict()'s results
+// (the prediction, the time to the next timer, the bucket, the correction
+// factors, the interval ring) must equal the exact ones. `where` opens each
+// message.
+void judge_prediction(Predictor predictor, bool rejected_period_invalidates,
+                      std::span<const State<Concrete>> states, const ConcreteHistory& before,
+                      const ConcreteHistory& after, const ConcreteInputs& in,
+                      const Prediction<Concrete>& p, const std::string& where, Collector& out);
+
+// "[12 0 4294967295 ...] us, next slot 3"
+std::string intervals_text(const ConcreteHistory& h);
+
+}  // namespace idlespec::governor::oracle
