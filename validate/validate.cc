@@ -20,6 +20,7 @@
 #include "impl/json.h"
 #include "validate/component.h"
 #include "validate/process.h"
+#include "validate/sandbox.h"
 #include "verify/spec_index.h"
 
 namespace idlespec::validate {
@@ -312,9 +313,17 @@ void judge_against_spec(Report& rep, const Options& opt) {
     }
   }
   rep.clauses.clear();
-  for (const auto& p : rep.parts)
+  bool escaped = false;
+  for (const auto& p : rep.parts) {
     rep.clauses.insert(rep.clauses.end(), p.clauses.begin(), p.clauses.end());
+    escaped = escaped || !p.escapes.empty();
+  }
+  rep.sandbox = sandbox_banner();
   rep.exit_code = rep.error.empty() ? exit_code_of(rep.clauses, opt.allow_unknown) : kExitUsage;
+  // An attempt of the code under test to leave its sandbox is a finding.
+  if (escaped && rep.exit_code != kExitUsage) rep.exit_code = kExitFailed;
+  if (interrupted() && rep.exit_code != kExitFailed && rep.exit_code != kExitUsage)
+    rep.exit_code = kExitUnjudged;
 }
 
 namespace {
@@ -374,15 +383,38 @@ std::string probe_candidate(const Options& opt, const std::string& lib,
   return why;
 }
 
+// One component on one target, within its budget: every job it starts is
+// killed at --budget + 10% + 1 s (idle_core: the budget is per function),
+// and what the sandbox saw the code under test attempt is the part's.
 Part run_component(const Options& opt, const Component& c, Target t) {
-  if (c.check) return c.check(opt, t);
   Part part;
   part.component = c.name;
   part.file = t.display;
-  fill_verdicts(c, t, part, "unknown",
-                "validate does not check " + c.name + " clauses yet (the function was found)");
+  if (interrupted()) {
+    fill_verdicts(c, t, part, "unknown", "not run: the run was interrupted");
+    return part;
+  }
+  if (!c.check) {
+    fill_verdicts(c, t, part, "unknown",
+                  "validate does not check " + c.name + " clauses yet (the function was found)");
+    return part;
+  }
+  const double per = c.name == "idle_core" ? 2 : 1;
+  set_run_deadline(opt.budget_seconds * per * 1.1 + 1);
+  clear_sandbox_findings();
+  part = c.check(opt, t);
+  set_run_deadline(0);
+  for (const auto& escape : sandbox_findings()) part.escapes.push_back(escape);
+  clear_sandbox_findings();
+  for (const auto& n : sandbox_notes())
+    if (std::find(part.notes.begin(), part.notes.end(), n) == part.notes.end())
+      part.notes.push_back(n);
+  if (interrupted()) part.notes.push_back("interrupted: the verdicts are what was judged so far");
   return part;
 }
+
+// A file of the input within the input limit, or why not.
+constexpr size_t kMaxInputBytes = 8u << 20;
 
 }  // namespace
 
@@ -391,6 +423,15 @@ Report validate(const Options& opt) {
   Report rep;
   rep.judged_subject = opt.subject;
   set_memory_limit(opt.memory_mb);
+  if (!opt.sandbox) sandbox_options().enabled = false;
+  if (sandbox_options().enabled)
+    if (const std::string why = sandbox_unavailable(); !why.empty()) {
+      rep.error = "cannot sandbox the code under test: " + why +
+                  " (--no-sandbox runs it with your rights, and every report says so)";
+      rep.exit_code = kExitUsage;
+      return rep;
+    }
+  rep.sandbox = sandbox_banner();
   for (const auto& name : opt.components)
     if (!find_component(name)) {
       rep.error = "unknown component '" + name +
@@ -485,13 +526,12 @@ Report validate(const Options& opt) {
       rep.notes.push_back("the candidate implements none of the checked functions");
   } else if (!opt.source.empty()) {
     rep.subject = opt.source;
-    std::error_code ec;
-    if (std::filesystem::is_directory(opt.source, ec) || access(opt.source.c_str(), R_OK) != 0) {
-      rep.error = "cannot read the file";
-      rep.exit_code = 2;
+    std::string text;
+    if (const std::string why = read_input_file(opt.source, kMaxInputBytes, text); !why.empty()) {
+      rep.error = "cannot read the file: " + why;
+      rep.exit_code = kExitUsage;
       return rep;
     }
-    const std::string text = slurp(opt.source);
     // Which components: those asked for; else those whose functions (or the
     // --function names) the file has; else every checked one (all absent).
     std::vector<const Component*> chosen;
@@ -541,7 +581,15 @@ Report validate(const Options& opt) {
         rep.parts.push_back(part);
         continue;
       }
-      t.text = slurp(path);
+      if (const std::string why = read_input_file(path, kMaxInputBytes, t.text); !why.empty()) {
+        Part part;
+        part.component = c.name;
+        part.file = c.tree_path;
+        for (const auto& f : t.functions) part.functions.push_back({f, true, 0, 0, ""});
+        fill_verdicts(c, t, part, "error", "cannot read " + c.tree_path + ": " + why);
+        rep.parts.push_back(part);
+        continue;
+      }
       rep.parts.push_back(run_component(opt, c, t));
     }
     if (!unchecked.empty()) {
@@ -622,6 +670,7 @@ std::string clause_json(const ClauseVerdict& v) {
 
 std::string render_text(const Report& rep) {
   std::ostringstream o;
+  if (!rep.sandbox.empty()) o << rep.sandbox << "\n";
   for (const auto& p : rep.parts) {
     o << "idlespec validate: " << p.file << " (" << p.component << ")\n";
     for (const auto& f : p.functions) {
@@ -660,6 +709,7 @@ std::string render_text(const Report& rep) {
       if (!v.error.empty()) o << "    " << v.error << "\n";
       if (!v.note.empty()) o << "    note: " << v.note << "\n";
     }
+    for (const auto& e : p.escapes) o << "escape: " << e << " (a finding: exit 1)\n";
     for (const auto& n : p.notes) o << "note: " << n << "\n";
     if (!p.temp_dir.empty()) o << "note: harness files kept in " << p.temp_dir << "\n";
   }
@@ -674,13 +724,14 @@ std::string render_text(const Report& rep) {
   std::snprintf(sum, sizeof(sum), "; %.1fs, subject %s, exit %d\n", rep.seconds,
                 rep.judged_subject.c_str(), rep.exit_code);
   o << sum;
+  if (!rep.sandbox.empty()) o << rep.sandbox << "\n";
   return o.str();
 }
 
 std::string render_json(const Report& rep) {
   std::ostringstream o;
   o << "{\"subject\":" << js(rep.subject) << ",\"judged_subject\":" << js(rep.judged_subject)
-    << ",\"parts\":[";
+    << ",\"sandbox\":" << js(rep.sandbox.empty() ? "on" : rep.sandbox) << ",\"parts\":[";
   for (size_t i = 0; i < rep.parts.size(); ++i) {
     const auto& p = rep.parts[i];
     o << (i ? "," : "") << "{\"component\":" << js(p.component) << ",\"file\":" << js(p.file)
@@ -698,7 +749,8 @@ std::string render_json(const Report& rep) {
       o << (k ? "," : "") << "{\"build\":" << js(r.build) << ",\"mode\":" << js(r.mode)
         << ",\"seconds\":" << fixed(r.seconds, 3) << ",\"outcome\":" << js(r.outcome) << "}";
     }
-    o << "],\"notes\":" << js_list(p.notes) << ",\"seconds\":" << fixed(p.seconds, 3) << "}";
+    o << "],\"escapes\":" << js_list(p.escapes) << ",\"notes\":" << js_list(p.notes)
+      << ",\"seconds\":" << fixed(p.seconds, 3) << "}";
   }
   o << "],\"clauses\":[";
   for (size_t i = 0; i < rep.clauses.size(); ++i)
@@ -841,6 +893,11 @@ into a plain and an ASan+UBSan harness, and run in child processes.
   --cc COMPILER          the C compiler for the harness (default cc)
   --validate-dir DIR     where harness_*.c and shims/ live
   --keep-temp            keep the harness directory (for replay commands)
+  --no-sandbox           run the code under test with your own rights (it
+                         runs in a bubblewrap sandbox otherwise: no network,
+                         a read-only system, only its scratch directory
+                         writable; every escape attempt is a finding); every
+                         report then says so
   --subject NAME         the spec subject to judge the file against (default
                          reference; e.g. legacy for a pre-v5.17 rtas.c, v6.14
                          for a menu.c of that era): the spec's accepted
@@ -994,6 +1051,8 @@ bool parse_common(const std::vector<std::string>& args, Parsed& p,
       p.opt.sanitizers = false;
     } else if (a == "--keep-temp") {
       p.opt.keep_temp = true;
+    } else if (a == "--no-sandbox") {
+      p.opt.sandbox = false;
     } else if (a == "--candidate") {
       if (!value(p.opt.candidate, "a library")) return false;
     } else if (a.rfind("-", 0) == 0 && a.size() > 1) {
@@ -1060,8 +1119,24 @@ int parse_front_end(const std::vector<std::string>& args, const std::string& val
     std::cout << usage;
     return 0;
   }
+  // SIGINT/SIGTERM from here on: every child dies, the run stops, the
+  // report says what was judged, the temporary directories go.
+  install_interrupt_handlers(p.opt.keep_temp);
   return -1;
 }
+
+namespace {
+
+// After a run: an interrupt's word and the temporary directories' removal.
+void after_run(const std::string& prog) {
+  if (const int sig = interrupted()) {
+    std::cerr << prog << ": interrupted by signal " << sig
+              << ": the report has what was judged before it\n";
+    cleanup_temp_dirs();
+  }
+}
+
+}  // namespace
 
 int validate_main(const std::vector<std::string>& args, const std::string& validate_dir) {
   const std::string prog = "idlespec validate";
@@ -1086,6 +1161,7 @@ int validate_main(const std::vector<std::string>& args, const std::string& valid
       std::cerr << prog << ": " << part.file << " (" << part.component << "): " << part.build_error
                 << "\n";
   std::cout << (p.json ? render_json(rep) : render_text(rep));
+  after_run(prog);
   if (!write_outputs(p, rep, prog)) return rep.exit_code == kExitFailed ? kExitFailed : kExitUsage;
   return rep.exit_code;
 }
@@ -1104,7 +1180,7 @@ one: what a reviewer pastes into a reply.
   --junit FILE, --sarif FILE
                          the after-patch report in those formats
   and validate's --budget, --scan, --seed, --subject, --allow-unknown,
-  --no-sanitizers, --cc, --validate-dir, --keep-temp.
+  --no-sanitizers, --no-sandbox, --cc, --validate-dir, --keep-temp.
 
 Exit codes (the same for verify, check, validate and review):
   0  no clause newly failed, and every clause after the patch was judged
@@ -1138,6 +1214,7 @@ int review_main(const std::vector<std::string>& args, const std::string& validat
     return 2;
   }
   std::cout << (p.json ? render_review_json(rr) : render_review_text(rr));
+  after_run(prog);
   if (!write_outputs(p, rr.after, prog))
     return rr.exit_code == kExitFailed ? kExitFailed : kExitUsage;
   return rr.exit_code;

@@ -66,6 +66,7 @@ struct Options {
   std::set<std::string> inputs = {"z3", "fuzz", "rapidcheck", "generated"};
   int property_cases = 100;           // RapidCheck cases (--cases)
   std::string subject = "reference";  // --subject: the spec subject the file is judged against
+  bool sandbox = true;                // false: --no-sandbox (validate/sandbox.h)
   bool allow_unknown = false;         // --allow-unknown: exit 3 becomes 0
 };
 
@@ -107,13 +108,17 @@ struct Part {
   std::vector<RunRecord> runs;
   std::vector<std::string> notes;
   std::string build_error;  // non-empty: the compiler's message
-  std::string temp_dir;     // kept with --keep-temp
+  // What the code under test tried outside its sandbox ("the code under test
+  // tried to connect to 127.0.0.1:15000"): each is a finding (exit 1).
+  std::vector<std::string> escapes;
+  std::string temp_dir;  // kept with --keep-temp
   double seconds = 0;
 };
 
 struct Report {
   std::string subject;         // the file or the tree
   std::string judged_subject;  // the spec subject (--subject, default reference)
+  std::string sandbox;         // "" sandboxed; else the --no-sandbox banner every report prints
   std::vector<Part> parts;
   std::vector<ClauseVerdict> clauses;  // all parts' clauses, in order
   std::vector<std::string> notes;
