@@ -83,6 +83,7 @@ std::string_view component_for_prefix(std::string_view prefix) {
   if (prefix == "BUSY") return "busy_delay";
   if (prefix == "IDLE") return "idle_core";
   if (prefix == "GOV") return "governor";
+  if (prefix == "TEO") return "teo";
   return "";
 }
 
@@ -201,7 +202,8 @@ void parse_spec_file(std::string_view component, std::string_view file_name, std
         std::smatch c;
         const bool none = value.rfind("none", 0) == 0;
         if (!none && !std::regex_match(value, c, commit_id)) {
-          err(cur->id + ": '- Fixed by:' takes a commit id (12 or more hex digits) or 'none (why)'");
+          err(cur->id +
+              ": '- Fixed by:' takes a commit id (12 or more hex digits) or 'none (why)'");
         }
         for (size_t i = cur->accepted.size() - pending_fix; i < cur->accepted.size(); ++i) {
           cur->accepted[i].fixed_by = value;

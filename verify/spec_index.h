@@ -6,7 +6,8 @@
 //
 //   - Subjects: reference, upstream
 //   - Source: PAPR ...; kernel commit ...
-//   - Checks: proof xcede_no_overrun, property xcede_truncates_to_buffer, validate parse_cede_parameters
+//   - Checks: proof xcede_no_overrun, property xcede_truncates_to_buffer, validate
+//   parse_cede_parameters
 //   - Accepted for upstream, legacy: why these subjects knowingly break the clause
 //   - Fixed by: 0123456789ab ("subsystem: the commit's title"), or: none (why)
 //
@@ -92,7 +93,7 @@ SpecIndex load_spec_dir(const std::string& dir);
 std::string_view component_for_prefix(std::string_view prefix);
 // Canonical component name for a CLI argument ("busy-delay" -> "busy_delay"), or "".
 std::string canonical_component(std::string_view name);
-inline constexpr std::string_view kComponents[] = {"xcede", "states", "busy_delay", "idle_core",
-                                                   "governor"};
+inline constexpr std::string_view kComponents[] = {"xcede",     "states",   "busy_delay",
+                                                   "idle_core", "governor", "teo"};
 
 }  // namespace idlespec::verify
