@@ -6,8 +6,7 @@
 //
 //   - Subjects: reference, upstream
 //   - Source: PAPR ...; kernel commit ...
-//   - Checks: proof xcede_no_overrun, property xcede_truncates_to_buffer, validate
-//   parse_cede_parameters
+//   - Checks: proof xcede_no_overrun, validate parse_cede_parameters
 //   - Accepted for upstream, legacy: why these subjects knowingly break the clause
 //   - Fixed by: 0123456789ab ("subsystem: the commit's title"), or: none (why)
 //
