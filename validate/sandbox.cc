@@ -385,6 +385,22 @@ std::vector<std::string> exposed_for(const std::vector<std::string>& argv,
   return out;
 }
 
+// Every directory above `p` searchable by anyone, `p` readable by anyone.
+bool reachable_by_others(const std::string& p) {
+  std::string dir;
+  size_t i = 1;
+  for (;;) {
+    const size_t j = p.find('/', i);
+    dir = j == std::string::npos ? p : p.substr(0, j);
+    struct stat sb {};
+    if (stat(dir.c_str(), &sb) != 0) return false;
+    const bool last = j == std::string::npos;
+    if (!(sb.st_mode & (last ? S_IROTH : S_IXOTH)) && sb.st_uid != kNobody) return false;
+    if (last) return true;
+    i = j + 1;
+  }
+}
+
 std::vector<std::string> bwrap_command(const std::vector<std::string>& argv,
                                        const std::string& scratch, bool tool) {
   const SandboxOptions& so = sandbox_options();
@@ -409,7 +425,32 @@ std::vector<std::string> bwrap_command(const std::vector<std::string>& argv,
     if (access(f.c_str(), F_OK) == 0 && !is_dir(f))
       c.insert(c.end(), {"--ro-bind", "/dev/null", f});
   c.insert(c.end(), {"--proc", "/proc", "--dev", "/dev"});
-  for (const auto& p : exposed_for(argv, scratch, true)) c.insert(c.end(), {"--ro-bind", p, p});
+  int copies = 0;
+  for (const auto& p : exposed_for(argv, scratch, true)) {
+    if (geteuid() == 0 && !is_dir(p)) {
+      // As root the run is nobody, who may not reach the file (a --candidate
+      // library in root's 0700 directory): a copy in the scratch directory,
+      // at its own path.
+      // Made once per scratch directory and never rewritten: a run in
+      // parallel may have it mapped (a rewrite would be its SIGBUS).
+      const std::string copy = scratch + "/.exposed-" + std::to_string(std::hash<std::string>{}(p));
+      std::error_code ec;
+      if (access(copy.c_str(), F_OK) != 0) {
+        const std::string part =
+            copy + ".part" + std::to_string(copies++) + "-" + std::to_string(getpid());
+        std::filesystem::copy_file(p, part, std::filesystem::copy_options::overwrite_existing, ec);
+        if (!ec && lchown(part.c_str(), kNobody, kNobody) == 0)
+          std::filesystem::rename(part, copy, ec);
+        if (ec) std::filesystem::remove(part, ec);
+      }
+      if (access(copy.c_str(), F_OK) == 0) {
+        c.insert(c.end(), {"--ro-bind", copy, p});
+        continue;
+      }
+    }
+    if (geteuid() == 0 && !reachable_by_others(p)) continue;  // bwrap (nobody) could not bind it
+    c.insert(c.end(), {"--ro-bind", p, p});
+  }
   if (is_dir(scratch)) c.insert(c.end(), {"--bind", scratch, scratch, "--chdir", scratch});
   if (!tool) c.push_back("--disable-userns");
   c.push_back("--");

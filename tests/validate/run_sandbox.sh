@@ -179,7 +179,7 @@ RC=$?
 [ "$RC" != 0 ] || fail "refused: exit 0 without a sandbox"
 grep -qF "cannot sandbox the code under test: bwrap (bubblewrap) is not installed" "$SCRATCH/refused.err" ||
   fail "refused: no clear message (got: $(head -c 300 "$SCRATCH/refused.err"))"
-grep -q " held" "$SCRATCH/refused.out" && fail "refused: a clause was judged without the sandbox"
+grep -q "\] held" "$SCRATCH/refused.out" && fail "refused: a clause was judged without the sandbox"
 [ -e "$PWNED" ] && fail "refused: the misdeed ran"
 expect_clean refused
 
