@@ -98,6 +98,19 @@ expect_only_failed no_residency GOV-3
 expect_text no_residency "the largest prediction a known predictor makes from the file's learned state (no subject's walk gives this choice"
 expect_no_driver_crash no_residency
 
+# The microsecond era (v5.4 and before: next_timer_us, every time an unsigned
+# int of us), in this suite's own words: the inputs are stated in whole
+# microseconds (a limit of 1 ns would reach the file as 0 us, and its
+# "no latency allowed" return would look like a GOV-1 violation); the era
+# lacks 779b1a1cb13a, so GOV-2 fails as the spec's v6.14 family does.
+run us_era --source "$HERE/governor_us_era.c" --component governor --budget "$BUDGET" --no-sanitizers
+expect_rc us_era 1
+expect_only_failed us_era GOV-2
+expect_clause us_era GOV-6 accepted
+expect_text us_era "fixed upstream by 779b1a1cb13a"
+expect_text us_era "the inputs are stated in whole microseconds"
+expect_no_driver_crash us_era
+
 run era_predictor --source "$(src_variant era_predictor)" --component governor --budget "$BUDGET"
 expect_rc era_predictor 0
 expect_only_failed era_predictor

@@ -171,6 +171,19 @@ static inline void get_iowait_load(unsigned long *nr_waiters, unsigned long *loa
   *load = 0;
 }
 
+/* --- the 4.x era: the load average in the performance multiplier ------------
+ * (include/linux/sched/loadavg.h); one idle CPU, no load. */
+#ifndef FSHIFT
+#define FSHIFT 11
+#define FIXED_1 (1 << FSHIFT)
+#define LOAD_INT(x) ((x) >> FSHIFT)
+#define LOAD_FRAC(x) LOAD_INT(((x) & (FIXED_1 - 1)) * 100)
+#endif
+static inline unsigned long this_cpu_load(void) { return 0; }
+static inline int cpuidle_get_last_residency(struct cpuidle_device *dev) {
+  return dev->last_residency;
+}
+
 /* --- drivers/cpuidle/governors/gov.h ------------------------------------------------ */
 #ifndef RESIDENCY_THRESHOLD_NS
 #define RESIDENCY_THRESHOLD_NS (15 * NSEC_PER_USEC)
