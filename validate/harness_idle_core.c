@@ -215,7 +215,7 @@ static void ic_finish_thread(void) {
 #ifdef IC_ASAN
   __sanitizer_start_switch_fiber(NULL, ic_main_bottom, ic_main_size);
 #endif
-  swapcontext(&ic_ctx[ic_cur], &ic_main_ctx);
+  IC_SWAP(&ic_ctx[ic_cur], &ic_main_ctx);
 }
 
 static void ic_to_thread(int t) {
@@ -223,7 +223,7 @@ static void ic_to_thread(int t) {
 #ifdef IC_ASAN
   __sanitizer_start_switch_fiber(&ic_main_fake, ic_th[t].stack, IC_STACK_SIZE);
 #endif
-  swapcontext(&ic_main_ctx, &ic_ctx[t]);
+  IC_SWAP(&ic_main_ctx, &ic_ctx[t]);
 #ifdef IC_ASAN
   __sanitizer_finish_switch_fiber(ic_main_fake, NULL, NULL);
 #endif
@@ -247,7 +247,7 @@ static int ic_nev;
 static struct {
   unsigned clauses;
   int move; /* the move after which it was seen */
-  char text[300];
+  char text[480];
 } ic_find[IC_MAX_FIND];
 static int ic_nfind;
 static unsigned ic_found_mask; /* clauses found in this schedule */
@@ -523,7 +523,7 @@ static void ic_thread_main(void) {
 /* --- one schedule --------------------------------------------------------------------- */
 static void ic_lasso_reset(void);
 static void ic_note_enabled(const struct ic_move *en, int ne);
-static int ic_after_move(const struct ic_move *m);
+static int ic_after_move(const struct ic_move *m, int scan);
 static void ic_reset(void) {
   memset(ic_pacas, 0, sizeof ic_pacas);
   const int tps = ic_n / ic_subcores;
@@ -552,12 +552,23 @@ static void ic_reset(void) {
 #ifdef IC_ASAN
     ASAN_UNPOISON_MEMORY_REGION(stack, IC_STACK_SIZE);
 #endif
-    ucontext_t *ctx = &ic_ctx[t];
+#ifdef IC_FAST_SWITCH
+    /* The first switch "returns" into ic_thread_main as if it had been
+     * called: six zero registers for ic_ctx_switch to pop, its address, and
+     * a return address it never uses (the stack aligned as at a call). */
+    uint64_t *top = (uint64_t *)(((uintptr_t)stack + IC_STACK_SIZE) & ~(uintptr_t)15) - 2;
+    top[1] = 0;
+    top[0] = (uint64_t)(uintptr_t)ic_thread_main;
+    for (int i = 1; i <= 6; i++) top[-i] = 0;
+    ic_ctx[t].sp = top - 6;
+#else
+    ucontext_t *ctx = &ic_ctx[t].uc;
     getcontext(ctx);
     ctx->uc_stack.ss_sp = stack;
     ctx->uc_stack.ss_size = IC_STACK_SIZE;
     ctx->uc_link = NULL;
     makecontext(ctx, ic_thread_main, 0);
+#endif
     th->st = ST_PENDING; /* runs to its first point (the BEGIN) on the first switch */
     ic_to_thread(t);
   }
@@ -898,7 +909,7 @@ static unsigned ic_replay(const struct ic_move *mv, int n) {
     ic_note_enabled(en, ne);
     ic_apply(&mv[i]);
     ic_check_state();
-    if (ic_after_move(&mv[i]) == 2) return ic_found_mask; /* a fair cycle: the run goes on forever */
+    if (ic_after_move(&mv[i], 1) == 2) return ic_found_mask; /* a fair cycle: the run goes on forever */
   }
   if (ic_enabled(en) == 0) ic_judge_leaf();
   return ic_found_mask;
@@ -948,20 +959,17 @@ static void ic_judge_leaf(void) {
  * Assumptions: the code's file-scope variables do not change while a
  * thread spins (they are not in the state; upstream's are set at boot);
  * 64-bit fingerprints do not collide within one schedule (at most 1024
- * states); x86-64, where the registers are read from the saved context
- * (elsewhere no fingerprint is taken and IDLE-8 is judged on deadlocks
+ * states); x86-64, where the switch leaves a thread's registers on its own
+ * stack (ic_ctx_switch; elsewhere no fingerprint is taken and IDLE-8 is judged on deadlocks
  * only). Under those the criterion is sound: a reported cycle is an infinite
  * fair run of the code. It is bounded: a cycle is seen only on a schedule
  * the exploration runs, and a leftover byte on a stack can hide a repeat
  * (never make one up).
  */
-#if defined(__x86_64__)
-/* glibc's x86-64 gregs indices (REG_* of sys/ucontext.h, which needs
- * _GNU_SOURCE): R12..R15, RBP, RBX (callee-saved), RSP, RIP. The others
- * are dead across the call to swapcontext. */
-static const int ic_fp_regs[] = {4, 5, 6, 7, 10, 11, 15, 16};
-#define IC_GREG_RSP 15
-#define IC_GREG_RIP 16
+/* Where a stopped thread resumes: the return address ic_ctx_switch left
+ * above the six callee-saved registers it pushed (x86-64). */
+#ifdef IC_FAST_SWITCH
+#define IC_RESUME_AT(t) (((const uint64_t *)ic_ctx[t].sp)[6])
 #endif
 
 /* The thread's own state where it stopped: 0 if it cannot be taken. */
@@ -971,11 +979,13 @@ __attribute__((no_sanitize_address)) /* the stack's redzones are read too */
 static uint64_t ic_local_fp(int t) {
   const struct ic_thread *th = &ic_th[t];
   if (th->st == ST_DONE) return 1;
-#if defined(__x86_64__)
-  const greg_t *g = ic_ctx[t].uc_mcontext.gregs;
+#ifdef IC_FAST_SWITCH
+  /* The saved stack pointer: below it nothing is live; from it up, the
+   * callee-saved registers the switch pushed, where it resumes, and the
+   * frames of the code under test and of ic_thread_main. The caller-saved
+   * registers are dead across the call to the switch. */
   uint64_t a = 0x243f6a8885a308d3ull, b = 0x13198a2e03707344ull;
-  for (size_t i = 0; i < ARRAY_SIZE(ic_fp_regs); i++) a = ic_mix(a, (uint64_t)g[ic_fp_regs[i]]);
-  const uintptr_t sp = (uintptr_t)g[IC_GREG_RSP], lo = (uintptr_t)th->stack, hi = lo + IC_STACK_SIZE;
+  const uintptr_t sp = (uintptr_t)ic_ctx[t].sp, lo = (uintptr_t)th->stack, hi = lo + IC_STACK_SIZE;
   if (sp < lo || sp >= hi) return 0;
   for (const volatile uint64_t *p = (const volatile uint64_t *)(sp & ~(uintptr_t)7); (uintptr_t)p < hi; p++) {
     const uint64_t v = *p;
@@ -1021,17 +1031,18 @@ static uint64_t ic_global_fp(void) {
 /* A part of the state that is cheap to take: equal states have equal
  * signatures, so the whole state is taken only where a signature repeats. */
 static uint64_t ic_signature(void) {
-  uint64_t h = ic_mix(ic_mix(*ic_word(), *ic_lockw()), (uint64_t)ic_tb_valid);
+  const uint64_t k = 0x9e3779b97f4a7c15ull;
+  uint64_t h = (*ic_word() * k + *ic_lockw()) * k + (uint64_t)ic_tb_valid;
   for (int t = 0; t < ic_n; t++) {
     const struct ic_thread *th = &ic_th[t];
-    h = ic_mix(h, (uint64_t)th->st | (uint64_t)th->cycle << 4 | (uint64_t)th->pend_op << 12 |
-                      (uint64_t)th->woke << 20 | (uint64_t)th->pend_line << 32);
-    h = ic_mix(h, th->ro_word);
-#if defined(__x86_64__)
-    if (th->st != ST_DONE) h = ic_mix(h, (uint64_t)ic_ctx[t].uc_mcontext.gregs[IC_GREG_RIP]);
+    h = h * k + ((uint64_t)th->st | (uint64_t)th->cycle << 4 | (uint64_t)th->pend_op << 12 |
+                 (uint64_t)th->woke << 20 | (uint64_t)th->pend_line << 32);
+    h = h * k + th->ro_word;
+#ifdef IC_FAST_SWITCH
+    if (th->st != ST_DONE) h = h * k + IC_RESUME_AT(t);
 #endif
   }
-  return h;
+  return h ^ (h >> 29);
 }
 
 /* The schedule's states: after move d (0: after the reset). */
@@ -1068,12 +1079,16 @@ static void ic_note_enabled(const struct ic_move *en, int ne) {
 }
 
 /* After a move: 0, or 1 the state repeats an earlier one of this schedule
- * in a cycle that is not fair, or 2 a fair cycle (an IDLE-8 finding). */
-static int ic_after_move(const struct ic_move *m) {
+ * in a cycle that is not fair, or 2 a fair cycle (an IDLE-8 finding).
+ * Without `scan` nothing is recorded: a DFS replaying the prefix of its
+ * last schedule reaches the same states, whose records (signature, whole
+ * state where taken) are still those of the last schedule. */
+static int ic_after_move(const struct ic_move *m, int scan) {
   const int d = ic_nmoves;
   if (d <= 0 || d > IC_MAX_MOVES) return 0;
   ic_lmover[d - 1] = m->kind == 'L' ? 0 : (unsigned char)(1u << m->t);
   ic_lactor[d - 1] = (unsigned short)(1u << (m->kind == 'L' || m->kind == 'w' ? ic_n : m->t));
+  if (!scan) return 0;
   ic_lev[d] = ic_nev;
   const uint64_t sig = ic_signature();
   const int prog = ic_progress_count();
@@ -1091,7 +1106,7 @@ static int ic_after_move(const struct ic_move *m) {
     ic_lasso_actors = 0;
     for (int j = i; j < d; j++) can |= ic_lcan[j], did |= ic_lmover[j], ic_lasso_actors |= ic_lactor[j];
     if (can & ~did) return 1;
-    char who[200];
+    char who[320];
     int k = 0;
     who[0] = 0;
     for (int t = 0; t < ic_n && k < (int)sizeof who - 60; t++) {
@@ -1101,11 +1116,9 @@ static int ic_after_move(const struct ic_move *m) {
                     th->woke ? "woke and never returns:" : "never reaches its idle instruction:",
                     th->st == ST_HWIDLE ? "the idle instruction" : ic_op_names[th->pend_op], th->pend_line);
     }
-    ic_finding(C(8),
-               "livelock: after move %d the core is in the state it had after move %d (every thread's "
-               "registers and stack, the word, the lock, the pacas, the SPRs), and every thread that "
-               "could move did: the cycle repeats forever: %s",
-               d, i, who);
+    ic_finding(C(8), "livelock: the state after move %d recurs after move %d and every thread that could move "
+                     "moved, so the cycle repeats forever: %s",
+               i, d, who);
     ic_lasso_from = i, ic_lasso_to = d;
     return 2;
   }
@@ -1189,7 +1202,7 @@ static struct {
   int count;
   int n; /* moves */
   struct ic_move mv[IC_MAX_MOVES];
-  char text[300];
+  char text[480];
 } ic_best[IC_NCLAUSES];
 
 static void ic_record_findings(void) {
@@ -1361,7 +1374,7 @@ static void ic_dfs(int bound, unsigned long max_schedules, struct ic_stats *st) 
       ic_check_state();
       /* A state this schedule had before: a fair cycle is a finding and ends
        * it; any other repeat is pruned (its continuations start at the first visit). */
-      if (ic_after_move(&en[c]) && d >= start) {
+      if (ic_after_move(&en[c], d >= start)) {
         st->transitions++;
         d++;
         break;
@@ -1451,7 +1464,7 @@ static void ic_pct(uint64_t seed, unsigned long runs, int depth, struct ic_stats
       ic_apply(&en[best]);
       ic_check_state();
       st->transitions++;
-      const int lasso = ic_after_move(&en[best]);
+      const int lasso = ic_after_move(&en[best], 1);
       if (lasso == 2) { /* a fair cycle: the run would go on forever */
         d++;
         break;

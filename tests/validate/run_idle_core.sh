@@ -101,7 +101,7 @@ expect_no_driver_crash no_unlock
 run stale_retry --source "$(src_variant stale_retry)" --budget "$BUDGET" --no-sanitizers
 expect_rc stale_retry 1
 expect_only_failed stale_retry IDLE-8
-expect_text stale_retry "livelock: after move"
+expect_text stale_retry "livelock: the state after move"
 expect_text stale_retry "t1 woke and never returns: at cmpxchg"
 expect_text stale_retry "----- the cycle: from here the steps repeat forever"
 expect_text stale_retry "$(printf 'step | %-46s| t1' t0)"
@@ -212,7 +212,7 @@ expect_text p8_no_resync "SRR1 state loss (fastsleep: timebase lost)"
 run p8_unlock_unlocked --source "$(src8 unlock_unlocked)" --budget "$BUDGET" --no-sanitizers
 expect_rc p8_unlock_unlocked 1
 expect_only_failed p8_unlock_unlocked IDLE-8
-expect_text p8_unlock_unlocked "livelock: after move"
+expect_text p8_unlock_unlocked "livelock: the state after move"
 expect_text p8_unlock_unlocked "never reaches its idle instruction: at test_and_set_bit_lock"
 expect_text p8_unlock_unlocked "woke and never returns: at cmpxchg"
 expect_no_driver_crash p8_unlock_unlocked
