@@ -1,14 +1,16 @@
 # A thin front end over CMake presets. The two set-up commands:
 #   make verify   install what is missing, build, run `idlespec verify`
 #   make test     install what is missing, build, run the whole ctest suite
-# Also: make fuzz [FUZZ_SECONDS=60], make bench, make asan, make tsan, make format.
+# Also: make fuzz [FUZZ_SECONDS=60], make bench, make asan, make tsan, make format,
+#   make kernel-check  validate Debian's linux-source-6.1 and -6.12 against
+#                      tests/kernel/expected.tsv (installs the two packages)
 
 PRESET ?= release
 BUILD := build/$(PRESET)
 FUZZ_SECONDS ?= 60
 VERIFY_ARGS ?=
 
-.PHONY: all setup build verify test asan tsan fuzz bench format clean
+.PHONY: all setup build verify test kernel-check asan tsan fuzz bench format clean
 
 all: build
 
@@ -24,6 +26,9 @@ verify: build
 
 test: build
 	ctest --preset $(PRESET)
+
+kernel-check: build
+	scripts/kernel-check.sh --bin $(BUILD)/idlespec
 
 asan: setup
 	cmake --workflow --preset asan

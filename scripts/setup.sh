@@ -1,10 +1,24 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages idlespec needs, if any are missing.
 # As root: runs apt-get. Otherwise: prints the exact command and exits 2.
-# Usage: scripts/setup.sh [--check]   (--check: report only, exit 2 if missing)
+# Usage: scripts/setup.sh [--check] [GROUP...]   (--check: report only, exit 2 if missing)
+# Groups: base (the default: what make build/test need), kernel (Debian's
+# kernel sources for make kernel-check: linux-source-6.1 and -6.12, some
+# 300 MB, installed only for that target).
 set -euo pipefail
 
-packages=(
+check=
+groups=()
+for a in "$@"; do
+  case $a in
+    --check) check=1 ;;
+    base | kernel) groups+=("$a") ;;
+    *) echo "usage: scripts/setup.sh [--check] [base|kernel]..." >&2; exit 2 ;;
+  esac
+done
+[ ${#groups[@]} -gt 0 ] || groups=(base)
+
+base_packages=(
   g++ make cmake ninja-build pkg-config git   # build
   clang libclang-rt-14-dev                    # fuzz preset: libFuzzer, sanitizers
   libgtest-dev libgmock-dev                   # unit tests
@@ -15,6 +29,16 @@ packages=(
   spin                                        # model-check cross-checks
   clang-format                                # make format
 )
+kernel_packages=(
+  linux-source-6.1 linux-source-6.12 xz-utils # make kernel-check: Debian 12's kernel sources
+)
+packages=()
+for g in "${groups[@]}"; do
+  case $g in
+    base) packages+=("${base_packages[@]}") ;;
+    kernel) packages+=("${kernel_packages[@]}") ;;
+  esac
+done
 
 missing=()
 for p in "${packages[@]}"; do
@@ -27,7 +51,7 @@ if [ ${#missing[@]} -eq 0 ]; then
 fi
 
 cmd="apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends ${missing[*]}"
-if [ "${1:-}" = "--check" ]; then
+if [ -n "$check" ]; then
   echo "idlespec: missing packages: ${missing[*]}" >&2
   echo "install them with: $cmd" >&2
   exit 2

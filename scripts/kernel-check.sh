@@ -1,0 +1,167 @@
+#!/usr/bin/env bash
+# make kernel-check: `idlespec validate --kernel-tree` on Debian's own kernel
+# sources (the packages linux-source-6.1 and linux-source-6.12) against the
+# committed table tests/kernel/expected.tsv: which clause has which verdict on
+# which tree, and why. A changed verdict fails with a diff until the table is
+# updated with a reason.
+#
+# Usage: scripts/kernel-check.sh [--bin IDLESPEC] [--update] [--keep] [--trees "6.1 6.12"]
+#   --update   rewrite the table from what the tool says now: an unchanged
+#              verdict keeps its reason, a changed or new one gets
+#              "TODO: ..." with the tool's own summary, and the check fails
+#              until every TODO is replaced by a reason (why the verdict is
+#              right, or what changed: a fix, a spec or harness change)
+#   --keep     keep the extracted trees and the JSON reports (printed)
+#   --from DIR compare the reports a --keep run left in DIR (<v>.json) instead
+#              of running validate (for the table's own tests, and to update
+#              the table without judging the trees again)
+#
+# The packages are installed by `scripts/setup.sh kernel` (as root; otherwise
+# it prints the command). Only the four files the components read are
+# extracted from /usr/src/linux-source-<v>.tar.xz, into a temporary tree.
+# Each tree is judged with the default budget; its wall time is printed
+# (the target is under 60 s a tree).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bin=build/release/idlespec
+table=tests/kernel/expected.tsv
+update=
+keep=
+trees="6.1 6.12"
+from=
+while [ $# -gt 0 ]; do
+  case $1 in
+    --bin) bin=$2; shift 2 ;;
+    --update) update=1; shift ;;
+    --keep) keep=1; shift ;;
+    --trees) trees=$2; shift 2 ;;
+    --from) from=$2; shift 2 ;;
+    *) echo "kernel-check.sh: unknown argument $1" >&2; exit 2 ;;
+  esac
+done
+status=0
+if [ -n "$from" ]; then
+  work=$from
+else
+[ -x "$bin" ] || { echo "kernel-check.sh: no $bin (make build first)" >&2; exit 2; }
+scripts/setup.sh kernel
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/idlespec-kernel-check.XXXXXX")
+[ -n "$keep" ] || trap 'rm -rf "$work"' EXIT
+files=(arch/powerpc/kernel/rtas.c drivers/cpuidle/cpuidle-pseries.c
+  drivers/cpuidle/governors/menu.c arch/powerpc/platforms/powernv/idle.c)
+
+for v in $trees; do
+  tarball=/usr/src/linux-source-$v.tar.xz
+  [ -r "$tarball" ] || { echo "kernel-check.sh: no $tarball" >&2; exit 2; }
+  pkg=$(dpkg-query -W -f='${Version}' "linux-source-$v" 2>/dev/null || echo "?")
+  dest="$work/$v"
+  mkdir -p "$dest"
+  patterns=()
+  for f in "${files[@]}"; do patterns+=("linux-source-$v/$f"); done
+  tar -xJf "$tarball" -C "$dest" "${patterns[@]}"
+  start=$(date +%s.%N)
+  rc=0
+  "$bin" validate --kernel-tree "$dest/linux-source-$v" --json >"$work/$v.json" \
+    2>"$work/$v.err" || rc=$?
+  secs=$(echo "$(date +%s.%N) - $start" | bc)
+  printf 'debian-%s (linux-source-%s %s): exit %d, %.1f s\n' "$v" "$v" "$pkg" "$rc" "$secs"
+  if [ "$(echo "$secs > 60" | bc)" = 1 ]; then
+    echo "  note: over the 60 s a tree this check aims at"
+  fi
+  if [ "$rc" -eq 2 ]; then
+    echo "kernel-check.sh: validate could not run on debian-$v:" >&2
+    tail -20 "$work/$v.err" >&2
+    status=1
+  fi
+done
+fi
+
+# Compare (or update) the table.
+python3 - "$table" "$work" "$update" $trees <<'PY' || status=1
+import json, os, sys
+
+table, work, update, trees = sys.argv[1], sys.argv[2], sys.argv[3] == "1", sys.argv[4:]
+head = ["tree", "component", "clause", "function", "verdict", "why"]
+
+def summary(c):
+    if c.get("error"):
+        return c["error"]
+    if c["status"] in ("failed", "accepted") and c.get("counterexamples"):
+        return c["counterexamples"][0]
+    return c.get("note") or ""
+
+actual = {}
+for v in trees:
+    path = os.path.join(work, v + ".json")
+    try:
+        d = json.load(open(path))
+    except (OSError, ValueError):
+        print(f"debian-{v}: no JSON report")
+        sys.exit(1)
+    for c in d["clauses"]:
+        key = (f"debian-{v}", c["component"], c["id"], c.get("function", ""))
+        actual[key] = (c["status"], " ".join(summary(c).split())[:200])
+
+expected, order = {}, []
+if os.path.exists(table):
+    for line in open(table):
+        if line.startswith("#") or not line.strip():
+            continue
+        f = line.rstrip("\n").split("\t")
+        if f[:6] == head:
+            continue
+        f += [""] * (6 - len(f))
+        key = tuple(f[:4])
+        expected[key] = (f[4], f[5])
+        order.append(key)
+
+checked = [k for k in expected if k[0] in {f"debian-{v}" for v in trees}]
+diff = []
+for k in sorted(set(checked) | set(actual)):
+    e, a = expected.get(k), actual.get(k)
+    if e and a and e[0] == a[0]:
+        continue
+    name = f"{k[0]} {k[2]} [{k[3]}]"
+    if not a:
+        diff.append(f"- {name}: expected {e[0]} ({e[1]}), not reported")
+    elif not e:
+        diff.append(f"+ {name}: {a[0]}, not in the table (the tool: {a[1]})")
+    else:
+        diff.append(f"~ {name}: expected {e[0]} ({e[1]}), now {a[0]} (the tool: {a[1]})")
+
+if update:
+    rows = dict(expected)
+    for k in checked:
+        if k not in actual:
+            del rows[k]
+    for k, (verdict, said) in actual.items():
+        old = expected.get(k)
+        if old and old[0] == verdict:
+            continue
+        rows[k] = (verdict, "TODO: give the reason (the tool: " + said + ")")
+    with open(table, "w") as out:
+        out.write("# make kernel-check: the verdicts of `idlespec validate --kernel-tree` on\n")
+        out.write("# Debian's linux-source packages (scripts/kernel-check.sh). A changed verdict\n")
+        out.write("# fails the check; regenerate with scripts/kernel-check.sh --update and replace\n")
+        out.write("# every TODO with the reason the new verdict is right (or what changed).\n")
+        out.write("\t".join(head) + "\n")
+        for k in sorted(rows):
+            out.write("\t".join(list(k) + list(rows[k])) + "\n")
+    print(f"{table}: {len(rows)} rows written, {len(diff)} changed")
+    expected = rows
+
+todo = [k for k, (_, why) in expected.items() if why.startswith("TODO")]
+for d in diff if not update else []:
+    print(d)
+if diff and not update:
+    print(f"kernel-check: {len(diff)} verdict(s) differ from {table}; if the new ones are right,")
+    print("run scripts/kernel-check.sh --update and give each changed row its reason")
+for k in todo:
+    print(f"kernel-check: {k[0]} {k[2]} [{k[3]}] has no reason yet ({table})")
+if (diff and not update) or todo:
+    sys.exit(1)
+print(f"kernel-check: {len(checked) if not update else len(actual)} verdicts as {table} says")
+PY
+[ -z "$keep" ] || [ -n "$from" ] || echo "kept: $work"
+exit $status
