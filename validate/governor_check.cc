@@ -1249,7 +1249,9 @@ std::vector<Input> shrink_candidates(const Input& in) {
     if (input_line(0, x) != input_line(0, in)) c.push_back(x);
   };
   const size_t n = in.steps.size();
-  if (n > 1) with([&](Input& x) { x.steps.resize(n / 2); });
+  // Every shorter prefix (the shrink keeps the smallest that still fails:
+  // one round instead of one per step), then each step left out.
+  for (size_t k = 1; k < n; ++k) with([&](Input& x) { x.steps.resize(k); });
   for (size_t k = n; k-- > 0;)
     if (n > 1) with([&](Input& x) { x.steps.erase(x.steps.begin() + static_cast<long>(k)); });
   for (size_t i = in.table.size(); i-- > 1;)
@@ -1516,18 +1518,26 @@ Part check_governor(const Options& opt, const Target& target) {
       const Batch b = run_inputs(harness, via_san, cand, part.temp_dir,
                                  "shrink" + std::to_string(round) + "-", 20);
       bool progressed = false;
-      for (size_t i = 0; i < cand.size() && !progressed; ++i) {
+      // The smallest candidate that still fails (the first of equals).
+      size_t best_size = ~size_t{0};
+      Input best;
+      std::string best_text;
+      for (size_t i = 0; i < cand.size(); ++i) {
         Input c = cand[i];
         c.clause = in.clause;
+        const size_t size = c.steps.size() * c.table.size();
+        if (size >= best_size) continue;
         const Judged jd = judge(c, b.outcomes[i], subject);
         auto it = jd.f.find(clause);
-        if (it != jd.f.end()) {
-          in = c, text = it->second, progressed = true;
-        } else if (clause == "GOV-5" && !jd.gov5_walk.empty() &&
-                   text.find("walk gives") != std::string::npos) {
-          in = c, text = jd.gov5_walk, progressed = true;
-        }
+        std::string found;
+        if (it != jd.f.end())
+          found = it->second;
+        else if (clause == "GOV-5" && !jd.gov5_walk.empty() &&
+                 text.find("walk gives") != std::string::npos)
+          found = jd.gov5_walk;
+        if (!found.empty()) best = c, best_text = found, best_size = size;
       }
+      if (best_size != ~size_t{0}) in = best, text = best_text, progressed = true;
       if (!progressed) break;
     }
     return std::make_pair(in, text);

@@ -185,7 +185,7 @@ static void refresh_factor(struct menu_device *md, u64 got_ns)
 	unsigned int sample = RESOLUTION;	/* no timer, or a very long period: exact */
 
 	if (got_ns < LONG_SLEEP_NS && md->next_timer_ns)
-		sample = div64_u64(RESOLUTION * got_ns, md->next_timer_ns);
+		sample = div64_u64(RESOLUTION * got_ns, md->next_timer_ns);	/* variant: ratio_32bit */
 	md->correction_factor[md->bucket] = old - old / DECAY + sample;
 }
 
@@ -326,7 +326,7 @@ static int menu_walk(struct cpuidle_driver *drv, struct cpuidle_device *dev,
 		if (st->exit_latency_ns > qos_ns)	/* variant: limit_after_residency */
 			break;
 
-		if (st->target_residency_ns > *predicted)	/* variant: no_residency */
+		if (st->target_residency_ns > *predicted)
 			return past_prediction(drv, md, st, k, pick, qos_ns, tick_left,
 					       predicted, settled);
 
