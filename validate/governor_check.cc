@@ -64,8 +64,16 @@
 // divergence; a second note counts the selections explained by another
 // prediction than the subject's.
 //
-// Each failed clause's first counterexample is shrunk (fewer steps, fewer
-// states, plainer steps) by re-running the harness on candidates.
+// A governor in microseconds (struct menu_device keeps next_timer_us: v5.6
+// and before) gets its inputs in its own units: whole microseconds, HZ whose
+// tick is a whole number of them, no negative or over-long sleep length, so
+// that the numbers the file compares are the judge's divided by 1000 (a
+// 1 ns limit would reach it as 0 us and take the "no latency allowed"
+// return); it is then judged like the others.
+//
+// Each failed clause's first counterexample is shrunk (every shorter prefix,
+// each step left out, fewer states, plainer steps; the smallest candidate
+// that still fails wins a round) by re-running the harness on candidates.
 #include "fuzz/governor_check.h"
 
 #include <algorithm>
