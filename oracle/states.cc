@@ -1,5 +1,7 @@
 #include "oracle/states.h"
 
+#include <vector>
+
 #include "impl/text.h"
 
 namespace idlespec::states::oracle {
@@ -39,15 +41,26 @@ bool spec_fixup_expected(const Lpar& lpar) {
   return !lpar.shared_processor && row && row->dedicated_fixed_up;
 }
 
-CedeValues expected_cede(std::span<const xcede::Record> records, uint64_t tb_hz, bool dedicated,
-                         bool fixup_gate) {
+CedeValues cede_from_latencies(std::span<const u128> latency_us) {
   CedeValues c;
-  if (!dedicated || !fixup_gate) return c;
-  if (const auto us = cede0_latency_us(records, tb_hz)) {
-    c.exit_us = *us;
-    c.residency_us = u128{*us} * kResidencyFactor;
+  std::optional<u128> best;
+  for (const u128 us : latency_us) {
+    if (us == 0 || us > kLargestKeptUs) continue;
+    if (!best || us < *best) best = us;
+  }
+  if (best) {
+    c.exit_us = *best;
+    c.residency_us = *best * kResidencyFactor;
   }
   return c;
+}
+
+CedeValues expected_cede(std::span<const xcede::Record> records, uint64_t tb_hz, bool dedicated,
+                         bool fixup_gate) {
+  if (!dedicated || !fixup_gate) return CedeValues{};
+  std::vector<u128> us;
+  for (const auto& r : records) us.push_back(exact_us(r.latency_ticks, tb_hz));
+  return cede_from_latencies(us);
 }
 
 void judge_table(const Options& options, std::span<const xcede::Record> records, const Table& table,

@@ -77,6 +77,11 @@ struct CedeValues {
 };
 CedeValues expected_cede(std::span<const xcede::Record> records, uint64_t tb_hz, bool dedicated,
                          bool fixup_gate);
+// The fix-up's values from the records' latencies in us, however converted
+// (validate's KD-1 takes the kernel's conversion for some records): the
+// smallest non-zero latency cpuidle can hold and ten times it; 10/100 when
+// none qualifies.
+CedeValues cede_from_latencies(std::span<const u128> latency_us);
 
 // STATES-1, 2, 3, 4, 5 and 7 for a table built from `records` on `options`.
 // `fixup_gate` is whether the fix-up applies to this LPAR *by the subject's

@@ -1,7 +1,7 @@
 // The states component of `idlespec validate`: a file's CEDE(0) fix-up,
-// fixup_cede0_latency(), against spec/states.md's STATES-3 and STATES-4,
-// differentially against the reference table builder (impl/states.h,
-// ExactMinFixup through states::build_using<ReferenceBuilder>).
+// fixup_cede0_latency(), against spec/states.md's STATES-3 and STATES-4, as
+// oracle/states.h computes CEDE's values (the smallest non-zero record
+// latency, exactly).
 //
 // The harness (validate/harness_states.c) hands each input's payload to the
 // code through the fake firmware of xcede_env.h (statuses "0": the query
@@ -38,6 +38,7 @@
 #include "impl/platform.h"
 #include "impl/states.h"
 #include "impl/timebase.h"
+#include "oracle/states.h"
 #include "validate/boundaries.h"
 #include "validate/component.h"
 #include "validate/input_check.h"
@@ -182,47 +183,37 @@ struct Expected {
   uint32_t kd1_exit = 0, kd1_residency = 0;
 };
 
-states::Options power10_dedicated() {
-  states::Options o;
-  o.lpar = Lpar{Platform::power10, Platform::power10, false};
-  o.tb_hz = kTbHz;
-  return o;
-}
+// The reference is the oracle's (oracle/states.h): the fix-up applies on a
+// dedicated POWER10 (STATES-6), CEDE takes the smallest non-zero record
+// latency cpuidle can hold and ten times it.
+using u128 = states::oracle::u128;
 
-using U128 = Concrete::U<128>;
-
-U128 exact_us(uint64_t ticks) { return states::exact_latency_us<Concrete>(Word<64>(ticks), kTbHz); }
+u128 exact_us(uint64_t ticks) { return states::oracle::exact_us(ticks, kTbHz); }
 
 // KD-1: the kernel's µs for a record, when it is of the tolerated kind
 // (kernel <= exact <= kernel + 1); the exact value otherwise.
-U128 kd1_us(uint64_t ticks) {
-  const U128 x = exact_us(ticks);
-  const U128 k(timebase::kernel_latency_us(ticks, kTbHz));
-  return k.v <= x.v && x.v <= k.v + 1 ? k : x;
+u128 kd1_us(uint64_t ticks) {
+  const u128 x = exact_us(ticks);
+  const u128 k = timebase::kernel_latency_us(ticks, kTbHz);
+  return k <= x && x <= k + 1 ? k : x;
 }
 
-// CEDE's exit latency and target residency from the reference fix-up
-// (ExactMinFixup through build_from_latencies) with the given latencies.
-std::pair<uint32_t, uint32_t> cede_with(const Input& in, const std::vector<U128>& us) {
-  std::vector<xcede::RawRecord<Concrete>> raw;
-  for (const auto& r : in.records)
-    raw.push_back({true, Word<8>(r.hint), Word<64>(r.latency_ticks), Word<8>(r.wake_on_irqs)});
-  states::BuildConfig cfg;
-  cfg.tb_hz = kTbHz;
-  const auto t = states::build_from_latencies<Concrete>(
-      std::span<const xcede::RawRecord<Concrete>>(raw), std::span<const U128>(us), cfg);
-  return {t.states.at(1).exit_latency_us.v, t.states.at(1).target_residency_us.v};
+// CEDE's exit latency and target residency from the fix-up with the given
+// per-record latencies.
+std::pair<uint32_t, uint32_t> cede_with(const std::vector<u128>& us) {
+  const states::oracle::CedeValues c = states::oracle::cede_from_latencies(us);
+  return {static_cast<uint32_t>(c.exit_us), static_cast<uint32_t>(c.residency_us)};
 }
 
 Expected expected(const Input& in) {
   Expected e;
-  const states::Table exact =
-      states::build_using<states::ReferenceBuilder>(in.records, power10_dedicated());
-  e.exit = exact.states.at(1).exit_latency_us;
-  e.residency = exact.states.at(1).target_residency_us;
-  std::vector<U128> k;
-  for (const auto& r : in.records) k.push_back(kd1_us(r.latency_ticks));
-  std::tie(e.kd1_exit, e.kd1_residency) = cede_with(in, k);
+  std::vector<u128> exact, k;
+  for (const auto& r : in.records) {
+    exact.push_back(exact_us(r.latency_ticks));
+    k.push_back(kd1_us(r.latency_ticks));
+  }
+  std::tie(e.exit, e.residency) = cede_with(exact);
+  std::tie(e.kd1_exit, e.kd1_residency) = cede_with(k);
   e.kd1_differs = e.kd1_exit != e.exit || e.kd1_residency != e.residency;
   return e;
 }
@@ -233,21 +224,21 @@ Expected expected(const Input& in) {
 // fix-up does not use (0 or too large), else one no smaller: if any choice
 // gives the code's values, this one does.
 bool kd1_accepts(const Input& in, long long exit_latency, long long residency) {
-  const U128 most(states::kMaxLatencyUs);
-  std::vector<U128> us;
+  const u128 most = states::oracle::kLargestKeptUs;
+  std::vector<u128> us;
   for (const auto& r : in.records) {
-    const U128 a = exact_us(r.latency_ticks), b = kd1_us(r.latency_ticks);
-    auto unused = [&](U128 v) { return v.v == 0 || v.v > most.v; };
-    if (a.v <= most.v && static_cast<long long>(a.v) == exit_latency)
+    const u128 a = exact_us(r.latency_ticks), b = kd1_us(r.latency_ticks);
+    auto unused = [&](u128 v) { return v == 0 || v > most; };
+    if (a <= most && static_cast<long long>(a) == exit_latency)
       us.push_back(a);
-    else if (b.v <= most.v && static_cast<long long>(b.v) == exit_latency)
+    else if (b <= most && static_cast<long long>(b) == exit_latency)
       us.push_back(b);
     else if (unused(a) || unused(b))
       us.push_back(unused(a) ? a : b);
     else
-      us.push_back(a.v >= b.v ? a : b);
+      us.push_back(a >= b ? a : b);
   }
-  const auto [e, r] = cede_with(in, us);
+  const auto [e, r] = cede_with(us);
   return e == exit_latency && r == residency;
 }
 
@@ -262,7 +253,7 @@ std::string u128_text(unsigned __int128 v) {
 
 // "{hint 1, 513 ticks = 2 µs (kernel tb_to_ns: 1 µs)}"
 std::string show_record(const xcede::Record& r) {
-  const unsigned __int128 x = exact_us(r.latency_ticks).v;
+  const unsigned __int128 x = exact_us(r.latency_ticks);
   const uint64_t k = timebase::kernel_latency_us(r.latency_ticks, kTbHz);
   std::string s = "{hint " + std::to_string(r.hint) + ", " + std::to_string(r.latency_ticks) +
                   " ticks = " + u128_text(x) + " µs";

@@ -1,6 +1,6 @@
 // The xcede component of `idlespec validate`: a file's
-// parse_cede_parameters() against spec/xcede.md, differentially against the
-// reference decoder (impl/xcede.h).
+// parse_cede_parameters() against spec/xcede.md, the records judged against
+// what oracle/xcede.h says the buffer decodes to.
 //
 // The harness (validate/harness_xcede.c) is a fake firmware: each input is a
 // status script (one RTAS status per ibm,get-system-parameter call) and the
@@ -29,6 +29,7 @@
 #include <sstream>
 
 #include "impl/xcede.h"
+#include "oracle/xcede.h"
 #include "validate/boundaries.h"
 #include "validate/component.h"
 #include "validate/input_check.h"
@@ -339,22 +340,25 @@ Findings judge(const Input& in, const HarnessOutcome& h) {
     return f;
   }
   if (!finished) return f;
-  const xcede::Decoded ref = xcede::decode(buf, static_cast<uint32_t>(capacity));
-  if (ref.declared_records > capacity) return f;  // XCEDE-4's domain
+  // What the spec says the buffer decodes to (oracle/xcede.h).
+  const auto ref = xcede::oracle::expected_decode(buf, static_cast<uint32_t>(capacity));
+  if (ref.declared > capacity) return f;  // XCEDE-4's domain
   if (o.ret != 0) {
     f.emplace("XCEDE-5", "returned " + std::to_string(o.ret) + " for a payload of " +
-                             std::to_string(ref.records.size()) + " record(s)");
-  } else if (o.nr != static_cast<long long>(ref.records.size())) {
+                             std::to_string(ref.count) + " record(s)");
+  } else if (o.nr != static_cast<long long>(ref.count)) {
     f.emplace("XCEDE-5", "nr_xcede_records = " + std::to_string(o.nr) + ", the payload has " +
-                             std::to_string(ref.records.size()) + " whole record(s)");
+                             std::to_string(ref.count) + " whole record(s)");
   } else {
-    for (size_t i = 0; i < ref.records.size() && i < o.records.size(); ++i)
-      if (!(ref.records[i] == o.records[i])) {
+    for (uint32_t i = 0; i < ref.count && i < o.records.size(); ++i) {
+      const xcede::Record want = xcede::oracle::record_at(buf, i);
+      if (!(want == o.records[i])) {
         f.emplace("XCEDE-5", "record " + std::to_string(i) + " read as " +
                                  show_record(o.records[i]) + ", the payload says " +
-                                 show_record(ref.records[i]));
+                                 show_record(want));
         break;
       }
+    }
   }
   return f;
 }
