@@ -1,0 +1,36 @@
+// The TEO subjects, type-erased (impl/teo.h).
+#include "impl/teo.h"
+
+#include <array>
+
+namespace idlespec::teo {
+namespace {
+
+template <class S>
+SubjectOps ops_of(std::string_view summary) {
+  return SubjectOps{S::name, summary, &select<S, Concrete>, &learn<S, Concrete>};
+}
+
+const std::array<SubjectOps, 4>& table() {
+  static const std::array<SubjectOps, 4> t = {
+      ops_of<V61>("Debian 6.1 teo.c: sleep length first, recent intercepts, bin-middle spans"),
+      ops_of<V612>("Debian 6.12 teo.c: sleep length on demand, teo_state_ok(), tick_hits bin"),
+      ops_of<V619>("v6.19 rework: teo_decay(), short idles, tick wakeups, min_idx search"),
+      ops_of<Mainline>(
+          "2026 mainline: intercepts maximum bound, 106a2662e655 stopped-tick handling"),
+  };
+  return t;
+}
+
+}  // namespace
+
+std::span<const SubjectOps> subjects() { return table(); }
+
+const SubjectOps* find_subject(std::string_view name) {
+  for (const SubjectOps& s : table()) {
+    if (s.name == name) return &s;
+  }
+  return nullptr;
+}
+
+}  // namespace idlespec::teo
