@@ -16,6 +16,7 @@ void register_states_proofs(Registry& r);           // proofs/register.cc
 void register_busy_delay_proofs(Registry& r);       // proofs/busy_delay_register.cc
 void register_idle_core_proofs(Registry& r);        // proofs/idle_core_register.cc
 void register_governor_proofs(Registry& r);         // proofs/governor_register.cc
+void register_teo_proofs(Registry& r);              // proofs/teo_register.cc
 void register_idle_core_model_checks(Registry& r);  // modelcheck/idle_core_register.cc
 void register_idle_core_spin(Registry& r);          // modelcheck/idle_core_spin.cc
 
