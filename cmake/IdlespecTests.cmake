@@ -47,6 +47,10 @@ foreach(script ${cli_scripts})
   add_test(NAME unit/cli_${stem} COMMAND bash ${script} $<TARGET_FILE:idlespec> ${CMAKE_SOURCE_DIR})
   set_tests_properties(unit/cli_${stem} PROPERTIES LABELS unit TIMEOUT ${IDLESPEC_BUDGET_unit})
 endforeach()
+# It compiles every fuzz target as ClusterFuzzLite would (~2.5 min loaded).
+if(TEST unit/cli_clusterfuzzlite)
+  set_tests_properties(unit/cli_clusterfuzzlite PROPERTIES TIMEOUT 400)
+endif()
 
 include(cmake/IdlespecStress.cmake)  # the stress test (label stress; the tsan preset)
 

@@ -4,7 +4,8 @@
 # Usage: scripts/setup.sh [--check] [GROUP...]   (--check: report only, exit 2 if missing)
 # Groups: base (the default: what make build/test need), kernel (Debian's
 # kernel sources for make kernel-check: linux-source-6.1 and -6.12, some
-# 300 MB, installed only for that target).
+# 300 MB, installed only for that target), html (chromium, for the HTML
+# report's rendering test; .ci/run installs it).
 set -euo pipefail
 
 check=
@@ -12,8 +13,8 @@ groups=()
 for a in "$@"; do
   case $a in
     --check) check=1 ;;
-    base | kernel) groups+=("$a") ;;
-    *) echo "usage: scripts/setup.sh [--check] [base|kernel]..." >&2; exit 2 ;;
+    base | kernel | html) groups+=("$a") ;;
+    *) echo "usage: scripts/setup.sh [--check] [base|kernel|html]..." >&2; exit 2 ;;
   esac
 done
 [ ${#groups[@]} -gt 0 ] || groups=(base)
@@ -28,6 +29,11 @@ base_packages=(
   libbenchmark-dev                            # make bench
   spin                                        # model-check cross-checks
   clang-format                                # make format
+  bubblewrap                                  # validate: the sandbox of the code under test
+  python3 python3-jsonschema python3-yaml zip # report checks (SARIF schema), fuzz seed zips
+)
+html_packages=(
+  chromium                                    # the HTML report's rendering test (CI)
 )
 kernel_packages=(
   linux-source-6.1 linux-source-6.12 xz-utils # make kernel-check: Debian 12's kernel sources
@@ -37,6 +43,7 @@ for g in "${groups[@]}"; do
   case $g in
     base) packages+=("${base_packages[@]}") ;;
     kernel) packages+=("${kernel_packages[@]}") ;;
+    html) packages+=("${html_packages[@]}") ;;
   esac
 done
 
