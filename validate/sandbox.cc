@@ -710,9 +710,16 @@ class Supervisor {
       memset(&resp, 0, sizeof(resp));
       resp.id = req.id;
       int error = 0;
+      unreadable_ = false;
       const std::string why = judge(req, error);
       if (why.empty()) {
         resp.flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
+      } else if (unreadable_) {
+        // Its path or address could not be read: the process is gone
+        // (killed while the call waited: libFuzzer ends its fork-mode jobs
+        // so) or the pointer is unmapped, when the kernel would refuse the
+        // call too (EFAULT). Denied, and no attempt to report.
+        resp.error = -error;
       } else {
         resp.error = -error;
         const std::string f = "the code under test tried to " + why;
@@ -731,8 +738,10 @@ class Supervisor {
  private:
   pid_t child_ = -1;
   bool armed_ = false, fuzz_ = false;
-  std::set<pid_t> setup_;  // bwrap's processes: before the harness ran
-  std::set<pid_t> tools_;  // the symbolizer
+  bool unreadable_ = false;  // the call's path or address could not be read
+  pid_t main_ = -1;          // the harness (the first process bwrap execs)
+  std::set<pid_t> setup_;    // bwrap's processes: before the harness ran
+  std::set<pid_t> tools_;    // the symbolizer
   std::string exe_, scratch_;
   std::vector<std::string> exposed_;
   long processes_ = 0;
@@ -748,6 +757,7 @@ class Supervisor {
   }
   bool read_string(pid_t pid, uint64_t addr, std::string& out) {
     out.clear();
+    unreadable_ = true;  // until read
     if (addr == 0) return false;
     const int fd = open(("/proc/" + std::to_string(pid) + "/mem").c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0) return false;
@@ -765,6 +775,7 @@ class Supervisor {
       out.append(buf, static_cast<size_t>(got));
     }
     close(fd);
+    if (ok) unreadable_ = false;
     return ok;
   }
   std::string link(pid_t pid, const std::string& what) {
@@ -782,6 +793,7 @@ class Supervisor {
       const std::string base = static_cast<int>(dirfd) == AT_FDCWD
                                    ? link(pid, "cwd")
                                    : link(pid, "fd/" + std::to_string(static_cast<int>(dirfd)));
+      if (base.empty()) unreadable_ = true;  // its cwd or fd is gone with it
       if (base.empty() || base[0] != '/') return "";
       p = base + "/" + p;
     }
@@ -850,6 +862,10 @@ class Supervisor {
     const std::string p = path_arg(pid, dirfd, addr);
     error = EACCES;
     if (!p.empty() && writable(p)) return "";
+    // In a libFuzzer campaign, fork-mode jobs remove their temporary files
+    // as libFuzzer kills them: a path that cannot be resolved then is denied
+    // but not reported (the kernel could not resolve it either).
+    if (p.empty() && fuzz_) unreadable_ = true;
     return std::string(verb) + " " + (p.empty() ? "a path it hid" : p);
   }
 
@@ -945,6 +961,7 @@ class Supervisor {
       // bwrap's set-up; the first exec by anything but our child starts the harness.
       if ((nr == SYS_execve || nr == SYS_execveat) && pid != child_) {
         armed_ = true;
+        main_ = pid;
         return "";
       }
       setup_.insert(pid);
@@ -1034,6 +1051,8 @@ class Supervisor {
         if (nr == SYS_clone3) read_mem(pid, a[0], &flags, sizeof(flags));
 #endif
         if (flags & CLONE_THREAD) return "";
+        // libFuzzer's fork mode starts a job after another from the harness.
+        if (fuzz_ && pid == main_) return "";
         if (++processes_ <= sandbox_options().max_processes) return "";
         error = EAGAIN;
         return "create more than " + std::to_string(sandbox_options().max_processes) +
