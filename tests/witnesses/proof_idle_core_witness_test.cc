@@ -99,7 +99,10 @@ TEST(IdleCoreProofWitnesses, ClearOutsideLockBreaksIdle2) {
   // initial state then found a real path, printed as moves.
   EXPECT_FALSE(r.cti.empty());
   EXPECT_NE(r.proof.counterexample.find("from the initial state"), std::string::npos);
-  EXPECT_NE(r.proof.counterexample.find("t1 begins sleep"), std::string::npos)
+  // Either idle kind of t1 makes the path (Z3 may return a sleep or a
+  // winkle: the witness once failed asserting the sleep alone).
+  EXPECT_TRUE(r.proof.counterexample.find("t1 begins sleep") != std::string::npos ||
+              r.proof.counterexample.find("t1 begins winkle") != std::string::npos)
       << r.proof.counterexample;
   EXPECT_NE(r.proof.counterexample.find("t0 step"), std::string::npos);
   EXPECT_EQ(r.trace_config.threads, 2u);
