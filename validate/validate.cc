@@ -272,9 +272,7 @@ void judge_against_spec(Report& rep, const Options& opt) {
     }
     for (auto& v : part.clauses) {
       v.subject = subject;
-      const verify::Clause* clause = nullptr;
-      for (const auto& c : idx.clauses)
-        if (c.id == v.id) clause = &c;
+      const verify::Clause* clause = idx.find(v.id);
       if (!clause) continue;
       if (!clause->applies_to(subject, modes)) {
         if (v.status != "absent") {
@@ -318,7 +316,6 @@ void judge_against_spec(Report& rep, const Options& opt) {
     rep.clauses.insert(rep.clauses.end(), p.clauses.begin(), p.clauses.end());
     escaped = escaped || !p.escapes.empty();
   }
-  rep.sandbox = sandbox_banner();
   rep.exit_code = rep.error.empty() ? exit_code_of(rep.clauses, opt.allow_unknown) : kExitUsage;
   // An attempt of the code under test to leave its sandbox is a finding.
   if (escaped && rep.exit_code != kExitUsage) rep.exit_code = kExitFailed;
@@ -808,9 +805,7 @@ std::string render_sarif(const Report& rep) {
        "\"informationUri\":\"https://example.invalid/idlespec\",\"rules\":[";
   bool first = true;
   for (const auto& id : rule_ids) {
-    const verify::Clause* clause = nullptr;
-    for (const auto& c : spec().clauses)
-      if (c.id == id) clause = &c;
+    const verify::Clause* clause = spec().find(id);
     const std::string where =
         clause ? clause->file + ":" + std::to_string(clause->line) : std::string("spec/");
     o << (first ? "" : ",") << "{\"id\":" << js(id) << ",\"shortDescription\":{\"text\":"

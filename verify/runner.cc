@@ -76,15 +76,9 @@ int VerifyReport::exit_code(bool allow_unknown) const {
 VerifyReport run_verify(const SpecIndex& spec, const Registry& registry, const VerifyFilter& filter,
                         const RunOptions& options, const Progress& progress) {
   VerifyReport report;
-  auto find_clause = [&](const std::string& id) -> const Clause* {
-    for (const auto& c : spec.clauses) {
-      if (c.id == id) return &c;
-    }
-    return nullptr;
-  };
   for (const Check& c : registry.checks()) {
     for (const auto& id : c.clauses) {
-      if (!find_clause(id)) {
+      if (!spec.find(id)) {
         report.errors.push_back(std::string(check_kind_name(c.kind)) + " " + c.name +
                                 " names clause " + id + ", which no spec file defines");
       }

@@ -58,6 +58,13 @@ bool Clause::applies_to(std::string_view subject, const std::vector<std::string>
   return false;
 }
 
+const Clause* SpecIndex::find(std::string_view id) const {
+  for (const auto& c : clauses) {
+    if (c.id == id) return &c;
+  }
+  return nullptr;
+}
+
 std::vector<std::string> SpecIndex::modes_of(std::string_view component,
                                              std::string_view subject) const {
   for (const auto& m : modes) {
@@ -143,9 +150,7 @@ void parse_spec_file(std::string_view component, std::string_view file_name, std
           err("clause kind must be safety, efficiency or liveness, not '" + kind + "'");
         }
         const std::string id = prefix + "-" + std::string(m[2]);
-        for (const auto& c : into.clauses) {
-          if (c.id == id) err("clause " + id + " defined twice");
-        }
+        if (into.find(id)) err("clause " + id + " defined twice");
         into.clauses.push_back(Clause{});
         cur = &into.clauses.back();
         cur->id = id;

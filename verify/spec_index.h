@@ -73,6 +73,8 @@ struct SpecIndex {
   std::vector<SubjectModes> modes;
   std::vector<std::string> errors;  // "spec/xcede.md:12: ..."; a spec with errors is unusable
 
+  // The clause with this ID, or null.
+  const Clause* find(std::string_view id) const;
   // The modes the spec gives `subject` in `component` (none: empty).
   std::vector<std::string> modes_of(std::string_view component, std::string_view subject) const;
   // Every subject the component's clauses name, in first-seen order.
