@@ -44,6 +44,25 @@ expect_only_failed() {
 # expect_text NAME TEXT: the report mentions TEXT (fixed string)
 expect_text() { grep -qF -- "$2" "$SCRATCH/$1.out" || fail "$1: report lacks '$2'"; }
 
+# expect_property_held NAME: RapidCheck ran on NAME and no case failed:
+# all --cases of them (100 by default) held, or its time ran out first (a
+# sanitizer build on a loaded machine) after at least one case held. Which
+# of the two depends on the machine's speed, so both are accepted; a
+# falsified property, no case at all or cases without a harness run fail.
+expect_property_held() {
+  line=$(grep -o "RapidCheck: [0-9]* generated cases (seed [0-9]*), [0-9]* harness runs, [0-9.]* s; .*" "$SCRATCH/$1.out" | head -n 1)
+  cases=$(echo "$line" | sed -n 's/^RapidCheck: \([0-9]*\) generated cases.*/\1/p')
+  runs=$(echo "$line" | sed -n 's/^RapidCheck: [0-9]* generated cases (seed [0-9]*), \([0-9]*\) harness runs.*/\1/p')
+  case $line in
+    *"; every case held") [ "$cases" = 100 ] && [ "$runs" = 100 ] ||
+      fail "$1: expected 100 RapidCheck cases and harness runs, got: $line" ;;
+    *"; the time for it ("*" s) ran out before 100 cases")
+      [ "${cases:-0}" -ge 1 ] && [ "$cases" = "$runs" ] ||
+        fail "$1: RapidCheck ran no case to the end: $line" ;;
+    *) fail "$1: expected RapidCheck's cases held (all 100, or some before its time ran out), got: ${line:-no RapidCheck note}" ;;
+  esac
+}
+
 expect_rc() { [ "$RC" = "$2" ] || fail "$1: exit $RC, expected $2"; }
 
 # A driver crash shows as a signal exit (>= 128) or a missing summary line.
