@@ -22,7 +22,7 @@
 #include <cstdint>
 
 #include "impl/busy_delay.h"
-#include "properties/busy_delay_model.h"
+#include "oracle/busy_delay.h"
 #include "properties/busy_delay_status_scan.h"
 
 namespace {
@@ -32,7 +32,7 @@ using idlespec::busy_delay::LegacyPolicy;
 using idlespec::busy_delay::ReferenceFsleepPolicy;
 using idlespec::busy_delay::ReferencePolicy;
 using idlespec::props::ScanTally;
-namespace bd_model = idlespec::props::bd_model;
+namespace bd_model = idlespec::busy_delay::oracle;
 
 constexpr uint64_t kRange = uint64_t{1} << 24;
 constexpr unsigned kReferenceMask = bd_model::kAllStatusClauses;

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "fuzz/xcede_check.h"
+#include "fuzz/xcede_input.h"
 #include "impl/states.h"
 #include "impl/subjects.h"
 #include "impl/xcede.h"

@@ -1,6 +1,6 @@
 // Writes the hand-made seeds of fuzz/corpus/idle_core_fuzz/ (one file per
 // seed, named seed-<what>), built with the driver's own op encoding
-// (fuzz/idle_core_check.h) so that they follow the layout if it changes:
+// (fuzz/idle_core_input.h) so that they follow the layout if it changes:
 //
 //   cmake --build BUILD --target idle_core_fuzz_seeds
 //   BUILD/idle_core_fuzz_seeds fuzz/corpus/idle_core_fuzz
@@ -17,7 +17,7 @@
 #include <utility>
 #include <vector>
 
-#include "fuzz/idle_core_check.h"
+#include "fuzz/idle_core_input.h"
 
 namespace {
 

@@ -8,7 +8,7 @@
 #include "fuzz/busy_delay_input.h"
 #include "fuzz/corpus_replay.h"
 #include "fuzz/governor_input.h"
-#include "fuzz/idle_core_check.h"
+#include "fuzz/idle_core_input.h"
 #include "fuzz/xcede_input.h"
 #include "impl/subjects.h"
 #include "verify/layers.h"

@@ -18,7 +18,7 @@
 // The clauses are stated here from the spec's prose over the raw state
 // fields (first enabled state, the exceptions of GOV-1), never through
 // impl/governor.h's helpers; a counterexample is also replayed on the
-// concrete walk so that tests can judge it with fuzz/governor_check.h.
+// concrete walk so that tests can judge it with oracle/governor.h.
 #pragma once
 
 #include <cstdint>

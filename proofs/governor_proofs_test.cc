@@ -1,6 +1,6 @@
 // The governor proofs against the five subjects: the verdicts measured on
 // impl/governor.h, each counterexample replayed on the concrete walk and
-// judged by fuzz/governor_check.h, and every decided query re-checked by
+// judged by oracle/governor.h, and every decided query re-checked by
 // cvc5 (one representative query per check) when it is installed.
 #include "proofs/governor_proofs.h"
 
@@ -12,7 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "fuzz/governor_check.h"
+#include "oracle/governor.h"
+#include "oracle/violation.h"
 #include "proofs/busy_delay_test_support.h"
 #include "proofs/proof_test_support.h"
 #include "verify/registry.h"
@@ -52,8 +53,8 @@ void expect_judged(const GovWalkCase& k, const GovernorSubject& s, const std::st
   EXPECT_EQ(again.stop_tick, k.choice.stop_tick);
   EXPECT_EQ(again.path.v, k.choice.path.v);
   EXPECT_EQ(again.predicted_ns.v, k.choice.predicted_ns.v);
-  const governor::Judgement j = governor::judge_selection(k.states, k.inputs, again);
-  EXPECT_TRUE(j.violated.count(clause)) << j.detail;
+  const oracle::Violations v = governor::oracle::judge_selection(k.states, k.inputs, again);
+  EXPECT_TRUE(oracle::clauses_of(v).count(clause)) << oracle::summary(v);
 }
 
 // ---- GOV-1, 2, 3, 4, 7: held for every subject but GOV-2 on the v6.14 family --

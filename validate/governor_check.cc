@@ -11,7 +11,7 @@
 // each selection (the status is held or failed; validate.cc's post-pass
 // applies the spec's acceptances):
 //
-//   GOV-1, GOV-2, GOV-4, GOV-7  fuzz/governor_check.h's judge_selection() on
+//   GOV-1, GOV-2, GOV-4, GOV-7  oracle/governor.h's judge_selection() on
 //            (table, inputs, index, stop_tick): these need nothing the code
 //            keeps to itself. A crash, a hang or an ASan report fails GOV-7.
 //   GOV-3    judged on every selection as verify judges it, with the path
@@ -74,7 +74,6 @@
 // Each failed clause's first counterexample is shrunk (every shorter prefix,
 // each step left out, fewer states, plainer steps; the smallest candidate
 // that still fails wins a round) by re-running the harness on candidates.
-#include "fuzz/governor_check.h"
 
 #include <algorithm>
 #include <array>
@@ -87,8 +86,10 @@
 #include <sstream>
 #include <thread>
 
-#include "fuzz/governor_loop_check.h"
+#include "fuzz/governor_input.h"
 #include "impl/governor.h"
+#include "oracle/governor.h"
+#include "oracle/violation.h"
 #include "validate/component.h"
 #include "validate/input_check.h"
 #include "validate/process.h"
@@ -957,8 +958,8 @@ Judged judge(const Input& input, const Outcome& o, size_t subject) {
   const gf::Subject& subj = gf::all_subjects()[subject];
   const std::vector<CState> states = gov::to_states(input.table);
   const size_t n = states.size();
-  const bool ordered = gov::table_is_ordered(states);
-  const size_t first = gov::first_enabled(states);
+  const bool ordered = gov::oracle::table_is_ordered(states);
+  const size_t first = gov::oracle::first_enabled(states);
   const uint64_t tick = gov::tick_nsec(input.hz);
   bool states_in_range = true;
   for (const auto& e : input.table)
@@ -986,15 +987,12 @@ Judged judge(const Input& input, const Outcome& o, size_t subject) {
     ch.stop_tick = s.stop;
     ch.path = Concrete::lit<8>(gov::kResidencyFits);
     ch.predicted_ns = Concrete::lit<64>(~uint64_t{0});  // GOV-3 is judged below
-    const gov::Judgement j = gov::judge_selection(states, c.in, ch);
-    std::istringstream lines(j.detail);
-    for (std::string line; std::getline(lines, line);) {
-      const std::string id = line.substr(0, line.find(':'));
-      if (id == "GOV-3") continue;
-      std::string why = line.substr(line.find(':') + 2);
+    for (const oracle::Violation& v : gov::oracle::judge_selection(states, c.in, ch)) {
+      if (v.clause == "GOV-3") continue;
+      std::string why = v.message;
       const size_t p = why.find(" (path ");
       if (p != std::string::npos) why.erase(p);
-      add(id, at + ": " + why);
+      add(v.clause, at + ": " + why);
     }
     const Dev& pre = k == 0 ? o.init : o.sels[k - 1].after;
     const Step* prev = k == 0 ? nullptr : &input.steps[k - 1];
@@ -1122,12 +1120,8 @@ Judged judge(const Input& input, const Outcome& o, size_t subject) {
       return static_cast<long long>(a.idx.v) == s.idx && a.stop_tick == s.stop;
     };
     auto judge3 = [&](const gov::Choice<Concrete>& walk, const std::string& how) {
-      const auto j3 = gov::judge_selection(states, c.in, walk);
-      if (j3.violated.count("GOV-3")) {
-        std::string why = j3.detail.substr(j3.detail.find("GOV-3: ") + 7);
-        why = why.substr(0, why.find('\n'));
-        add("GOV-3", at + ": " + why + "; " + how);
-      }
+      for (const oracle::Violation& v : gov::oracle::judge_selection(states, c.in, walk))
+        if (v.clause == "GOV-3") add("GOV-3", at + ": " + v.message + "; " + how);
     };
     // The subjects in the order tried: the matched one, then the others (a
     // file may walk as one subject and learn as another).
@@ -1477,7 +1471,7 @@ Part check_governor(const Options& opt, const Target& target) {
           const size_t last = inputs[a].steps.size() - 1;
           if (!oa.reported || !ob.reported || oa.sels.size() <= last || ob.sels.size() <= last ||
               !oa.sels[last].ok || !ob.sels[last].ok ||
-              !gov::table_is_ordered(gov::to_states(inputs[a].table)))
+              !gov::oracle::table_is_ordered(gov::to_states(inputs[a].table)))
             continue;
           const uint64_t la = inputs[a].steps[last].latency_req,
                          lb = inputs[b].steps[last].latency_req;

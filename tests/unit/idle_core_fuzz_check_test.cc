@@ -1,4 +1,4 @@
-// The idle_core_fuzz driver and oracle (fuzz/idle_core_check.h,
+// The idle_core_fuzz driver and oracle (fuzz/idle_core_input.h,
 // oracle/idle_core.h) on their own: the input layout, the oracle on
 // hand-made event sequences, the reference on every stored corpus input, each
 // witness of tests/witnesses/idle_core_witnesses.h on a hand-made schedule,
@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "fuzz/idle_core_check.h"
+#include "fuzz/idle_core_input.h"
 #include "tests/witnesses/idle_core_witnesses.h"
 #include "verify/registry.h"
 

@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <span>
 
-#include "fuzz/idle_core_check.h"
+#include "fuzz/idle_core_input.h"
 #include "tests/witnesses/idle_core_witnesses.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

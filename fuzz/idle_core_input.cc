@@ -1,6 +1,6 @@
-// The idle_core_fuzz input layout and reports (fuzz/idle_core_check.h); the
+// The idle_core_fuzz input layout and reports (fuzz/idle_core_input.h); the
 // judging is the oracle's (oracle/idle_core.h).
-#include "fuzz/idle_core_check.h"
+#include "fuzz/idle_core_input.h"
 
 #include <cstdio>
 #include <cstdlib>
