@@ -18,6 +18,8 @@
 #include "cli/commands.h"
 #include "impl/json.h"
 #include "validate/validate.h"
+#include "verify/outputs.h"
+#include "verify/spec_index.h"
 
 #ifndef IDLESPEC_VALIDATE_DIR
 #define IDLESPEC_VALIDATE_DIR "validate"
@@ -35,6 +37,8 @@ A column is named LABEL, or by the tree's Makefile version (6.1.192), or by
 the file's name.
 
   --format FORMAT        text (default), markdown, or json (also --json)
+  --markdown FILE        also write the Markdown table to FILE (a job summary)
+  --html DIR             also write a static HTML report into DIR (needs python3)
   and validate's --component, --function, --budget, --scan, --seed,
   --subject, --allow-unknown, --inputs, --fuzz, --cases, --memory,
   --no-sanitizers, --cc, --validate-dir, --keep-temp.
@@ -246,11 +250,28 @@ int matrix_command(const std::vector<std::string>& argv) {
     cols.push_back(std::move(c));
   }
   const int rc = validate::exit_code_of(all, p.opt.allow_unknown);
+  const std::string json = render_json(cols, rc);
   if (format == "json")
-    std::cout << render_json(cols, rc);
+    std::cout << json;
   else
     std::cout << render(cols, format == "markdown");
-  return rc;
+  bool written = true;
+  if (!p.markdown.empty()) {
+    std::ofstream out(p.markdown, std::ios::trunc);
+    out << render(cols, true);
+    if (!out) {
+      std::cerr << prog << ": cannot write " << p.markdown << "\n";
+      written = false;
+    }
+  }
+  if (!p.html.empty())
+    if (const std::string why =
+            verify::write_html_report(p.html, "matrix", json, verify::builtin_spec());
+        !why.empty()) {
+      std::cerr << prog << ": --html " << p.html << ": " << why << "\n";
+      written = false;
+    }
+  return written || rc == validate::kExitFailed ? rc : validate::kExitUsage;
 }
 
 }  // namespace idlespec::cli

@@ -3,14 +3,17 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <iostream>
 
 #include "cli/args.h"
 #include "cli/commands.h"
 #include "impl/json.h"
 #include "impl/text.h"
+#include "verify/outputs.h"
 #include "verify/registry.h"
 #include "verify/runner.h"
+#include "verify/sarif.h"
 #include "verify/spec_index.h"
 
 namespace idlespec::cli {
@@ -65,6 +68,42 @@ std::vector<std::string> components_arg(const Args& args) {
   return out;
 }
 
+// --sarif FILE: rule links into the source tree's spec/ (or $IDLESPEC_SPEC_URI).
+verify::SarifOptions sarif_options(const verify::RunOptions& o) {
+  return verify::sarif_options_for(o.source_dir);
+}
+
+// Checked before the run: a long run must not end unable to write.
+void check_writable(const Args& args, const char* flag) {
+  if (const auto f = args.get(flag))
+    if (const std::string why = verify::output_path_problem(*f); !why.empty())
+      throw UsageError(std::string("--") + flag + ": " + why);
+}
+
+// --html DIR, checked before the run likewise.
+void check_html(const Args& args) {
+  if (const auto d = args.get("html"))
+    if (const std::string why = verify::html_report_problem(*d); !why.empty())
+      throw UsageError("--html: " + why);
+}
+
+// Writes the report; a failure is said on stderr and turns the exit code
+// into 2 unless a clause failed (1 wins: the verdict is not lost).
+int write_html(const Args& args, std::string_view kind, const std::string& json, int rc) {
+  const auto d = args.get("html");
+  if (!d) return rc;
+  const std::string why = verify::write_html_report(*d, kind, json, verify::builtin_spec());
+  if (why.empty()) return rc;
+  std::cerr << "idlespec " << kind << ": --html " << *d << ": " << why << "\n";
+  return rc == 1 ? 1 : 2;
+}
+
+void write_file(const std::string& path, const std::string& text) {
+  std::ofstream out(path, std::ios::trunc);
+  out << text;
+  if (!out) throw std::runtime_error("cannot write " + path);
+}
+
 bool parse_kind(const std::string& s, CheckKind& k) {
   for (CheckKind c : {CheckKind::proof, CheckKind::exhaustive, CheckKind::property,
                       CheckKind::fuzz_replay, CheckKind::model_check}) {
@@ -83,6 +122,8 @@ int verify_command(const std::vector<std::string>& argv) {
   args.option("component", "NAME", "only this component (repeatable)", true)
       .option("subject", "NAME", "only this subject, e.g. reference (repeatable)", true)
       .flag("json", "print the report as JSON on stdout")
+      .option("sarif", "FILE", "also write the report as SARIF 2.1.0 (verify/sarif.h)")
+      .option("html", "DIR", "also write a static HTML report into DIR (needs python3)")
       .flag("allow-unknown", "exit 0 instead of 3 when nothing failed but a clause is unknown")
       .flag("quiet", "no progress lines on stderr")
       .option("spec-dir", "DIR", "read spec/*.md from DIR instead of the built-in copy");
@@ -108,6 +149,8 @@ int verify_command(const std::vector<std::string>& argv) {
     if (!known) throw UsageError("no clause of the selected components names subject '" + s + "'");
   }
   const verify::RunOptions opts = run_options(args);
+  check_writable(args, "sarif");
+  check_html(args);
   const bool quiet = args.has("quiet");
   const auto progress = [&](size_t i, size_t n, const verify::Check& c, const std::string& subject,
                             const verify::CheckResult& r) {
@@ -119,15 +162,20 @@ int verify_command(const std::vector<std::string>& argv) {
   const verify::VerifyReport report =
       verify::run_verify(spec, verify::builtin_registry(), filter, opts, progress);
   if (report.clauses.empty()) throw UsageError("nothing to verify: no clause matches the filter");
-  std::cout << (args.has("json") ? verify::report_json(report) : verify::report_text(report));
-  return report.exit_code(args.has("allow-unknown"));
+  if (const auto f = args.get("sarif"))
+    write_file(*f, verify::report_sarif(report, sarif_options(opts)));
+  const std::string json = verify::report_json(report);
+  std::cout << (args.has("json") ? json : verify::report_text(report));
+  return write_html(args, "verify", json, report.exit_code(args.has("allow-unknown")));
 }
 
 int check_command(const std::vector<std::string>& argv) {
   Args args("check",
             "KIND NAME [options]   (KIND: proof, exhaustive, property, fuzz-replay, model-check)");
   args.option("subject", "NAME", "subject to check (default reference)")
-      .flag("json", "JSON output");
+      .flag("json", "JSON output")
+      .option("sarif", "FILE", "also write the result as SARIF 2.1.0 (verify/sarif.h)")
+      .option("html", "DIR", "also write a static HTML report into DIR (needs python3)");
   add_run_options(args);
   args.parse(argv);
   if (args.wants_help()) {
@@ -135,6 +183,8 @@ int check_command(const std::vector<std::string>& argv) {
     return 0;
   }
   if (args.positional().size() != 2) throw UsageError("want KIND and NAME");
+  check_writable(args, "sarif");
+  check_html(args);
   CheckKind kind;
   if (!parse_kind(args.positional()[0], kind))
     throw UsageError("unknown check kind '" + args.positional()[0] + "'");
@@ -146,23 +196,30 @@ int check_command(const std::vector<std::string>& argv) {
     throw UsageError("check " + check->name + " does not run against subject '" + subject + "'");
   }
   const verify::CheckResult r = check->run(subject, run_options(args));
+  if (const auto f = args.get("sarif"))
+    write_file(*f, verify::check_sarif(*check, subject, r, verify::builtin_spec(),
+                                       sarif_options(run_options(args))));
+  const int rc = r.outcome == verify::Outcome::pass   ? 0
+                 : r.outcome == verify::Outcome::fail ? 1
+                                                      : 3;
+  // The JSON is --json's output and the HTML report's input.
+  JsonWriter w;
+  w.begin_object();
+  w.key("kind").value(verify::check_kind_name(check->kind));
+  w.key("name").value(check->name);
+  w.key("subject").value(subject);
+  w.key("status").value(verify::outcome_name(r.outcome));
+  w.key("detail").value(r.detail);
+  w.key("counterexample").value(r.counterexample);
+  w.key("replay").value(r.replay);
+  w.key("clauses").begin_array();
+  for (const auto& c : check->clauses) w.value(c);
+  w.end_array();
+  w.key("violated").begin_array();
+  for (const auto& c : r.violated) w.value(c);
+  w.end_array();
+  w.end_object();
   if (args.has("json")) {
-    JsonWriter w;
-    w.begin_object();
-    w.key("kind").value(verify::check_kind_name(check->kind));
-    w.key("name").value(check->name);
-    w.key("subject").value(subject);
-    w.key("status").value(verify::outcome_name(r.outcome));
-    w.key("detail").value(r.detail);
-    w.key("counterexample").value(r.counterexample);
-    w.key("replay").value(r.replay);
-    w.key("clauses").begin_array();
-    for (const auto& c : check->clauses) w.value(c);
-    w.end_array();
-    w.key("violated").begin_array();
-    for (const auto& c : r.violated) w.value(c);
-    w.end_array();
-    w.end_object();
     std::cout << w.str() << "\n";
   } else {
     std::cout << verify::check_kind_name(check->kind) << " " << check->name << " (" << subject
@@ -172,7 +229,7 @@ int check_command(const std::vector<std::string>& argv) {
     if (r.outcome != verify::Outcome::pass && !r.replay.empty())
       std::cout << "  replay: " << r.replay << "\n";
   }
-  return r.outcome == verify::Outcome::pass ? 0 : r.outcome == verify::Outcome::fail ? 1 : 3;
+  return write_html(args, "check", w.str() + "\n", rc);
 }
 
 int clauses_command(const std::vector<std::string>& argv) {
@@ -187,39 +244,22 @@ int clauses_command(const std::vector<std::string>& argv) {
   }
   const verify::SpecIndex spec = load_spec(args);
   const auto comps = components_arg(args);
-  JsonWriter w;
-  w.begin_array();
+  if (args.has("json")) {
+    std::cout << verify::clauses_json(spec, comps);
+    return 0;
+  }
   for (const auto& c : spec.clauses) {
     if (!comps.empty() && std::find(comps.begin(), comps.end(), c.component) == comps.end())
       continue;
-    if (args.has("json")) {
-      w.begin_object();
-      w.key("id").value(c.id).key("component").value(c.component).key("kind").value(c.kind);
-      w.key("obligation").value(c.obligation).key("source").value(c.source);
-      w.key("subjects").begin_array();
-      for (const auto& s : c.subjects) w.value(s);
-      w.end_array().key("checks").begin_array();
-      for (const auto& ch : c.checks)
-        w.value(std::string(verify::check_kind_name(ch.kind)) + " " + ch.name);
-      w.end_array().key("accepted").begin_array();
-      for (const auto& a : c.accepted) {
-        w.begin_object().key("subject").value(a.subject).key("reason").value(a.reason).end_object();
-      }
-      w.end_array().key("location").value(c.file + ":" + std::to_string(c.line));
-      w.end_object();
-    } else {
-      std::cout << c.id << " (" << c.kind << ") " << c.file << ":" << c.line << "\n  "
-                << c.obligation << "\n  subjects:";
-      for (const auto& s : c.subjects)
-        std::cout << " " << s << (c.acceptance_for(s) ? " (accepted violation)" : "");
-      std::cout << "\n  checks:";
-      for (const auto& ch : c.checks)
-        std::cout << " " << verify::check_kind_name(ch.kind) << ":" << ch.name;
-      std::cout << "\n";
-    }
+    std::cout << c.id << " (" << c.kind << ") " << c.file << ":" << c.line << "\n  " << c.obligation
+              << "\n  subjects:";
+    for (const auto& s : c.subjects)
+      std::cout << " " << s << (c.acceptance_for(s) ? " (accepted violation)" : "");
+    std::cout << "\n  checks:";
+    for (const auto& ch : c.checks)
+      std::cout << " " << verify::check_kind_name(ch.kind) << ":" << ch.name;
+    std::cout << "\n";
   }
-  w.end_array();
-  if (args.has("json")) std::cout << w.str() << "\n";
   return 0;
 }
 

@@ -209,6 +209,39 @@ std::string render_review_text(const ReviewReport& rr) {
   return o.str();
 }
 
+std::string render_review_markdown(const ReviewReport& rr) {
+  std::ostringstream o;
+  o << "### idlespec review: " << markdown_cell(rr.patch) << "\n\n";
+  if (!rr.subject.empty()) o << "*" << markdown_cell(rr.subject) << "*\n\n";
+  for (const auto& t : rr.touched) o << "- touches `" << t << "`\n";
+  if (!rr.touched.empty()) o << "\n";
+  const auto failing = [](const std::string& s) { return s == "failed" || s == "uncovered"; };
+  if (rr.changes.empty()) {
+    o << "No clause changed its verdict.\n\n";
+  } else {
+    o << "| clause | function | before | after | |\n|---|---|---|---|---|\n";
+    for (const auto& c : rr.changes) {
+      const bool newly = failing(c.after) && !failing(c.before);
+      o << "| " << c.id << " | `" << c.function << "` | " << c.before << " | "
+        << (newly ? "**" + c.after + "**" : c.after) << " | " << (newly ? "newly failed" : "")
+        << " |\n";
+    }
+    o << "\n";
+    for (const auto& c : rr.changes) {
+      if (c.counterexamples.empty()) continue;
+      o << "<details><summary>" << c.id << " [" << c.function << "] " << c.before << " -> "
+        << c.after << "</summary>\n\n```\n";
+      for (const auto& x : c.counterexamples) o << x << "\n";
+      o << "```\n</details>\n\n";
+    }
+  }
+  o << "After the patch: " << verdict_counts(rr.after.clauses) << "; exit " << rr.exit_code << "\n";
+  for (const auto& n : rr.notes_after) o << "\n- error: " << markdown_cell(n);
+  if (!rr.error.empty()) o << "\n- error: " << markdown_cell(rr.error);
+  o << "\n";
+  return o.str();
+}
+
 std::string render_review_json(const ReviewReport& rr) {
   auto js = [](const std::string& s) {
     std::string quoted = "\"";

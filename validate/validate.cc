@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <deque>
 #include <filesystem>
 #include <iostream>
 #include <map>
@@ -21,6 +22,8 @@
 #include "validate/component.h"
 #include "validate/process.h"
 #include "validate/sandbox.h"
+#include "verify/outputs.h"
+#include "verify/sarif.h"
 #include "verify/spec_index.h"
 
 namespace idlespec::validate {
@@ -665,6 +668,56 @@ std::string clause_json(const ClauseVerdict& v) {
 
 }  // namespace
 
+std::string markdown_cell(const std::string& text) {
+  std::string out;
+  for (const char c : text) {
+    if (c == '|')
+      out += "\\|";
+    else if (c == '\n')
+      out += "<br>";
+    else if (c == '<')
+      out += "&lt;";
+    else
+      out += c;
+  }
+  return out;
+}
+
+std::string verdict_counts(const std::vector<ClauseVerdict>& clauses) {
+  std::map<std::string, size_t> counts;
+  for (const auto& v : clauses) ++counts[v.status];
+  std::string o =
+      std::to_string(counts["held"]) + " held, " + std::to_string(counts["failed"]) + " failed";
+  for (const char* st : {"accepted", "uncovered", "unknown", "error", "n/a", "absent"})
+    if (counts[st]) o += ", " + std::to_string(counts[st]) + " " + st;
+  return o;
+}
+
+std::string render_markdown(const Report& rep) {
+  std::ostringstream o;
+  o << "### idlespec validate: " << markdown_cell(rep.subject) << "\n\n";
+  o << verdict_counts(rep.clauses) << "; subject `" << rep.judged_subject << "`, exit "
+    << rep.exit_code << "\n\n";
+  if (!rep.sandbox.empty()) o << "> " << markdown_cell(rep.sandbox) << "\n\n";
+  o << "| clause | function | file | verdict | why |\n|---|---|---|---|---|\n";
+  for (const auto& v : rep.clauses) {
+    const bool bad = v.status == "failed" || v.status == "uncovered";
+    std::string why = v.spec_note;
+    if (v.status == "accepted" && !v.fixed_by.empty())
+      why += " (fixed upstream by " + v.fixed_by + ")";
+    if (!v.counterexamples.empty()) why += (why.empty() ? "" : "; ") + v.counterexamples.front();
+    if (!v.error.empty()) why += (why.empty() ? "" : "; ") + v.error;
+    o << "| " << v.id << " | `" << v.function << "` | " << markdown_cell(v.file)
+      << (v.line > 0 ? ":" + std::to_string(v.line) : "") << " | "
+      << (bad ? "**" + v.status + "**" : v.status) << " | " << markdown_cell(why) << " |\n";
+  }
+  for (const auto& p : rep.parts)
+    for (const auto& e : p.escapes) o << "\n- escape: " << markdown_cell(e) << " (a finding)";
+  if (!rep.error.empty()) o << "\n- error: " << markdown_cell(rep.error);
+  o << "\n";
+  return o.str();
+}
+
 std::string render_text(const Report& rep) {
   std::ostringstream o;
   if (!rep.sandbox.empty()) o << rep.sandbox << "\n";
@@ -712,11 +765,7 @@ std::string render_text(const Report& rep) {
   }
   for (const auto& n : rep.notes) o << "note: " << n << "\n";
   if (!rep.error.empty()) o << "error: " << rep.error << "\n";
-  std::map<std::string, size_t> counts;
-  for (const auto& v : rep.clauses) ++counts[v.status];
-  o << counts["held"] << " held, " << counts["failed"] << " failed";
-  for (const char* st : {"accepted", "uncovered", "unknown", "error", "n/a", "absent"})
-    if (counts[st]) o << ", " << counts[st] << " " << st;
+  o << verdict_counts(rep.clauses);
   char sum[96];
   std::snprintf(sum, sizeof(sum), "; %.1fs, subject %s, exit %d\n", rep.seconds,
                 rep.judged_subject.c_str(), rep.exit_code);
@@ -797,52 +846,54 @@ std::string render_junit(const Report& rep) {
 }
 
 std::string render_sarif(const Report& rep) {
-  std::set<std::string> rule_ids;
-  for (const auto& v : rep.clauses) rule_ids.insert(v.id);
-  std::ostringstream o;
-  o << "{\"$schema\":\"https://json.schemastore.org/sarif-2.1.0.json\",\"version\":\"2.1.0\","
-       "\"runs\":[{\"tool\":{\"driver\":{\"name\":\"idlespec\",\"version\":\"0.1.0\","
-       "\"informationUri\":\"https://example.invalid/idlespec\",\"rules\":[";
-  bool first = true;
-  for (const auto& id : rule_ids) {
-    const verify::Clause* clause = spec().find(id);
-    const std::string where =
-        clause ? clause->file + ":" + std::to_string(clause->line) : std::string("spec/");
-    o << (first ? "" : ",") << "{\"id\":" << js(id) << ",\"shortDescription\":{\"text\":"
-      << js(id + " (" + (clause ? clause->kind : std::string("?")) + ", " + where + ")")
-      << "},\"fullDescription\":{\"text\":" << js(clause ? clause->obligation : id) << "}}";
-    first = false;
-  }
-  o << "]}},\"results\":[";
-  first = true;
+  // The rules: the spec's clauses (a clause the spec lacks, which the
+  // post-pass reports as an error, gets a rule of its ID alone).
+  std::vector<const verify::Clause*> rules;
+  std::deque<verify::Clause> unknown_clauses;
   for (const auto& v : rep.clauses) {
-    const bool failed = v.status == "failed" || v.status == "uncovered";
-    if (!failed && v.status != "error" && v.status != "accepted") continue;
-    std::string text = v.id + " " + v.status + " in " + v.function + "()";
-    if (!v.spec_note.empty()) text += " (" + v.spec_note + ")";
-    if (!v.counterexamples.empty()) text += ": " + v.counterexamples.front();
-    if (!v.error.empty()) text += ": " + v.error;
-    o << (first ? "" : ",") << "{\"ruleId\":" << js(v.id) << ",\"level\":"
-      << js(failed                ? "error"
-            : v.status == "error" ? "warning"
-                                  : "note")
-      << ",\"message\":{\"text\":" << js(text) << "},\"locations\":[{\"physicalLocation\":{"
-      << "\"artifactLocation\":{\"uri\":" << js(v.file)
-      << "},\"region\":{\"startLine\":" << std::max(1, v.line) << "}}}]";
-    if (v.status == "accepted")
-      o << ",\"suppressions\":[{\"kind\":\"external\",\"justification\":" << js(v.spec_note)
-        << "}]";
-    if (v.counterexamples.size() > 1 || !v.replay.empty() || !v.fixed_by.empty()) {
-      std::vector<std::string> extra(v.counterexamples.begin(), v.counterexamples.end());
-      o << ",\"properties\":{\"counterexamples\":" << js_list(extra)
-        << ",\"replay\":" << js(v.replay) << ",\"subject\":" << js(v.subject)
-        << ",\"fixedBy\":" << js(v.fixed_by) << "}";
+    if (std::any_of(rules.begin(), rules.end(),
+                    [&](const verify::Clause* c) { return c->id == v.id; }))
+      continue;
+    const verify::Clause* c = spec().find(v.id);
+    if (!c) {
+      verify::Clause& stub = unknown_clauses.emplace_back();
+      stub.id = stub.obligation = v.id;
+      stub.component = v.component;
+      stub.file = "spec/" + v.component + ".md";
+      stub.line = 1;
+      c = &stub;
     }
-    o << "}";
-    first = false;
+    rules.push_back(c);
   }
-  o << "]}]}\n";
-  return o.str();
+  std::vector<verify::SarifResult> results;
+  for (const auto& v : rep.clauses) {
+    if (v.status == "held" || v.status == "n/a" || v.status == "absent") continue;
+    verify::SarifResult r;
+    r.rule = v.id;
+    r.status = v.status;
+    r.location = {v.file, std::max(1, v.line)};
+    r.message = v.id + " " + v.status + " in " + v.function + "()";
+    if (!v.spec_note.empty()) r.message += " (" + v.spec_note + ")";
+    if (!v.counterexamples.empty()) r.message += ": " + v.counterexamples.front();
+    if (!v.error.empty()) r.message += ": " + v.error;
+    // The finding's identity: the clause, where it is judged and how it
+    // ended; not the counterexample (it changes with the seed) or the path.
+    r.fingerprint_key =
+        v.id + "|" + v.component + "|" + v.function + "|" + v.subject + "|" + v.status;
+    for (size_t k = 0; k < v.counterexamples.size(); ++k) {
+      std::string title = "counterexample " + std::to_string(k + 1) + " of " + v.function + "()";
+      if (k == 0 && !v.replay.empty()) title += "; replay: " + v.replay;
+      r.flows.push_back({title, verify::sarif_detail::split(v.counterexamples[k], '\n')});
+    }
+    if (v.status == "accepted") r.suppression = v.spec_note;
+    r.properties = {{"subject", v.subject}, {"function", v.function}};
+    if (!v.fixed_by.empty()) r.properties.push_back({"fixedBy", v.fixed_by});
+    if (!v.replay.empty()) r.replay.push_back(v.replay);
+    results.push_back(std::move(r));
+  }
+  std::vector<std::string> notes;
+  if (!rep.error.empty()) notes.push_back(rep.error);
+  return verify::write_sarif(rules, results, verify::sarif_options_for(IDLESPEC_SOURCE_DIR), notes);
 }
 
 // --- the command line --------------------------------------------------------------
@@ -864,7 +915,10 @@ into a plain and an ASan+UBSan harness, and run in child processes.
   --function NAME...     only these functions
   --json                 the report as JSON on stdout
   --junit FILE           also write JUnit XML (one testcase per clause)
-  --sarif FILE           also write SARIF 2.1.0 (one result per failed clause)
+  --sarif FILE           also write SARIF 2.1.0 (a result per clause not held, with
+                         code flows and fingerprints that survive reruns)
+  --markdown FILE        also write a Markdown verdict table (a CI job summary)
+  --html DIR             also write a static HTML report into DIR (needs python3)
   --budget SECONDS       wall-clock budget per component and file (default 30):
                          busy_delay's exhaustive 2^32 scans run in chunks after the
                          sampled ones, and the report says which chunks it cut
@@ -1040,6 +1094,10 @@ bool parse_common(const std::vector<std::string>& args, Parsed& p,
       if (!value(p.junit, "a file")) return false;
     } else if (a == "--sarif") {
       if (!value(p.sarif, "a file")) return false;
+    } else if (a == "--markdown") {
+      if (!value(p.markdown, "a file")) return false;
+    } else if (a == "--html") {
+      if (!value(p.html, "a directory")) return false;
     } else if (a == "--json") {
       p.json = true;
     } else if (a == "--no-sanitizers") {
@@ -1060,22 +1118,26 @@ bool parse_common(const std::vector<std::string>& args, Parsed& p,
   return true;
 }
 
-// --junit and --sarif are checked before the run: a long run must not end
-// in "cannot write". Returns "" or what is wrong with the path.
-std::string output_path_problem(const std::string& path) {
-  std::error_code ec;
-  const std::filesystem::path f(path);
-  if (std::filesystem::is_directory(f, ec)) return path + " is a directory";
-  const std::filesystem::path dir = f.has_parent_path() ? f.parent_path() : ".";
-  if (!std::filesystem::is_directory(dir, ec)) return "no such directory: " + dir.string();
-  if (access(dir.c_str(), W_OK) != 0) return "cannot write in " + dir.string();
-  if (std::filesystem::exists(f, ec) && access(path.c_str(), W_OK) != 0)
-    return "cannot write " + path;
-  return "";
-}
-
-bool write_outputs(const Parsed& p, const Report& rep, const std::string& prog) {
+// The files besides stdout: --junit and --sarif of the (after-patch)
+// report, --markdown and --html of the report or, for review, of the clause
+// diff.
+bool write_outputs(const Parsed& p, const Report& rep, const std::string& prog,
+                   const ReviewReport* review = nullptr) {
   bool ok = true;
+  if (!p.markdown.empty() &&
+      !spit(p.markdown, review ? render_review_markdown(*review) : render_markdown(rep))) {
+    std::cerr << prog << ": cannot write " << p.markdown << "\n";
+    ok = false;
+  }
+  if (!p.html.empty()) {
+    const std::string why =
+        review ? verify::write_html_report(p.html, "review", render_review_json(*review), spec())
+               : verify::write_html_report(p.html, "validate", render_json(rep), spec());
+    if (!why.empty()) {
+      std::cerr << prog << ": --html " << p.html << ": " << why << "\n";
+      ok = false;
+    }
+  }
   if (!p.junit.empty() && !spit(p.junit, render_junit(rep))) {
     std::cerr << prog << ": cannot write " << p.junit << "\n";
     ok = false;
@@ -1096,13 +1158,21 @@ int parse_front_end(const std::vector<std::string>& args, const std::string& val
   if (const char* d = std::getenv("IDLESPEC_VALIDATE_DIR")) p.opt.validate_dir = d;
   const bool json = std::find(args.begin(), args.end(), "--json") != args.end();
   bool ok = parse_common(args, p, positional);
-  if (ok && !p.help)
-    for (const std::string* out : {&p.junit, &p.sarif})
-      if (!out->empty())
-        if (const std::string why = output_path_problem(*out); !why.empty()) {
-          p.error = (out == &p.junit ? "--junit: " : "--sarif: ") + why;
+  if (ok && !p.help) {
+    for (const auto& [flag, out] :
+         {std::pair{"--junit: ", &p.junit}, std::pair{"--sarif: ", &p.sarif},
+          std::pair{"--markdown: ", &p.markdown}})
+      if (ok && !out->empty())
+        if (const std::string why = verify::output_path_problem(*out); !why.empty()) {
+          p.error = flag + why;
           ok = false;
         }
+    if (ok && !p.html.empty())
+      if (const std::string why = verify::html_report_problem(p.html); !why.empty()) {
+        p.error = "--html: " + why;
+        ok = false;
+      }
+  }
   if (!ok) {
     std::cerr << prog << ": " << p.error << " (see --help)\n";
     if (json)
@@ -1174,6 +1244,8 @@ one: what a reviewer pastes into a reply.
   --json                 the clause diff and both reports as JSON
   --junit FILE, --sarif FILE
                          the after-patch report in those formats
+  --markdown FILE        the clause diff in Markdown (a pull request's job summary)
+  --html DIR             a static HTML report of the clause diff (needs python3)
   and validate's --budget, --scan, --seed, --subject, --allow-unknown,
   --no-sanitizers, --no-sandbox, --cc, --validate-dir, --keep-temp.
 
@@ -1210,7 +1282,7 @@ int review_main(const std::vector<std::string>& args, const std::string& validat
   }
   std::cout << (p.json ? render_review_json(rr) : render_review_text(rr));
   after_run(prog);
-  if (!write_outputs(p, rr.after, prog))
+  if (!write_outputs(p, rr.after, prog, &rr))
     return rr.exit_code == kExitFailed ? kExitFailed : kExitUsage;
   return rr.exit_code;
 }

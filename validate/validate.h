@@ -141,9 +141,16 @@ std::string render_text(const Report& report);
 std::string render_json(const Report& report);
 // JUnit XML: one testsuite per part, one testcase per clause.
 std::string render_junit(const Report& report);
-// SARIF 2.1.0: one result per failed or errored clause, located at the
-// function's file and first line.
+// SARIF 2.1.0 (verify/sarif.h's writer): one result per clause that is not
+// held, n/a or absent, located at the function's file and first line, with
+// a code flow per counterexample and a fingerprint that survives reruns.
 std::string render_sarif(const Report& report);
+// Markdown (a CI job summary): the verdict counts and a clause table.
+std::string render_markdown(const Report& report);
+// A Markdown table cell: '|' escaped, newlines as <br>.
+std::string markdown_cell(const std::string& text);
+// "3 held, 1 failed, 2 accepted": the statuses of `clauses`, counted.
+std::string verdict_counts(const std::vector<ClauseVerdict>& clauses);
 
 // --- review ---------------------------------------------------------------
 
@@ -172,12 +179,15 @@ struct ReviewReport {
 ReviewReport review(const ReviewOptions& options);
 std::string render_review_text(const ReviewReport& report);
 std::string render_review_json(const ReviewReport& report);
+// Markdown (the job summary of a pull request): the clause diff, each newly
+// failed clause with its counterexample.
+std::string render_review_markdown(const ReviewReport& report);
 
 // The options validate, review and matrix share, as parsed.
 struct CommandLine {
   Options opt;
   bool json = false, help = false;
-  std::string junit, sarif, error;
+  std::string junit, sarif, markdown, html, error;
 };
 // Parses them (positional arguments go to `positional`), checks --junit and
 // --sarif paths, prints `usage` for --help. Returns -1 to go on, else the

@@ -1,34 +1,40 @@
-// SARIF 2.1.0 for `idlespec verify --sarif FILE` and `idlespec check --sarif
-// FILE`, the format code scanning reads (validate and review write their own,
-// validate/validate.cc render_sarif).
+// SARIF 2.1.0, the format code scanning reads, for every command that
+// judges clauses: `idlespec verify --sarif FILE` and `idlespec check --sarif
+// FILE` (report_sarif, check_sarif) and `idlespec validate` / `review
+// --sarif FILE` (validate/validate.cc render_sarif). One writer, write_sarif,
+// serves all of them; each command only says what its results are.
 //
 //   rules    one per clause of the report: the clause text, its kind and its
 //            place in spec/ (helpUri: SarifOptions::spec_base_uri + the spec
 //            file + "#L" line)
-//   results  one per clause x subject that did not hold: failed and
-//            uncovered are errors, unknown a warning, accepted a note with an
-//            external suppression (the spec's acceptance); located at the
-//            clause in spec/ (verify judges the reference code, not a file
-//            of the user's)
-//   codeFlows one per failed check, from its counterexample: a model-check
-//            timeline ("step | t0 | t1 | word after") is one threadFlow per
-//            hardware thread, each row where the thread moves a location with
-//            its executionOrder; any other counterexample (the governor's
+//   results  one per clause (x subject, x function) that did not hold: failed
+//            and uncovered are errors, unknown and error warnings, accepted a
+//            note with an external suppression (the spec's acceptance).
+//            verify's are located at the clause in spec/ (it judges the
+//            reference code, not a file of the user's); validate's at the
+//            function in the user's file
+//   codeFlows one per counterexample: a model-check or harness timeline
+//            ("step | t0 | t1 | word after") is one threadFlow per hardware
+//            thread, each row where the thread moves a location with its
+//            executionOrder; any other counterexample (the governor's
 //            input -> selection, a busy_delay status -> request) is one
 //            threadFlow with a location per line, in order
-//   partialFingerprints "idlespecFinding/v1": a hash of clause, subject and
-//            the failing checks' kind and name, never of the counterexample
-//            (it changes with the seed), so a finding keeps its identity
+//   partialFingerprints "idlespecFinding/v1": a hash of what identifies the
+//            finding (clause, subject, status and the failing checks, or the
+//            function for validate), never of the counterexample (it changes
+//            with the seed) or of a path, so a finding keeps its identity
 //            across runs
 //
-// Header-only: the writer needs nothing but the report and impl/json.h.
+// Header-only: the writer needs nothing but the results and impl/json.h.
 #pragma once
 
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "impl/json.h"
@@ -44,6 +50,46 @@ struct SarifOptions {
   // passes $IDLESPEC_SPEC_URI or "file://" + the source tree + "/".
   std::string spec_base_uri = "file:///";
   std::string tool_version = "0.1.0";
+};
+
+// The options every command uses: $IDLESPEC_SPEC_URI (e.g. the idlespec
+// repository's blob URL) when set, else the source tree as a file: URI.
+inline SarifOptions sarif_options_for(const std::string& source_dir) {
+  SarifOptions s;
+  if (const char* base = std::getenv("IDLESPEC_SPEC_URI"); base && *base)
+    s.spec_base_uri = base;
+  else
+    s.spec_base_uri = "file://" + source_dir + "/";
+  if (s.spec_base_uri.back() != '/') s.spec_base_uri += '/';
+  return s;
+}
+
+// Where a result (or one step of its code flow) is: a file relative to the
+// repository (or the tree validated) and a line.
+struct SarifLocation {
+  std::string uri;
+  int line = 1;
+};
+
+// One counterexample: its title (the check, the replay command) and its
+// lines (a timeline, or one step per line).
+struct SarifFlow {
+  std::string message;
+  std::vector<std::string> lines;
+};
+
+// One result. `status` is the verdict word (failed, uncovered, unknown,
+// error, accepted); the level follows from it.
+struct SarifResult {
+  std::string rule;  // the clause ID: one of the rules
+  std::string status;
+  std::string message;
+  SarifLocation location;
+  std::string fingerprint_key;  // what identifies the finding across runs
+  std::vector<SarifFlow> flows;
+  std::string suppression;  // accepted: the spec's reason
+  std::vector<std::pair<std::string, std::string>> properties;
+  std::vector<std::string> replay;
 };
 
 namespace sarif_detail {
@@ -77,20 +123,21 @@ inline std::vector<std::string> split(std::string_view s, char sep) {
   return out;
 }
 
-inline void location(JsonWriter& w, const Clause& c, const std::string& message) {
+inline void location(JsonWriter& w, const SarifLocation& at, const std::string& message) {
   w.begin_object();
   w.key("physicalLocation").begin_object();
-  w.key("artifactLocation").begin_object().key("uri").value(c.file).end_object();
-  w.key("region").begin_object().key("startLine").value(std::max(1, c.line)).end_object();
+  w.key("artifactLocation").begin_object().key("uri").value(at.uri).end_object();
+  w.key("region").begin_object().key("startLine").value(std::max(1, at.line)).end_object();
   w.end_object();
   if (!message.empty()) w.key("message").begin_object().key("text").value(message).end_object();
   w.end_object();
 }
 
-inline void flow_location(JsonWriter& w, const Clause& c, const std::string& text, int order) {
+inline void flow_location(JsonWriter& w, const SarifLocation& at, const std::string& text,
+                          int order) {
   w.begin_object();
   w.key("location");
-  location(w, c, text);
+  location(w, at, text);
   if (order > 0) w.key("executionOrder").value(order);
   w.end_object();
 }
@@ -98,7 +145,8 @@ inline void flow_location(JsonWriter& w, const Clause& c, const std::string& tex
 // A model-check timeline: the header "step | t0 | t1 | ... | word after" and
 // rows "  N | cell | cell | ... | word". One threadFlow per thread column,
 // written as the threadFlows array; false (nothing written) for any other text.
-inline bool timeline_flows(JsonWriter& w, const Clause& c, const std::vector<std::string>& lines) {
+inline bool timeline_flows(JsonWriter& w, const SarifLocation& c,
+                           const std::vector<std::string>& lines) {
   std::vector<std::string> threads;
   size_t header = lines.size();
   for (size_t i = 0; i < lines.size(); ++i) {
@@ -149,24 +197,18 @@ inline bool timeline_flows(JsonWriter& w, const Clause& c, const std::vector<std
   return true;
 }
 
-inline void code_flow(JsonWriter& w, const Clause& c, const CheckReport& ch) {
-  const std::string name = std::string(check_kind_name(ch.ref.kind)) + " " + ch.ref.name;
-  const std::string& cex =
-      ch.result.counterexample.empty() ? ch.result.detail : ch.result.counterexample;
-  std::vector<std::string> lines = split(cex, '\n');
+inline void code_flow(JsonWriter& w, const SarifLocation& at, const SarifFlow& f) {
   w.begin_object();
-  w.key("message").begin_object().key("text").value(
-      name + (ch.result.replay.empty() ? "" : "; replay: " + ch.result.replay));
-  w.end_object();
+  w.key("message").begin_object().key("text").value(f.message).end_object();
   w.key("threadFlows");
-  if (!timeline_flows(w, c, lines)) {
+  if (!timeline_flows(w, at, f.lines)) {
     w.begin_array().begin_object().key("locations").begin_array();
     int order = 0;
-    for (const auto& l : lines) {
+    for (const auto& l : f.lines) {
       const std::string t = trim(l);
-      if (!t.empty()) flow_location(w, c, t, ++order);
+      if (!t.empty()) flow_location(w, at, t, ++order);
     }
-    if (order == 0) flow_location(w, c, name + " failed", 1);
+    if (order == 0) flow_location(w, at, f.message, 1);
     w.end_array().end_object().end_array();
   }
   w.end_object();
@@ -215,81 +257,70 @@ inline void run_header(JsonWriter& w, const std::vector<const Clause*>& clauses,
   w.end_object().end_object();
 }
 
-inline void result(JsonWriter& w, const ClauseReport& r, const std::vector<const CheckReport*>& bad,
-                   size_t rule_index) {
-  const std::string status(status_name(r.status));
-  const bool error = r.status == Status::failed || r.status == Status::uncovered;
-  std::string text = r.clause.id + " " + status + " for subject " + r.subject;
-  if (!r.detail.empty()) text += ": " + r.detail;
-  std::string key = r.clause.id + "|" + r.subject + "|" + status;
-  for (const CheckReport* ch : bad) {
-    key += "|" + std::string(check_kind_name(ch->ref.kind)) + " " + ch->ref.name;
-    if (r.detail.empty() && !ch->result.detail.empty()) text += ": " + ch->result.detail;
-  }
+// failed and uncovered are errors; unknown and error warnings (something
+// was not judged); accepted a note (suppressed).
+inline const char* level_of(const std::string& status) {
+  if (status == "failed" || status == "uncovered") return "error";
+  if (status == "unknown" || status == "error") return "warning";
+  return "note";
+}
+
+inline void result(JsonWriter& w, const SarifResult& r, size_t rule_index) {
+  const std::string level = level_of(r.status);
   w.begin_object();
-  w.key("ruleId").value(r.clause.id).key("ruleIndex").value(static_cast<uint64_t>(rule_index));
-  w.key("level").value(error ? "error" : r.status == Status::unknown ? "warning" : "note");
-  w.key("kind").value(error ? "fail" : r.status == Status::unknown ? "review" : "fail");
-  w.key("message").begin_object().key("text").value(text).end_object();
+  w.key("ruleId").value(r.rule).key("ruleIndex").value(static_cast<uint64_t>(rule_index));
+  w.key("level").value(level);
+  w.key("kind").value(level == "warning" ? "review" : "fail");
+  w.key("message").begin_object().key("text").value(r.message).end_object();
   w.key("locations").begin_array();
-  location(w, r.clause, "");
+  location(w, r.location, "");
   w.end_array();
   w.key("partialFingerprints")
       .begin_object()
       .key("idlespecFinding/v1")
-      .value(fingerprint(key))
+      .value(fingerprint(r.fingerprint_key))
       .end_object();
-  if (!bad.empty()) {
+  if (!r.flows.empty()) {
     w.key("codeFlows").begin_array();
-    for (const CheckReport* ch : bad) code_flow(w, r.clause, *ch);
+    for (const SarifFlow& f : r.flows) code_flow(w, r.location, f);
     w.end_array();
   }
-  if (r.status == Status::accepted) {
-    const Acceptance* a = r.clause.acceptance_for(r.subject);
+  if (r.status == "accepted") {
     w.key("suppressions").begin_array().begin_object().key("kind").value("external");
-    w.key("justification").value(a ? a->reason : "accepted in spec/");
+    w.key("justification").value(r.suppression.empty() ? "accepted in spec/" : r.suppression);
     w.end_object().end_array();
   }
-  w.key("properties").begin_object().key("subject").value(r.subject).key("status").value(status);
+  w.key("properties").begin_object().key("status").value(r.status);
+  for (const auto& [k, v] : r.properties) w.key(k).value(v);
   w.key("replay").begin_array();
-  for (const CheckReport* ch : bad)
-    if (!ch->result.replay.empty()) w.value(ch->result.replay);
+  for (const auto& c : r.replay) w.value(c);
   w.end_array().end_object();
   w.end_object();
 }
 
 }  // namespace sarif_detail
 
-// The SARIF log of a verify report: every clause of the report a rule, every
-// clause x subject that is not held a result.
-inline std::string report_sarif(const VerifyReport& report, const SarifOptions& o = {}) {
+// The SARIF log: `rules` (in order; every result's rule must be among them),
+// the results, and tool notifications (errors of the run itself: the spec
+// and the registry disagree) that make the invocation unsuccessful.
+inline std::string write_sarif(const std::vector<const Clause*>& rules,
+                               const std::vector<SarifResult>& results, const SarifOptions& o,
+                               const std::vector<std::string>& notifications = {}) {
   using namespace sarif_detail;
-  std::vector<const Clause*> clauses;
-  for (const auto& r : report.clauses) {
-    const bool seen = std::any_of(clauses.begin(), clauses.end(),
-                                  [&](const Clause* c) { return c->id == r.clause.id; });
-    if (!seen) clauses.push_back(&r.clause);
-  }
   JsonWriter w;
-  run_header(w, clauses, o);
+  run_header(w, rules, o);
   w.key("results").begin_array();
-  for (const auto& r : report.clauses) {
-    if (r.status == Status::held) continue;
-    std::vector<const CheckReport*> bad;
-    for (const auto& ch : r.checks)
-      if (ch.result.outcome != Outcome::pass &&
-          (ch.result.violated.empty() || ch.result.violated.count(r.clause.id)))
-        bad.push_back(&ch);
+  for (const SarifResult& r : results) {
     size_t index = 0;
-    while (clauses[index]->id != r.clause.id) ++index;
-    result(w, r, bad, index);
+    while (index < rules.size() && rules[index]->id != r.rule) ++index;
+    result(w, r, index);
   }
   w.end_array();
-  if (!report.errors.empty()) {  // the spec and the registry disagree
+  if (!notifications.empty()) {
     w.key("invocations").begin_array().begin_object();
     w.key("executionSuccessful").value(false);
     w.key("toolExecutionNotifications").begin_array();
-    for (const auto& e : report.errors)
+    for (const auto& e : notifications)
       w.begin_object()
           .key("level")
           .value("error")
@@ -305,6 +336,46 @@ inline std::string report_sarif(const VerifyReport& report, const SarifOptions& 
   return w.str() + "\n";
 }
 
+// The SARIF log of a verify report: every clause of the report a rule, every
+// clause x subject that is not held a result, located at the clause in spec/.
+inline std::string report_sarif(const VerifyReport& report, const SarifOptions& o = {}) {
+  std::vector<const Clause*> clauses;
+  for (const auto& r : report.clauses) {
+    const bool seen = std::any_of(clauses.begin(), clauses.end(),
+                                  [&](const Clause* c) { return c->id == r.clause.id; });
+    if (!seen) clauses.push_back(&r.clause);
+  }
+  std::vector<SarifResult> results;
+  for (const auto& r : report.clauses) {
+    if (r.status == Status::held) continue;
+    SarifResult out;
+    out.rule = r.clause.id;
+    out.status = status_name(r.status);
+    out.location = {r.clause.file, r.clause.line};
+    out.message = r.clause.id + " " + out.status + " for subject " + r.subject;
+    if (!r.detail.empty()) out.message += ": " + r.detail;
+    out.fingerprint_key = r.clause.id + "|" + r.subject + "|" + out.status;
+    for (const auto& ch : r.checks) {
+      if (ch.result.outcome == Outcome::pass ||
+          !(ch.result.violated.empty() || ch.result.violated.count(r.clause.id)))
+        continue;
+      const std::string name = std::string(check_kind_name(ch.ref.kind)) + " " + ch.ref.name;
+      out.fingerprint_key += "|" + name;
+      if (r.detail.empty() && !ch.result.detail.empty()) out.message += ": " + ch.result.detail;
+      const std::string& cex =
+          ch.result.counterexample.empty() ? ch.result.detail : ch.result.counterexample;
+      out.flows.push_back({name + (ch.result.replay.empty() ? "" : "; replay: " + ch.result.replay),
+                           sarif_detail::split(cex, '\n')});
+      if (!ch.result.replay.empty()) out.replay.push_back(ch.result.replay);
+    }
+    if (r.status == Status::accepted)
+      if (const Acceptance* a = r.clause.acceptance_for(r.subject)) out.suppression = a->reason;
+    out.properties.push_back({"subject", r.subject});
+    results.push_back(std::move(out));
+  }
+  return write_sarif(clauses, results, o, report.errors);
+}
+
 // The SARIF log of one `idlespec check`: the clauses the check names are the
 // rules; a failure is a result per violated clause, an unknown a warning per
 // clause; a pass has no result.
@@ -313,10 +384,8 @@ inline std::string check_sarif(const Check& check, const std::string& subject, c
   VerifyReport report;
   for (const auto& id : check.clauses) {
     ClauseReport cr;
-    const auto it = std::find_if(spec.clauses.begin(), spec.clauses.end(),
-                                 [&](const Clause& c) { return c.id == id; });
-    if (it != spec.clauses.end()) {
-      cr.clause = *it;
+    if (const Clause* c = spec.find(id)) {
+      cr.clause = *c;
     } else {
       cr.clause.id = id;
       cr.clause.component = check.component;

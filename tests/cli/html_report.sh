@@ -28,16 +28,22 @@ report=(python3 "$src/scripts/html_report.py")
 
 # The inputs: a verify run with failures and acceptances (busy_delay legacy),
 # one check, validate of the legacy loop, a two-release matrix.
+# Each command also writes its own report (--html DIR), rendered below.
 "$bin" verify --component busy_delay --subject legacy --budget 20 --cases 50 --quiet --json \
-  >"$work/verify.json"
-"$bin" check proof busy_delay_busy_yields --subject legacy --json >"$work/check.json"
+  --html "$work/cli-verify" >"$work/verify.json" || fail "verify --html: exit $?"
+"$bin" check proof busy_delay_busy_yields --subject legacy --json --html "$work/cli-check" \
+  >"$work/check.json"
+[ $? = 1 ] || fail "check --html: want exit 1 (the legacy loop sleeps on busy)"
 "$bin" validate --source "$src/tests/validate/busy_delay_legacy.c" --component busy_delay \
-  --scan sampled --budget 20 --json >"$work/validate.json" 2>/dev/null
+  --scan sampled --budget 20 --json --html "$work/cli-validate" >"$work/validate.json" 2>/dev/null
+[ $? = 1 ] || fail "validate --html: want exit 1"
+python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$work/validate.json" ||
+  fail "validate --json --html: stdout is not the JSON alone"
 mkdir -p "$work/new/arch/powerpc/kernel" "$work/old/arch/powerpc/kernel"
 cp "$src/tests/validate/busy_delay_faithful.c" "$work/new/arch/powerpc/kernel/rtas.c"
 cp "$src/tests/validate/busy_delay_legacy.c" "$work/old/arch/powerpc/kernel/rtas.c"
 "$bin" matrix new="$work/new" old="$work/old" --component busy_delay --scan sampled --budget 20 \
-  --format json >"$work/matrix.json" 2>/dev/null
+  --format json --html "$work/cli-matrix" >"$work/matrix.json" 2>/dev/null
 "$bin" clauses --json >"$work/clauses.json"
 
 "${report[@]}" --verify "$work/verify.json" --verify "$work/check.json" \
@@ -117,6 +123,26 @@ else
 fi
 grep -F 'CONSOLE' "$work/console.log" && fail "the report logs console messages (above)"
 grep -qF 'data-report="ready"' "$work/dom.html" || fail "report.js did not run"
+
+# The commands' own reports (--html DIR): rendered the same way.
+for kind in verify check validate matrix; do
+  dir=$work/cli-$kind
+  [ -f "$dir/index.html" ] || { fail "$kind --html wrote no $dir/index.html"; continue; }
+  grep -qF 'BUSY-2' "$dir/index.html" || fail "$kind --html: the report lacks BUSY-2"
+  render "$dir/index.html" "$dir/shot.png" "$dir/console.log" "$dir/dom.html"
+  [ -s "$dir/shot.png" ] && ! blank "$dir/shot.png" >/dev/null || fail "$kind --html: blank or no screenshot"
+  grep -qF 'CONSOLE' "$dir/console.log" && fail "$kind --html: console messages"
+  grep -qF 'data-report="ready"' "$dir/dom.html" || fail "$kind --html: report.js did not run"
+done
+grep -qF 'busy_delay_legacy.c:27' "$work/cli-validate/index.html" ||
+  fail "validate --html: the clause table lacks the function's place"
+# A directory that cannot be made is a usage error before the run.
+touch "$work/a-file"
+"$bin" validate --source "$src/tests/validate/busy_delay_legacy.c" --component busy_delay \
+  --html "$work/a-file/report" >/dev/null 2>&1
+[ $? = 2 ] || fail "validate --html under a file: want exit 2"
+"$bin" check proof busy_delay_busy_yields --html "$work/a-file/report" >/dev/null 2>&1
+[ $? = 2 ] || fail "check --html under a file: want exit 2"
 
 # Witnesses: a blank page is blank; a script error reaches the console log.
 printf '<!DOCTYPE html><html><body></body></html>\n' >"$work/blank.html"

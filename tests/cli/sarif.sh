@@ -19,15 +19,37 @@ fi
 work=$(mktemp -d /tmp/idlespec-sarif-test-XXXXXX)
 trap 'rm -rf "$work"' EXIT
 
-# validate: BUSY-2 fails on the legacy loop. (Its results carry no
-# partialFingerprints yet: validate/validate.cc render_sarif.)
-"$bin" validate --source "$src/tests/validate/busy_delay_legacy.c" --component busy_delay \
-  --scan sampled --budget 20 --sarif "$work/validate.sarif" >/dev/null 2>&1
-rc=$?
-[ "$rc" = 1 ] || fail "validate legacy: exit $rc, want 1"
-"${validator[@]}" "$work/validate.sarif" || fail "validate's SARIF is not valid 2.1.0"
+# validate: BUSY-2, -3 and -7 fail on the legacy loop, located at the
+# function in the file, each with its counterexample as a code flow; run
+# twice (another seed) for the fingerprints.
+for seed in 1 7; do
+  "$bin" validate --source "$src/tests/validate/busy_delay_legacy.c" --component busy_delay \
+    --scan sampled --budget 20 --seed "$seed" --sarif "$work/validate$seed.sarif" >/dev/null 2>&1
+  rc=$?
+  [ "$rc" = 1 ] || fail "validate legacy (seed $seed): exit $rc, want 1"
+done
+cp "$work/validate1.sarif" "$work/validate.sarif"
+"${validator[@]}" --fingerprints "$work/validate.sarif" || fail "validate's SARIF is not valid 2.1.0"
+python3 - "$work/validate1.sarif" "$work/validate7.sarif" <<'PY' || fail "validate's SARIF: content"
+import json, sys
+runs = [json.load(open(p))["runs"][0] for p in sys.argv[1:]]
+run = runs[0]
+rules = {r["id"]: r for r in run["tool"]["driver"]["rules"]}
+assert "BUSY-2" in rules and rules["BUSY-2"]["helpUri"].endswith(".md#L" + rules["BUSY-2"]["helpUri"].split("#L")[1]), rules
+res = {r["ruleId"]: r for r in run["results"]}
+assert set(res) == {"BUSY-2", "BUSY-3", "BUSY-7"}, sorted(res)
+b2 = res["BUSY-2"]
+loc = b2["locations"][0]["physicalLocation"]
+assert loc["artifactLocation"]["uri"].endswith("busy_delay_legacy.c"), loc
+assert loc["region"]["startLine"] > 1, loc
+assert b2["level"] == "error" and "38f7b7067dae" in b2["properties"]["fixedBy"], b2
+steps = b2["codeFlows"][0]["threadFlows"][0]["locations"]
+assert steps and "0xfffffffe" in steps[0]["location"]["message"]["text"], steps
+fp = [{r["ruleId"]: r["partialFingerprints"] for r in x["results"]} for x in runs]
+assert fp[0] == fp[1], fp
+PY
 
-# check --sarif and verify --sarif (verify/sarif.h), once wired into the CLI.
+# check --sarif and verify --sarif (verify/sarif.h).
 if "$bin" check --help | grep -q -- '--sarif'; then
   "$bin" check proof busy_delay_busy_yields --subject legacy --sarif "$work/check.sarif" >/dev/null
   rc=$?
@@ -51,13 +73,29 @@ fp = [[r["partialFingerprints"] for r in json.load(open(p))["runs"][0]["results"
 assert fp[0] == fp[1] and fp[0], fp
 PY
 else
-  echo "NOTE: idlespec check has no --sarif yet (verify/sarif.h not wired into cli/verify_cmd.cc)"
+  fail "idlespec check has no --sarif"
 fi
 if "$bin" verify --help | grep -q -- '--sarif'; then
   "$bin" verify --component busy_delay --subject legacy --budget 20 --cases 50 --quiet \
     --sarif "$work/verify.sarif" >/dev/null
+  rc=$?
+  [ "$rc" = 0 ] || fail "verify busy_delay legacy: exit $rc, want 0 (its violations are accepted)"
   "${validator[@]}" --fingerprints "$work/verify.sarif" || fail "verify's SARIF is not valid 2.1.0"
+  python3 - "$work/verify.sarif" <<'PY' || fail "verify's SARIF: content"
+import json, sys
+run = json.load(open(sys.argv[1]))["runs"][0]
+res = [r for r in run["results"] if r["ruleId"] == "BUSY-2"]
+assert res and res[0]["level"] == "note" and res[0]["suppressions"], res
+assert res[0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "spec/busy_delay.md", res[0]
+PY
+else
+  fail "idlespec verify has no --sarif"
 fi
+# An output path that cannot be written is a usage error before the run.
+"$bin" verify --component busy_delay --sarif "$work/no/such/dir/x.sarif" >/dev/null 2>&1
+rc=$?
+[ "$rc" = 2 ] || fail "verify --sarif into a missing directory: exit $rc, want 2"
+[ -e "$work/no" ] && fail "verify --sarif created a directory"
 
 # Witnesses: the validator rejects a log without its version, a result whose
 # rule is not declared, and a result without a fingerprint.
