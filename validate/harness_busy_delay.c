@@ -100,12 +100,30 @@ static void describe_requests(char *out, size_t n) {
            shim_req.cond_resched);
 }
 
-/* --- traps: crashes and hangs --------------------------------------------- */
+/* --- traps: crashes, abort(), exit() and hangs ------------------------------- */
+/* Set while the code under test runs: an exit() then is the code's, not the
+ * harness's own. */
+static volatile int in_code_under_test;
+
 static void on_crash(int sig) {
+  in_code_under_test = 0;
   traps++;
   finding(clause_of(cur_status), cur_status, "crashed with signal %d (%s)", sig,
-          sig == SIGSEGV ? "SIGSEGV" : sig == SIGBUS ? "SIGBUS" : sig == SIGFPE ? "SIGFPE" : "SIGILL");
+          sig == SIGSEGV   ? "SIGSEGV"
+          : sig == SIGBUS  ? "SIGBUS"
+          : sig == SIGFPE  ? "SIGFPE"
+          : sig == SIGABRT ? "SIGABRT: abort() or a failed assertion"
+                           : "SIGILL");
   siglongjmp(recover, 1);
+}
+
+/* exit() called by the code under test ends the harness: the status in flight
+ * is the finding (the scan cannot go on past it, and says so). */
+static void on_exit_call(void) {
+  if (!in_code_under_test) return;
+  in_code_under_test = 0;
+  finding(clause_of(cur_status), cur_status,
+          "called exit(): the process ended inside the function (the scan stops here)");
 }
 
 static void on_tick(int sig) {
@@ -136,6 +154,8 @@ static void install_traps(void) {
   sigaction(SIGBUS, &sa, NULL);
   sigaction(SIGFPE, &sa, NULL);
   sigaction(SIGILL, &sa, NULL);
+  sigaction(SIGABRT, &sa, NULL);
+  atexit(on_exit_call);
   sa.sa_handler = on_tick;
   sigaction(SIGALRM, &sa, NULL);
   struct itimerval it = {{1, 0}, {1, 0}};
@@ -175,7 +195,9 @@ static unsigned expected_time(uint32_t s) {
 static void check_time(uint32_t s) {
   cur_status = s;
   trace_at(4, s);
+  in_code_under_test = 1;
   unsigned got = rtas_busy_delay_time((int)s);
+  in_code_under_test = 0;
   if (__builtin_expect(got != expected_time(s), 0))
     finding(4, s, "rtas_busy_delay_time returned %u, expected %u", got, expected_time(s));
 }
@@ -228,7 +250,9 @@ static void check_policy(uint32_t s) {
   cur_status = s;
   shim_req.events = shim_req.sleeps = shim_req.cond_resched = 0; /* all the checks read */
   trace_at(is_busy(s) ? 2 : is_extended(s) ? 3 : 5, s);
+  in_code_under_test = 1;
   const bool retry = rtas_busy_delay((int)s);
+  in_code_under_test = 0;
   const bool want = is_busy(s) || is_extended(s);
   if (__builtin_expect(retry != want, 0))
     finding(1, s, "rtas_busy_delay returned %s, expected %s", retry ? "true (retry)" : "false",
@@ -292,7 +316,9 @@ static bool early_call(uint32_t s, bool want_retry, bool want_mdelay, const char
   early_calls++;
   shim_reset_requests();
   trace_at(7, s);
+  in_code_under_test = 1;
   const bool retry = rtas_busy_delay((int)s);
+  in_code_under_test = 0;
   const bool delay_ok = want_mdelay ? (shim_req.events == 1 && shim_req.primitive == SHIM_MDELAY &&
                                        shim_req.min_us == 1000 && shim_req.max_us == 1000)
                                     : shim_req.events == 0;

@@ -31,6 +31,12 @@ variant segfault '/^#define RTAS_EARLY_GIVE_UP/i static unsigned long *rtas_inva
 # 9906 waits for a flag nobody sets (BUSY-4: rtas_busy_delay_time hangs).
 variant hang '/^#define RTAS_EARLY_GIVE_UP/i static int rtas_settled;
 /variant: hang/i while (status == RTAS_EXTENDED_DELAY_MAX + 1 \&\& !READ_ONCE(rtas_settled)) cpu_relax();'
+# An assertion on -3 aborts the process (BUSY-5, the status named, the scan goes on).
+variant aborts '/variant: segfault/i if (status == RTAS_INVALID_PARAMETER) abort();'
+# A status the code does not expect ends the process with exit(0): it must
+# not pass for a finished run (BUSY-5 failed with the status; the clauses the
+# scan did not reach are errors).
+variant exits '/variant: segfault/i if (status == RTAS_INVALID_PARAMETER) exit(0);'
 # A BUG_ON on hints above 10 s: 9905 (100 s) hits it (BUSY-3).
 variant bug_on '/variant: bug_on/s/ms = clamp(rtas_busy_delay_time(status),/ms = rtas_busy_delay_time(status); BUG_ON(ms > 10000); ms = clamp(ms,/'
 
@@ -76,6 +82,23 @@ expect_rc hang 1
 expect_only_failed hang BUSY-4
 expect_text hang "status 0x000026b2 (9906), need_resched=0: did not return within 2 s (hang)"
 expect_no_driver_crash hang
+
+run aborts --source "$(src_variant aborts)" --budget "$BUDGET" --scan "$SCAN"
+expect_rc aborts 1
+expect_only_failed aborts BUSY-5
+expect_text aborts "status 0xfffffffd (-3), need_resched=0: crashed with signal 6 (SIGABRT"
+expect_text aborts "replay (--keep-temp): harness scan-policy 0 0xfffffffd 0xfffffffd"
+expect_no_driver_crash aborts
+
+run exits --source "$(src_variant exits)" --budget "$BUDGET" --scan "$SCAN"
+expect_rc exits 1
+expect_clause exits BUSY-5 failed
+expect_clause exits BUSY-4 held
+expect_text exits "status 0xfffffffd (-3), need_resched=0: called exit(): the process ended inside the function"
+expect_text exits "replay (--keep-temp): harness scan-policy 0 0xfffffffd 0xfffffffd"
+grep -q "^BUSY-[123] \[rtas_busy_delay\] held" "$SCRATCH/exits.out" &&
+  fail "exits: a clause whose scan exit(0) cut short is held"
+expect_no_driver_crash exits
 
 run bug_on --source "$(src_variant bug_on)" --budget "$BUDGET" --scan "$SCAN"
 expect_rc bug_on 1
