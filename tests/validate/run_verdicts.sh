@@ -88,4 +88,15 @@ done
 run decimal --source "$(src faithful)" --component busy_delay --seed 010 --memory 0512 --json
 python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$SCRATCH/decimal.out" ||
   fail "decimal: --seed 010 --memory 0512 were refused"
+# --json is valid UTF-8 whatever the bytes: a Latin-1 file name (0xe9) is
+# reported as U+FFFD, not echoed raw.
+latin1="$SCRATCH/caf$(printf '\351').c"
+cp "$(src faithful)" "$latin1"
+run latin1 --source "$latin1" --component busy_delay --json
+expect_rc latin1 0
+python3 -c '
+import json, sys
+d = json.loads(open(sys.argv[1], "rb").read().decode("utf-8"))
+assert "caf\ufffd.c" in d["subject"], d["subject"]' "$SCRATCH/latin1.out" ||
+  fail "latin1: --json is not valid UTF-8 JSON naming the file"
 finish
