@@ -13,7 +13,9 @@
  *
  * or CRASH <id> <signal> <name> / HANG <id>, followed by nr= calls= buflen=
  * bufsize= as the code left them (a count set before the loop that crashed
- * still tells which clause the input broke).
+ * still tells which clause the input broke), handed= (payloads the firmware
+ * copied) and in_firmware= (1: the trap hit while the firmware wrote the
+ * code's buffer): a trap in the query is not blamed on the decoding.
  *
  * Before each input the state parse_cede_parameters() keeps is reset:
  * nr_xcede_records = 0, the static xcede_latency_parameter zeroed, the fake
@@ -37,8 +39,12 @@ static void xcede_report(long long id, int ret, int trap) {
       snprintf(head, sizeof(head), "CRASH %lld %d %s", id, trap, signal_name(trap));
     else
       snprintf(head, sizeof(head), "HANG %lld", id);
-    emit("%s nr=%u calls=%u buflen=%ld bufsize=%zu", head, nr, xcede_fw.calls,
-         xcede_fw.last_buflen, sizeof xcede_latency_parameter);
+    /* handed=: payloads the firmware copied before the trap; in_firmware=1:
+     * the trap hit while the firmware wrote the code's buffer (the query,
+     * not the decoding). */
+    emit("%s nr=%u calls=%u buflen=%ld bufsize=%zu handed=%u in_firmware=%d", head, nr,
+         xcede_fw.calls, xcede_fw.last_buflen, sizeof xcede_latency_parameter,
+         xcede_fw.handed_over, xcede_fw.in_firmware);
     return;
   }
   emit("R %lld ret=%d calls=%u nr=%u buflen=%ld bufsize=%zu busy_delays=%u", id, ret,

@@ -251,6 +251,8 @@ std::string show_record(const xcede::Record& r) {
 // What the harness said of one input (harness_xcede.c's R and REC lines).
 struct Outcome {
   bool crashed = false, hung = false;
+  bool in_query = false;  // the trap came before any payload reached the code, or while
+                          // the firmware wrote the code's buffer: decoding never began
   std::string crash;
   long long ret = 0, calls = 0, nr = 0, buflen = -1, bufsize = 0;
   std::vector<xcede::Record> records;
@@ -263,6 +265,9 @@ Outcome outcome_of(const HarnessOutcome& h) {
   o.ret = h.field("ret"), o.calls = h.field("calls"), o.nr = h.field("nr");
   o.buflen = h.result.find(" buflen=") == std::string::npos ? -1 : h.field("buflen");
   o.bufsize = h.field("bufsize");
+  if (o.crashed || o.hung)
+    o.in_query = h.result.find(" handed=") != std::string::npos &&
+                 (h.field("handed") == 0 || h.field("in_firmware") != 0);
   for (const auto& l : h.lines) {
     unsigned idx = 0, hint = 0, wake = 0;
     unsigned long long ticks = 0;
@@ -280,7 +285,12 @@ Findings judge(const Input& in, const HarnessOutcome& h) {
   for (const auto& s : o.sanitizer) f.emplace("XCEDE-1", s);
   // A crash or a hang fails XCEDE-1 (or the clause the input was made for);
   // the count the code had set by then is judged as well.
-  if (o.crashed) f.emplace("XCEDE-1", "crashed: " + o.crash);
+  if (o.crashed)
+    f.emplace("XCEDE-1", "crashed: " + o.crash +
+                             (o.in_query ? " (during the firmware query: before the payload "
+                                           "reached the code, or while the firmware wrote the "
+                                           "buffer it was given)"
+                                         : ""));
   if (o.hung) f.emplace(in.clause, "did not return within 2 s (hang)");
   const bool finished = !o.crashed && !o.hung;
   for (const auto& w : o.warns) f.emplace(in.clause, w);
@@ -320,6 +330,9 @@ Findings judge(const Input& in, const HarnessOutcome& h) {
   const uint16_t ps = static_cast<uint16_t>(buf[0] << 8 | buf[1]);
   const uint8_t rs = buf[2];
   if (rs != 9) {
+    // A trap in the query is not the decoding's: nothing of this payload
+    // was read yet (XCEDE-1 above has it).
+    if (o.in_query) return f;
     if (!finished || o.ret == 0 || o.nr != 0) {
       char b[120];
       if (finished)

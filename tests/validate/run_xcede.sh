@@ -27,6 +27,11 @@ variant no_retry '/variant: no_retry/s/while (rtas_busy_delay(status));/while (0
 # A stale count survives a failed query (XCEDE-6).
 variant keeps_count_on_error '/variant: keeps_count_on_error/s/= 0;/= ARRAY_SIZE(xcede_latency_parameter.payload.records);/'
 
+# The code hands the firmware an address it cannot write: every query
+# crashes before any payload reaches the code. XCEDE-1 fails, naming the
+# query; XCEDE-2 (a decoding clause) must not be blamed for it.
+variant bad_buffer 's/__pa(&xcede_latency_parameter),/16UL,/'
+
 # A one-second fuzz campaign per run; the runs below that test the input
 # sources one at a time ask for their own.
 RUN_DEFAULTS="--fuzz 1"
@@ -115,6 +120,15 @@ expect_text hog "returned -12 for a payload of"
 expect_no_driver_crash hog
 
 # --json: one entry per clause, the counterexample and replay fields filled.
+run bad_buffer --source "$(src_variant bad_buffer)" --budget "$BUDGET"
+expect_rc bad_buffer 1
+expect_clause bad_buffer XCEDE-1 failed
+expect_text bad_buffer "crashed: 11 SIGSEGV (during the firmware query"
+grep -q "^XCEDE-2 \[parse_cede_parameters\] failed" "$SCRATCH/bad_buffer.out" &&
+  fail "bad_buffer: a crash in the query is blamed on XCEDE-2"
+grep -q "decoding went on and crashed" "$SCRATCH/bad_buffer.out" &&
+  fail "bad_buffer: the report says decoding went on"
+
 run unbounded_json --source "$(src_variant unbounded)" --budget "$BUDGET" --json
 python3 - "$SCRATCH/unbounded_json.out" <<'PY' || fail "unbounded_json: unexpected JSON"
 import json, sys

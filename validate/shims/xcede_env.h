@@ -309,6 +309,7 @@ struct xcede_fw {
   unsigned unknown_token_calls;  /* calls with RTAS_UNKNOWN_SERVICE or a token not handed out */
   unsigned sysparm_calls;        /* ibm,get-system-parameter calls */
   unsigned handed_over;          /* successes that copied the payload */
+  volatile int in_firmware;      /* writing the caller's buffer: a crash now is the query's */
   long last_buflen;              /* the length argument of the last get-system-parameter, -1: none */
   unsigned long last_buf;        /* its buffer argument */
   int last_param;                /* its parameter argument */
@@ -326,6 +327,7 @@ static inline void xcede_fw_reset(void) {
   xcede_fw.payload_len = 0;
   xcede_fw.calls = xcede_fw.exhausted = xcede_fw.unknown_token_calls = 0;
   xcede_fw.sysparm_calls = xcede_fw.handed_over = 0;
+  xcede_fw.in_firmware = 0;
   xcede_fw.last_buflen = -1;
   xcede_fw.last_buf = 0;
   xcede_fw.last_param = 0;
@@ -389,8 +391,10 @@ __attribute__((unused)) static int rtas_call(int token, int nargs, int nret, int
   u8 *buf = (u8 *)xcede_fw.last_buf;
   const size_t len = (size_t)(u32)args[2];
   const size_t n = xcede_fw.payload_len < len ? xcede_fw.payload_len : len;
+  xcede_fw.in_firmware = 1;
   if (n) memcpy(buf, xcede_fw.payload, n);
   if (len > n) memset(buf + n, 0, len - n);
+  xcede_fw.in_firmware = 0;
   xcede_fw.handed_over++;
   return 0;
 }
