@@ -62,7 +62,6 @@ TEST_P(BusyDelayProofs, VerdictAsTheSpecSays) {
   const std::optional<BusySubject> s = busy_subject(c.subject);
   ASSERT_TRUE(s.has_value());
   const ProofResult r = p->prove(*s, test_options());
-  EXPECT_LT(r.seconds, 15.0) << "keep each proof under a few seconds";
   if (expected_violated(c)) {
     testing::expect_violated(r, p->clauses.front());
     // The concrete counterexample: status in decimal and hex, need_resched,

@@ -114,15 +114,30 @@ constexpr bool kTypicalInRangeByProof = false;
 constexpr double kTwoPassSeconds = 5;
 constexpr double kBothEndsSeconds = 10;
 // Each search for a smallest wrapping input gets at most this long.
-constexpr double kMinimizeSeconds = 5;
+// The searches beyond the kernel's ranges (where a word first wraps) are
+// information, not verdicts; the tests read their answers. Each check gets a
+// Z3 resource budget, which is the same on every machine (the largest seen is
+// ~8.3M units), so the answer never depends on the machine's speed; the wall
+// clock (what is left of the proof's --budget) is only a safety net.
+constexpr unsigned kSearchRlimit = 200'000'000;
+
+// Limits for one check of a search: the resource budget, and a time cap of
+// what is left of `seconds` (at least 1 s).
+void search_limits(z3::solver& solver, double seconds_left) {
+  z3::params p(current_context());
+  p.set("rlimit", kSearchRlimit);
+  p.set("timeout", static_cast<unsigned>(1000 * std::max(1.0, seconds_left)));
+  solver.set(p);
+}
 
 double since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
 // The smallest value of `objective` (at most 64 bits) meeting `constraints`,
-// if Z3 finds it within `seconds`: a binary search over upper bounds on one
-// incremental solver (Z3's optimizer is far slower on these products).
+// if Z3 finds it within its resource budget (and `seconds`): a binary search
+// over upper bounds on one incremental solver (Z3's optimizer is far slower on
+// these products).
 std::optional<uint64_t> minimize(const z3::expr& constraints, const z3::expr& objective,
                                  double seconds) {
   if (seconds <= 0) return std::nullopt;
@@ -135,9 +150,7 @@ std::optional<uint64_t> minimize(const z3::expr& constraints, const z3::expr& ob
     auto sat_below = [&](uint64_t bound, uint64_t& found) -> std::optional<bool> {
       const double left = seconds - since(t0);
       if (left <= 0) return std::nullopt;
-      z3::params p(ctx);
-      p.set("timeout", static_cast<unsigned>(std::max(1.0, left * 1000)));
-      solver.set(p);
+      search_limits(solver, left);
       solver.push();
       solver.add(z3::ule(objective, ctx.bv_val(bound, width)));
       const z3::check_result r = solver.check();
@@ -272,12 +285,10 @@ ProofResult prove_timer(const GovernorSubject& subject, const ProofOptions& opti
                                run.factor.e == ctx.bv_val(kGovMaxFactor, 32) &&
                                scope.side_conditions();
     const std::vector<Failure> f = run.failures();
-    const std::optional<uint64_t> any =
-        minimize(any_sleep && (f[0].cond || f[1].cond || f[2].cond), run.delta.e,
-                 std::min(kMinimizeSeconds, options.budget_seconds - since(t0)));
+    const std::optional<uint64_t> any = minimize(any_sleep && (f[0].cond || f[1].cond || f[2].cond),
+                                                 run.delta.e, options.budget_seconds - since(t0));
     const std::optional<uint64_t> product =
-        minimize(any_sleep && f[0].cond, run.delta.e,
-                 std::min(kMinimizeSeconds, options.budget_seconds - since(t0)));
+        minimize(any_sleep && f[0].cond, run.delta.e, options.budget_seconds - since(t0));
     info += "timer estimate first wraps at sleep length ";
     info += any ? std::to_string(*any) + " ns" : std::string("(not found)");
     info += ", the 64-bit product at ";
@@ -459,11 +470,7 @@ ProofResult prove_update(const GovernorSubject& subject, const ProofOptions& opt
       const z3::expr base = scope.side_conditions() && run.stored_inexact().cond;
       auto check = [&](const z3::expr& e) {
         z3::solver solver(ctx);
-        z3::params p(ctx);
-        p.set("timeout", static_cast<unsigned>(
-                             1000 * std::max(0.1, std::min(kMinimizeSeconds,
-                                                           options.budget_seconds - since(t0)))));
-        solver.set(p);
+        search_limits(solver, options.budget_seconds - since(t0));
         solver.add(base && e);
         return solver.check();
       };
@@ -787,11 +794,7 @@ ProofResult prove_typical(const GovernorSubject& subject, const ProofOptions& op
     const z3::expr v = run.h.intervals[0].e;
     auto check = [&](const z3::expr& e) {
       z3::solver solver(ctx);
-      z3::params p(ctx);
-      p.set("timeout", static_cast<unsigned>(
-                           1000 * std::max(0.1, std::min(kMinimizeSeconds,
-                                                         options.budget_seconds - since(t0)))));
-      solver.set(p);
+      search_limits(solver, options.budget_seconds - since(t0));
       solver.add(base && e);
       return solver.check();
     };
