@@ -10,7 +10,11 @@ namespace {
 // counted.
 constexpr size_t kMaxListedFailures = 8;
 // A preference query (a smaller counterexample) gets at most this long.
-constexpr double kPreferenceSeconds = 10;
+// A preference (a smaller counterexample) is kept when Z3 finds it within a
+// resource budget, the same on every machine, so that the counterexample
+// never depends on the machine's speed; the time cap is a safety net only.
+constexpr unsigned kPreferenceRlimit = 100'000'000;
+constexpr double kPreferenceSeconds = 60;
 
 unsigned timeout_ms(double seconds) {
   const double ms = std::clamp(seconds * 1000.0, 1.0, 4.0e9);
@@ -141,12 +145,13 @@ bool Prover::decide(Z3Scope& scope, const Obligation& ob) {
 
   q.verdict = Verdict::violated;
   z3::model model = solver.get_model();
-  // Smaller counterexamples, if the solver finds them quickly.
+  // Smaller counterexamples, if the solver finds them within the budget.
   for (const z3::expr& pref : ob.preferences) {
     solver.push();
     solver.add(pref);
     z3::params p(ctx);
     p.set("timeout", timeout_ms(std::min(kPreferenceSeconds, options_.budget_seconds - elapsed())));
+    p.set("rlimit", kPreferenceRlimit);
     solver.set(p);
     bool kept = false;
     try {
