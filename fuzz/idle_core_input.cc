@@ -11,15 +11,6 @@
 namespace idlespec::idle_core_fuzz {
 namespace {
 
-Config shape(Platform p, unsigned threads, unsigned subcores = 1) {
-  Config c;
-  c.platform = p;
-  c.threads = threads;
-  c.subcores = subcores;
-  c.fastsleep_workaround = p == Platform::power8;
-  return c;
-}
-
 unsigned kind_selector(Kind k) {
   switch (k) {
     case Kind::p8_nap:
@@ -37,23 +28,23 @@ unsigned kind_selector(Kind k) {
 
 const std::array<Config, 16>& configurations() {
   static const std::array<Config, 16> table = {
-      shape(Platform::power8, 1),
-      shape(Platform::power8, 2),
-      shape(Platform::power8, 4),
-      shape(Platform::power8, 8),
-      shape(Platform::power8, 2, 2),
-      shape(Platform::power8, 4, 2),
-      shape(Platform::power8, 4, 4),
-      shape(Platform::power8, 8, 2),
-      shape(Platform::power8, 8, 4),
-      shape(Platform::power9, 1),
-      shape(Platform::power9, 2),
-      shape(Platform::power9, 4),
+      Config::of(Platform::power8, 1),
+      Config::of(Platform::power8, 2),
+      Config::of(Platform::power8, 4),
+      Config::of(Platform::power8, 8),
+      Config::of(Platform::power8, 2, 2),
+      Config::of(Platform::power8, 4, 2),
+      Config::of(Platform::power8, 4, 4),
+      Config::of(Platform::power8, 8, 2),
+      Config::of(Platform::power8, 8, 4),
+      Config::of(Platform::power9, 1),
+      Config::of(Platform::power9, 2),
+      Config::of(Platform::power9, 4),
       // the common shapes again, so that mutations land on them more often
-      shape(Platform::power8, 2),
-      shape(Platform::power8, 4),
-      shape(Platform::power9, 2),
-      shape(Platform::power8, 4, 2),
+      Config::of(Platform::power8, 2),
+      Config::of(Platform::power8, 4),
+      Config::of(Platform::power9, 2),
+      Config::of(Platform::power8, 4, 2),
   };
   return table;
 }

@@ -27,15 +27,6 @@ using idlespec::idle_core::Config;
 using idlespec::idle_core::Kind;
 using Bytes = std::vector<uint8_t>;
 
-Config shape(Platform p, unsigned threads, unsigned subcores = 1, bool workaround = true) {
-  Config c;
-  c.platform = p;
-  c.threads = threads;
-  c.subcores = subcores;
-  c.fastsleep_workaround = p == Platform::power8 && workaround;
-  return c;
-}
-
 // A schedule under construction.
 struct Schedule {
   explicit Schedule(const Config& c) : config(c) {}
@@ -90,22 +81,24 @@ std::vector<std::pair<std::string, Bytes>> seeds() {
     }
     out.emplace_back("seed-" + name, b);
   };
-  const Config p8smt2 = shape(Platform::power8, 2);
-  const Config p8smt4 = shape(Platform::power8, 4);
-  const Config p8smt8 = shape(Platform::power8, 8);
-  const Config split2x2 = shape(Platform::power8, 4, 2);
-  const Config split4x1 = shape(Platform::power8, 4, 4);
-  const Config split2x4 = shape(Platform::power8, 8, 2);
-  const Config split4x2 = shape(Platform::power8, 8, 4);
-  const Config p9smt2 = shape(Platform::power9, 2);
-  const Config p9smt4 = shape(Platform::power9, 4);
+  const Config p8smt2 = Config::of(Platform::power8, 2);
+  const Config p8smt4 = Config::of(Platform::power8, 4);
+  const Config p8smt8 = Config::of(Platform::power8, 8);
+  const Config split2x2 = Config::of(Platform::power8, 4, 2);
+  const Config split4x1 = Config::of(Platform::power8, 4, 4);
+  const Config split2x4 = Config::of(Platform::power8, 8, 2);
+  const Config split4x2 = Config::of(Platform::power8, 8, 4);
+  const Config p9smt2 = Config::of(Platform::power9, 2);
+  const Config p9smt4 = Config::of(Platform::power9, 4);
 
   // Fastsleep: the last thread applies the workaround, the first awake undoes
   // it and resyncs the timebase.
   add("p8-smt2-fastsleep", Schedule{p8smt2}.all_enter(Kind::p8_sleep).loss().wake(0).wake(1));
-  add("p8-smt2-fastsleep-no-workaround",
-      Schedule{shape(Platform::power8, 2, 1, false)}.all_enter(Kind::p8_sleep).loss().all_wake());
-  add("p8-smt1-sleep-winkle", Schedule{shape(Platform::power8, 1)}
+  add("p8-smt2-fastsleep-no-workaround", Schedule{Config::of(Platform::power8, 2, 1, false)}
+                                             .all_enter(Kind::p8_sleep)
+                                             .loss()
+                                             .all_wake());
+  add("p8-smt1-sleep-winkle", Schedule{Config::of(Platform::power8, 1)}
                                   .enter(0, Kind::p8_sleep)
                                   .loss()
                                   .wake(0)
@@ -234,7 +227,7 @@ std::vector<std::pair<std::string, Bytes>> seeds() {
                                 .enter(2, Kind::p9_tb_loss)
                                 .loss()
                                 .all_wake());
-  add("p9-smt1-tb-loss", Schedule{shape(Platform::power9, 1)}
+  add("p9-smt1-tb-loss", Schedule{Config::of(Platform::power9, 1)}
                              .enter(0, Kind::p9_tb_loss)
                              .loss()
                              .wake(0)

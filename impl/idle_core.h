@@ -115,6 +115,17 @@ struct Config {
   unsigned subcores = 1;                 // POWER8 split-core mode: 1, 2 or 4
   bool fastsleep_workaround = true;      // power7_fastsleep_workaround_entry/exit
 
+  // A core of `threads` threads in `subcores` subcores, the fastsleep
+  // workaround on where there is one (POWER8) unless `workaround` is false.
+  static Config of(Platform p, unsigned threads, unsigned subcores = 1, bool workaround = true) {
+    Config c;
+    c.platform = p;
+    c.threads = threads;
+    c.subcores = subcores;
+    c.fastsleep_workaround = p == Platform::power8 && workaround;
+    return c;
+  }
+
   bool power9() const { return platform == Platform::power9; }
   unsigned threads_per_subcore() const { return threads / subcores; }
   unsigned subcore_of(unsigned t) const { return t / threads_per_subcore(); }

@@ -9,15 +9,6 @@
 namespace idlespec::props::idle_core_sm {
 namespace {
 
-Config shape(Platform p, unsigned threads, unsigned subcores = 1) {
-  Config c;
-  c.platform = p;
-  c.threads = threads;
-  c.subcores = subcores;
-  c.fastsleep_workaround = p == Platform::power8;
-  return c;
-}
-
 std::string join(const std::vector<std::string>& parts, const char* sep) {
   std::string out;
   for (size_t i = 0; i < parts.size(); ++i) out += (i ? sep : "") + parts[i];
@@ -43,8 +34,8 @@ std::string command_text(const Move& m) {
 
 const std::vector<Config>& state_machine_configs() {
   static const std::vector<Config> configs = {
-      shape(Platform::power8, 2), shape(Platform::power8, 4), shape(Platform::power8, 4, 2),
-      shape(Platform::power9, 2)};
+      Config::of(Platform::power8, 2), Config::of(Platform::power8, 4),
+      Config::of(Platform::power8, 4, 2), Config::of(Platform::power9, 2)};
   return configs;
 }
 

@@ -29,15 +29,6 @@ using idle_core::Transition;
 using idle_core::oracle::Oracle;
 using Bytes = std::vector<uint8_t>;
 
-Config shape(Platform p, unsigned threads, unsigned subcores = 1) {
-  Config c;
-  c.platform = p;
-  c.threads = threads;
-  c.subcores = subcores;
-  c.fastsleep_workaround = p == Platform::power8;
-  return c;
-}
-
 Bytes schedule(const Config& c, std::initializer_list<uint8_t> ops) {
   Bytes b;  // (not Bytes{byte} + insert: gcc 12's -Warray-bounds false positive)
   b.reserve(1 + ops.size());
@@ -58,7 +49,7 @@ std::vector<std::pair<std::string, Bytes>> corpus() {
   return out;
 }
 
-const Config kSmt2 = shape(Platform::power8, 2);
+const Config kSmt2 = Config::of(Platform::power8, 2);
 const uint8_t kLoss = kLossOp;
 
 // Both threads sleep, the core loses the timebase, t0 and then t1 wake.
@@ -81,7 +72,7 @@ TEST(IdleCoreFuzzLayout, ConfigByteAndOps) {
   EXPECT_EQ(op_begin(1, Kind::p8_winkle), 0x91);
   EXPECT_EQ(op_wake(3), 0x83);
   EXPECT_EQ(op_step(2, 4), 0x62);
-  EXPECT_THROW(config_byte(shape(Platform::power9, 8)), std::invalid_argument);
+  EXPECT_THROW(config_byte(Config::of(Platform::power9, 8)), std::invalid_argument);
 }
 
 TEST(IdleCoreFuzzLayout, ALossOpIsSkippedUnlessEveryThreadIsInAStateLossIdle) {
@@ -96,7 +87,7 @@ TEST(IdleCoreFuzzLayout, ALossOpIsSkippedUnlessEveryThreadIsInAStateLossIdle) {
 
 // The oracle judges events, whatever produced them.
 TEST(IdleCoreOracle, JudgesHandMadeEvents) {
-  const Config c = shape(Platform::power8, 1);
+  const Config c = Config::of(Platform::power8, 1);
   const auto tr = [](MoveKind k, Event e, bool returned = false, Kind idle = Kind::none,
                      Loss loss = Loss::none) {
     Transition t;
@@ -187,7 +178,7 @@ TEST(IdleCoreFuzzWitness, EachWitnessIsCaughtOnAHandMadeSchedule) {
                         op_step(0), op_step(1), op_step(0), op_step(1), op_run(0)}),
        &run<w::ClearOutsideLock>},
       {"CoreMaskFor4", "IDLE-9", "t0 resynced the timebase",
-       schedule(shape(Platform::power8, 8, 2),
+       schedule(Config::of(Platform::power8, 8, 2),
                 {op_begin(0, Kind::p8_winkle), op_begin(1, Kind::p8_winkle),
                  op_begin(2, Kind::p8_winkle), op_begin(3, Kind::p8_winkle),
                  op_begin(4, Kind::p8_winkle), op_begin(5, Kind::p8_winkle),
