@@ -332,7 +332,7 @@ Part check_busy_delay(const Options& opt, const Target& target) {
       if (f.name == fn && f.found) v.line = f.first_line;
     const auto& e = ev[id];
     if (!found(fn)) {
-      v.status = "absent";
+      mark_not_found(v, target.text);
     } else if (e.findings_total > 0) {
       v.status = "failed";
       v.counterexamples.assign(

@@ -47,6 +47,15 @@ Part check_idle_core(const Options& options, const Target& target);
 
 // Verdicts for a part none of whose runs happened: absent where the function
 // is missing, otherwise `status` with `why`.
+// The lines of `text` that are version-control conflict markers ("<<<<<<< ",
+// "=======", ">>>>>>> " at the start of a line), as "lines 120, 160, 190"
+// (at most five named), or "" when there are none.
+std::string conflict_markers(const std::string& text);
+// A function the extractor did not find: "absent", or "error" naming the
+// markers when the text has conflict markers (the text is broken, so the
+// function may well be there). Sets v.status and v.error.
+void mark_not_found(ClauseVerdict& v, const std::string& text);
+
 void fill_verdicts(const Component& component, const Target& target, Part& part,
                    const std::string& status, const std::string& why);
 

@@ -78,6 +78,40 @@ const Component* find_component(const std::string& name) {
   return nullptr;
 }
 
+std::string conflict_markers(const std::string& text) {
+  std::vector<size_t> lines;
+  bool opens = false, closes = false;
+  size_t line = 1;
+  for (size_t at = 0; at < text.size(); ++line) {
+    const size_t end = std::min(text.find('\n', at), text.size());
+    const std::string l = text.substr(at, end - at);
+    const bool open = l.rfind("<<<<<<< ", 0) == 0 || l == "<<<<<<<";
+    const bool close = l.rfind(">>>>>>> ", 0) == 0 || l == ">>>>>>>";
+    if (open || close || l == "=======") lines.push_back(line);
+    opens = opens || open;
+    closes = closes || close;
+    at = end + 1;
+  }
+  // "=======" alone may be a ruler in a comment: a conflict opens and closes.
+  if (!opens || !closes) return "";
+  std::string out = "lines ";
+  for (size_t i = 0; i < lines.size() && i < 5; ++i)
+    out += (i ? ", " : "") + std::to_string(lines[i]);
+  if (lines.size() > 5) out += " and " + std::to_string(lines.size() - 5) + " more";
+  return out;
+}
+
+void mark_not_found(ClauseVerdict& v, const std::string& text) {
+  const std::string markers = conflict_markers(text);
+  if (markers.empty()) {
+    v.status = "absent";
+    return;
+  }
+  v.status = "error";
+  v.error = v.function + "() not found in text with version-control conflict markers (" + markers +
+            "): resolve the conflict first";
+}
+
 void fill_verdicts(const Component& component, const Target& target, Part& part,
                    const std::string& status, const std::string& why) {
   if (part.functions.empty())
@@ -90,10 +124,13 @@ void fill_verdicts(const Component& component, const Target& target, Part& part,
     v.component = component.name;
     v.function = fn;
     v.file = target.display;
-    v.status = "absent";
+    bool found = false;
     for (const auto& f : part.functions)
-      if (f.name == fn && f.found) v.status = status, v.line = f.first_line;
-    if (v.status != "absent") (status == "error" ? v.error : v.note) = why;
+      if (f.name == fn && f.found) found = true, v.status = status, v.line = f.first_line;
+    if (found)
+      (status == "error" ? v.error : v.note) = why;
+    else
+      mark_not_found(v, target.text);
     part.clauses.push_back(v);
   }
 }

@@ -88,6 +88,21 @@ done
 run decimal --source "$(src faithful)" --component busy_delay --seed 010 --memory 0512 --json
 python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$SCRATCH/decimal.out" ||
   fail "decimal: --seed 010 --memory 0512 were refused"
+# A function hidden by an unresolved merge conflict is an error naming the
+# markers, never "absent" (the text is broken, the function may be there).
+{
+  sed -n '1,/^bool __ref rtas_busy_delay(int status)/p' "$(src faithful)" | sed '$d'
+  printf '<<<<<<< HEAD\nbool __ref rtas_busy_delay(int status)\n=======\nbool rtas_busy_delay(int status)\n>>>>>>> stable\n'
+  sed -n '/^bool __ref rtas_busy_delay(int status)/,$p' "$(src faithful)" | sed '1d'
+} >"$SCRATCH/conflicted.c"
+grep -q '^<<<<<<< HEAD' "$SCRATCH/conflicted.c" || fail "conflicted: no marker written"
+run conflicted --source "$SCRATCH/conflicted.c" --component busy_delay
+expect_rc conflicted 3
+expect_clause conflicted BUSY-1 error
+expect_text conflicted "rtas_busy_delay() not found in text with version-control conflict markers (lines "
+grep -q "^BUSY-[0-9] \[rtas_busy_delay\] absent" "$SCRATCH/conflicted.out" &&
+  fail "conflicted: a function in conflicted text is absent"
+
 # --json is valid UTF-8 whatever the bytes: a Latin-1 file name (0xe9) is
 # reported as U+FFFD, not echoed raw.
 latin1="$SCRATCH/caf$(printf '\351').c"
