@@ -103,6 +103,28 @@ expect_text conflicted "rtas_busy_delay() not found in text with version-control
 grep -q "^BUSY-[0-9] \[rtas_busy_delay\] absent" "$SCRATCH/conflicted.out" &&
   fail "conflicted: a function in conflicted text is absent"
 
+# Inputs are regular files: a FIFO in a tree is an error naming it (it
+# never blocks), a device is a usage error; a 6 MB source (70,000 helper
+# functions before the two judged ones) is extracted and judged.
+mkdir -p "$SCRATCH/fifo_tree/arch/powerpc/kernel"
+mkfifo "$SCRATCH/fifo_tree/arch/powerpc/kernel/rtas.c"
+run fifo --kernel-tree "$SCRATCH/fifo_tree" --component busy_delay
+expect_rc fifo 3
+expect_text fifo "is a FIFO, not a regular file (inputs must be regular files)"
+run device --source /dev/zero --component busy_delay
+expect_rc device 2
+grep -qF "/dev/zero is a character device, not a regular file" "$SCRATCH/device.err" ||
+  fail "device: the error does not name the character device"
+python3 -c '
+import sys
+for i in range(70000):
+    sys.stdout.write("static int helper_%d(int x)\n{\n\tif (x > %d) {\n\t\treturn x - %d; /* { */\n\t}\n\treturn 0;\n}\n" % (i, i, i))
+' >"$SCRATCH/big.c"
+cat "$(src faithful)" >>"$SCRATCH/big.c"
+run big --source "$SCRATCH/big.c" --component busy_delay
+expect_rc big 0
+expect_clause big BUSY-1 held
+
 # --json is valid UTF-8 whatever the bytes: a Latin-1 file name (0xe9) is
 # reported as U+FFFD, not echoed raw.
 latin1="$SCRATCH/caf$(printf '\351').c"
