@@ -41,6 +41,24 @@ expect_rc trusting 1
 expect_clause trusting XCEDE-4 failed
 expect_text trusting "statuses 0, payload 00ac 09 (3 bytes) [Z3 header_ok size_ok over_capacity truncated, payload_size least]: nr_xcede_records = 17, the buffer holds 16 records"
 
+# A candidate that implements nothing (and names itself with a newline) is
+# never a pass: nothing judged is exit 3, and the report says why.
+cat >"$SCRATCH/empty.c" <<'EOF'
+#include "candidate_abi.h"
+static void init(const struct idlespec_env_v1 *env) { (void)env; }
+static const struct idlespec_candidate_v1 candidate = {
+    .abi_version = 1, .name = "nothing\nat all", .init = init};
+const struct idlespec_candidate_v1 *idlespec_candidate_v1(void) { return &candidate; }
+EOF
+cc -shared -fPIC -I"$VALIDATE_DIR" "$SCRATCH/empty.c" -o "$SCRATCH/empty.so" || fail "empty: does not build"
+run empty --candidate "$SCRATCH/empty.so" --budget "$BUDGET"
+expect_rc empty 3
+expect_text empty "note: the candidate implements none of the checked functions"
+run empty_json --candidate "$SCRATCH/empty.so" --budget "$BUDGET" --json
+expect_rc empty_json 3
+python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert d["exit_code"] == 3 and not [c for c in d["clauses"] if c["status"] == "held"], d' \
+  "$SCRATCH/empty_json.out" || fail "empty_json: not valid JSON saying exit 3 with nothing held"
+
 for bad in abi2 nosym text; do
   run "$bad" --candidate "$SCRATCH/$bad.so"
   expect_rc "$bad" 2
