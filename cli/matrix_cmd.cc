@@ -256,14 +256,12 @@ int matrix_command(const std::vector<std::string>& argv) {
   else
     std::cout << render(cols, format == "markdown");
   bool written = true;
-  if (!p.markdown.empty()) {
-    std::ofstream out(p.markdown, std::ios::trunc);
-    out << render(cols, true);
-    if (!out) {
-      std::cerr << prog << ": cannot write " << p.markdown << "\n";
+  if (!p.markdown.empty())
+    if (const std::string why = verify::write_output(p.markdown, render(cols, true));
+        !why.empty()) {
+      std::cerr << prog << ": " << why << "\n";
       written = false;
     }
-  }
   if (!p.html.empty())
     if (const std::string why =
             verify::write_html_report(p.html, "matrix", json, verify::builtin_spec());

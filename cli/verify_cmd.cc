@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <iostream>
 
 #include "cli/args.h"
@@ -99,9 +98,8 @@ int write_html(const Args& args, std::string_view kind, const std::string& json,
 }
 
 void write_file(const std::string& path, const std::string& text) {
-  std::ofstream out(path, std::ios::trunc);
-  out << text;
-  if (!out) throw std::runtime_error("cannot write " + path);
+  if (const std::string why = verify::write_output(path, text); !why.empty())
+    throw std::runtime_error(why);
 }
 
 bool parse_kind(const std::string& s, CheckKind& k) {

@@ -53,13 +53,13 @@ int run(const std::vector<std::string>& argv, bool quiet) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
-std::string write_file(const std::filesystem::path& p, const std::string& text) {
-  std::ofstream out(p, std::ios::trunc);
-  out << text;
-  return out ? "" : "cannot write " + p.string();
-}
-
 }  // namespace
+
+std::string write_output(const std::string& path, const std::string& text) {
+  std::ofstream out(path, std::ios::trunc);
+  out << text;
+  return out ? "" : "cannot write " + path;
+}
 
 std::string output_path_problem(const std::string& path) {
   std::error_code ec;
@@ -102,7 +102,7 @@ std::string html_report_problem(const std::string& dir) {
   std::filesystem::create_directories(dir, ec);
   if (ec) return "cannot make " + dir + ": " + ec.message();
   const std::string probe = (std::filesystem::path(dir) / ".idlespec-write-test").string();
-  if (const std::string why = write_file(probe, ""); !why.empty()) return why;
+  if (const std::string why = write_output(probe, ""); !why.empty()) return why;
   std::filesystem::remove(probe, ec);
   const std::string script = renderer();
   if (!std::filesystem::is_regular_file(script))
@@ -118,8 +118,8 @@ std::string write_html_report(const std::string& dir, std::string_view kind,
   const std::filesystem::path d(dir);
   const std::string input = (d / (std::string(kind) + ".json")).string();
   const std::string clauses = (d / "clauses.json").string();
-  if (const std::string why = write_file(input, json); !why.empty()) return why;
-  if (const std::string why = write_file(clauses, clauses_json(spec)); !why.empty()) return why;
+  if (const std::string why = write_output(input, json); !why.empty()) return why;
+  if (const std::string why = write_output(clauses, clauses_json(spec)); !why.empty()) return why;
   // The renderer knows verify (check is verify's), validate (review's
   // after-patch report is validate's) and matrix.
   const std::string flag = kind == "check"    ? "--verify"

@@ -20,6 +20,9 @@ namespace idlespec::verify {
 // such directory, not writable). Nothing is created.
 std::string output_path_problem(const std::string& path);
 
+// Writes TEXT to PATH (truncating it): "" on success, else why it failed.
+std::string write_output(const std::string& path, const std::string& text);
+
 // The spec's clauses as `idlespec clauses --json` prints them (those of
 // `components`; all when empty).
 std::string clauses_json(const SpecIndex& spec, const std::vector<std::string>& components = {});
