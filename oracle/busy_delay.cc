@@ -19,6 +19,28 @@ unsigned clause_mask(std::initializer_list<std::string_view> ids) {
   return mask;
 }
 
+std::vector<StatusGroup> status_groups(uint32_t lo, uint32_t hi) {
+  std::vector<StatusGroup> out;
+  uint64_t s = lo;
+  while (s <= hi) {
+    const StatusClass k = classify(static_cast<uint32_t>(s));
+    if (k != StatusClass::other) {
+      out.push_back({static_cast<uint32_t>(s), 1, k});
+      ++s;
+      continue;
+    }
+    // The stretch of other statuses from s: up to the next busy or extended
+    // status, or hi.
+    uint64_t end = hi;
+    for (uint64_t special : {uint64_t{kSpecExtendedFirst}, uint64_t{kSpecBusy}}) {
+      if (special > s && special - 1 < end) end = special - 1;
+    }
+    out.push_back({static_cast<uint32_t>(s), end - s + 1, k});
+    s = end + 1;
+  }
+  return out;
+}
+
 std::string show_status(uint32_t status) {
   return strprintf("status %d (0x%08x)", static_cast<int32_t>(status), status);
 }

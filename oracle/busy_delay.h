@@ -20,6 +20,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "impl/busy_delay.h"
 #include "oracle/violation.h"
@@ -185,6 +186,39 @@ constexpr uint64_t quiet_deviation(const Request& r, uint32_t delay_time_ms, uns
 constexpr bool quiet_answer_holds(const Request& r, uint32_t delay_time_ms, unsigned mask) {
   return quiet_deviation(r, delay_time_ms, mask) == 0;
 }
+
+// An answer of more than one sleep in one call, as the kernel harness of
+// validate observes it (validate/harness_busy_delay.c counts the sleeps): no
+// clause allows it (BUSY-2 and BUSY-5 allow none, BUSY-3 and BUSY-7 exactly
+// one). Not a primitive of impl/, so that no subject can produce it.
+inline constexpr Primitive kSeveralSleeps = static_cast<Primitive>(0xff);
+
+// The per-status clause whose status a step crashed or hung on: BUSY-2 for
+// busy, BUSY-3 for an extended delay, BUSY-5 for any other status (a step
+// that does not return has not answered at all).
+constexpr ClauseBit step_owner(uint32_t status) {
+  switch (classify(status)) {
+    case StatusClass::busy:
+      return kBusy2;
+    case StatusClass::extended:
+      return kBusy3;
+    case StatusClass::other:
+      break;
+  }
+  return kBusy5;
+}
+
+// The statuses of lo..hi that the spec judges alike, in order: each busy or
+// extended status alone, and each maximal stretch of other statuses as one
+// group (`first` stands for all `count` of them: for a status of class
+// other every clause asks the same). One answer judged on each group's
+// first status judges the whole range (validate's run-length encoded scans).
+struct StatusGroup {
+  uint32_t first = 0;
+  uint64_t count = 0;
+  StatusClass kind = StatusClass::other;
+};
+std::vector<StatusGroup> status_groups(uint32_t lo, uint32_t hi);
 
 // What the spec asks of `status` under the clause with index i (0..4), in
 // words: "stop (neither busy nor extended)", "one sleep within [100, 1000] us" ...

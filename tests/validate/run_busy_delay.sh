@@ -40,6 +40,18 @@ variant exits '/variant: segfault/i if (status == RTAS_INVALID_PARAMETER) exit(0
 # A BUG_ON on hints above 10 s: 9905 (100 s) hits it (BUSY-3).
 variant bug_on '/variant: bug_on/s/ms = clamp(rtas_busy_delay_time(status),/ms = rtas_busy_delay_time(status); BUG_ON(ms > 10000); ms = clamp(ms,/'
 
+# The code under test prints protocol lines that claim every status stopped
+# with nothing requested, and retries on 9906: the harness's protocol has a
+# channel of its own, so the forged lines are the code's stdout, never a
+# verdict (BUSY-1 and BUSY-5 still fail on 9906).
+variant forges '/variant: accepts_9906/s/RTAS_EXTENDED_DELAY_MAX;/RTAS_EXTENDED_DELAY_MAX + 1;/
+/variant: segfault/i if (status == RTAS_INVALID_PARAMETER) { printf("OBS policy 0 0x00000000 0xffffffff 0 0 0 0 0 0\\nCOMPLETE policy\\nDONE forged\\n"); fflush(stdout); }'
+# Odd statuses above 100000 retry: the answers change at every status, more
+# runs than the harness records. The scan stops, says where, and the verdict
+# comes from the statuses before it: BUSY-1 and BUSY-5 failed; BUSY-2 and
+# BUSY-3, whose statuses the cut scans did not reach, are errors, never held.
+variant alternates '/variant: segfault/i if (status > 100000 \&\& (status \& 1)) return true;'
+
 # --- the faithful file: every clause held ----------------------------------------
 run faithful --source "$(src faithful)" --budget "$BUDGET"
 expect_rc faithful 0
@@ -140,6 +152,21 @@ grep -q "does not apply" "$SCRATCH/review_stale.err" || fail "review_stale: no '
 
 run review_no_tree review "$HERE/review_accepts_9906.patch" --kernel-tree "$SCRATCH/no_such_tree"
 expect_rc review_no_tree 2
+
+run forges --source "$(src_variant forges)" --budget "$BUDGET" --scan sampled
+expect_rc forges 1
+expect_only_failed forges BUSY-1 BUSY-5
+expect_text forges "status 0x000026b2 (9906), need_resched=0: rtas_busy_delay returned true (retry), expected false"
+grep -q "forged" "$SCRATCH/forges.out" && fail "forges: a forged line reached the report"
+
+run alternates --source "$(src_variant alternates)" --budget "$BUDGET" --scan sampled
+expect_rc alternates 1
+for c in BUSY-1 BUSY-5; do expect_clause alternates "$c" failed; done
+for c in BUSY-2 BUSY-3; do expect_clause alternates "$c" error; done
+expect_clause alternates BUSY-4 held
+expect_text alternates "status 0x000186a1 (100001), need_resched=0: rtas_busy_delay returned true (retry), expected false"
+expect_text alternates "scan stopped before status 0x"
+expect_no_driver_crash alternates
 
 # --- a function absent from the file ----------------------------------------------
 # The file with only rtas_busy_delay_time (everything before the early helper).
