@@ -343,6 +343,12 @@ void judge_against_spec(Report& rep, const Options& opt) {
           v.spec_note = "as " + like + " (the spec accepts this violation there)";
           if (!fix.empty()) v.spec_note += "; fixed upstream by " + fix;
           v.fixed_by = fix;
+        } else if (!clause->since_commit.empty()) {
+          // The clause asks for what an upstream commit brought: text from
+          // before it fails as upstream then did (spec "- Since:").
+          v.spec_note = "upstream has done what the clause asks since " + clause->since +
+                        "; text from before it fails as upstream then did";
+          v.fixed_by = clause->since_commit;
         }
       } else if (v.status == "held" && acc) {
         v.spec_note =

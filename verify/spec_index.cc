@@ -107,7 +107,7 @@ void parse_spec_file(std::string_view component, std::string_view file_name, std
                      SpecIndex& into) {
   static const std::regex heading(R"(^### ([A-Z]+)-([0-9]+[a-z]?) \(([a-z]+)\)\s*$)");
   static const std::regex field(
-      R"(^- (Subjects|Source|Checks|Fixed by|Accepted for ([A-Za-z0-9_.-]+(, *[A-Za-z0-9_.-]+)*)):\s*(.*)$)");
+      R"(^- (Subjects|Source|Checks|Since|Fixed by|Accepted for ([A-Za-z0-9_.-]+(, *[A-Za-z0-9_.-]+)*)):\s*(.*)$)");
   static const std::regex modes_line(R"(^- Modes of ([A-Za-z0-9_.-]+):\s*(.*)$)");
   static const std::regex commit_id(R"(^([0-9a-f]{12,40})\b.*)");
   std::istringstream in{std::string(text)};
@@ -184,6 +184,15 @@ void parse_spec_file(std::string_view component, std::string_view file_name, std
         cur->subjects = split_list(value);
       } else if (key == "Source") {
         cur->source = value;
+      } else if (key == "Since") {
+        std::smatch c;
+        if (!std::regex_match(value, c, commit_id)) {
+          err(cur->id + ": '- Since:' takes a commit id (12 or more hex digits) and its title");
+          continue;
+        }
+        if (!cur->since.empty()) err(cur->id + ": two '- Since:' lines");
+        cur->since = value;
+        cur->since_commit = c[1];
       } else if (key == "Checks") {
         for (const auto& item : split_list(value)) {
           const auto sp = item.find(' ');

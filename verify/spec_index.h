@@ -54,6 +54,11 @@ struct Clause {
   std::vector<CheckRef> checks;
   std::vector<Acceptance> accepted;
   std::vector<std::string> validate_functions;  // "validate FUNCTION" checks
+  // "- Since: COMMIT (...)": the upstream commit that brought what the clause
+  // asks for, so that kernel text from before it fails the clause as
+  // upstream then did; validate names it beside such a failure.
+  std::string since;         // the line's text
+  std::string since_commit;  // its commit id
   std::string file;
   int line = 0;
 

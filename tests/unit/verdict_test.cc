@@ -26,6 +26,7 @@ Second obligation.
 
 - Subjects: reference
 - Source: elsewhere
+- Since: 09d1ea72c881 ("a title", v6.3)
 - Checks: property q2
 )";
 
@@ -73,6 +74,9 @@ TEST(SpecParser, ReadsEveryField) {
   ASSERT_NE(c.acceptance_for("upstream"), nullptr);
   EXPECT_EQ(c.acceptance_for("reference"), nullptr);
   EXPECT_EQ(c.line, 2);
+  EXPECT_TRUE(c.since.empty());
+  EXPECT_EQ(idx.clauses[1].since, "09d1ea72c881 (\"a title\", v6.3)");
+  EXPECT_EQ(idx.clauses[1].since_commit, "09d1ea72c881");
 }
 
 TEST(SpecParser, RejectsMalformedClauses) {
@@ -94,6 +98,10 @@ TEST(SpecParser, RejectsMalformedClauses) {
       {"### XCEDE-1 (safety)\nx\n- Subjects: r, s\n- Source: s\n- Accepted for r, r: why\n- Fixed "
        "by: none\n",
        "twice"},
+      {"### XCEDE-1 (safety)\nx\n- Subjects: r\n- Source: s\n- Since: v6.3\n", "commit id"},
+      {"### XCEDE-1 (safety)\nx\n- Subjects: r\n- Source: s\n- Since: 09d1ea72c881\n- Since: "
+       "50741b70b0cb\n",
+       "two"},
       {"### GOV-1 (safety)\nx\n- Subjects: r\n- Source: s\n", "does not belong"},
       {"### XCEDE-1 safety\n", "malformed"},
   };

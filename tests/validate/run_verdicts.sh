@@ -25,6 +25,8 @@ expect_clause legacy BUSY-1 held
 expect_clause legacy BUSY-4 held
 expect_text legacy "BUSY-2 [rtas_busy_delay] failed: as legacy (the spec accepts this violation there); fixed upstream by 38f7b7067dae"
 expect_text legacy "subject reference, exit 1"
+# No early mode before 09d1ea72c881: the spec's "- Since:" line names it.
+expect_text legacy "BUSY-7 [rtas_busy_delay] failed: upstream has done what the clause asks since 09d1ea72c881"
 
 run legacy_subject --source "$(src legacy)" --subject legacy --json
 expect_rc legacy_subject 0
