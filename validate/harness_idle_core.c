@@ -95,7 +95,7 @@
 #define IC_MAX_MOVES 1024    /* per schedule: beyond it the schedule is cut (a bound hit) */
 #define IC_MAX_FIND 8        /* findings kept per schedule */
 #define IC_NCLAUSES 10       /* bit c: IDLE-c */
-#define IC_DEEP_LEVEL 4      /* deep_spr_loss_state */
+#define IC_DEEP_LEVEL 4      /* deep_spr_loss_state (pnv_first_spr_loss_level before v5.12) */
 #define IC_TB_LEVEL 6        /* pnv_first_tb_loss_level */
 #define IC_HASH_BITS 22
 #define IC_MAX_ENABLED (4 * IC_MAX_THREADS + 1) /* every kind for every thread, and the loss */
@@ -493,6 +493,19 @@ static void ic_check_return(int t, unsigned long ret) {
   }
 }
 
+#if !IC_P8
+/* power9_idle_stop(psscr) since v5.12; power9_idle_stop(psscr, mmu_on) from
+ * v5.2 (the C idle code) to v5.11, where the idle loop passes mmu_on = true
+ * (false is CPU offline, which the harness does not model). The signature
+ * picks the call: each branch casts to its own type, the one that matches
+ * is the only one evaluated. */
+#define IC_POWER9_IDLE_STOP(psscr)                                                         \
+  _Generic(&power9_idle_stop,                                                             \
+      unsigned long (*)(unsigned long, bool):                                             \
+          ((unsigned long (*)(unsigned long, bool))(void (*)(void))power9_idle_stop)(psscr, true), \
+      default: ((unsigned long (*)(unsigned long))(void (*)(void))power9_idle_stop)(psscr))
+#endif
+
 static void ic_thread_main(void) {
   const int t = ic_cur;
   struct ic_thread *th = &ic_th[t];
@@ -510,7 +523,7 @@ static void ic_thread_main(void) {
     const unsigned long r = power7_idle_insn(th->psscr);
 #else
     th->idle_mayloss = (th->psscr & (PSSCR_EC | PSSCR_ESL)) != 0;
-    const unsigned long r = power9_idle_stop(th->psscr);
+    const unsigned long r = IC_POWER9_IDLE_STOP(th->psscr);
 #endif
     th->in_call = 0, th->woke = 0, th->hist = 0;
     ic_check_return(t, r);
@@ -1493,7 +1506,13 @@ static void ic_setup_core(int threads, int cycles, const char *kinds) {
   for (int i = 0; i < ic_nkinds; i++)
     if (!strchr(ic_kind_letters, ic_kinds[i])) bad_input("kinds: letters of " IC_KIND_LETTERS);
 #if !IC_P8
+  /* The first level that loses the full SPR state: deep_spr_loss_state
+   * since v5.12, pnv_first_spr_loss_level before. */
+#if defined(IDLESPEC_HAVE_pnv_first_spr_loss_level) && !defined(IDLESPEC_HAVE_deep_spr_loss_state)
+  pnv_first_spr_loss_level = IC_DEEP_LEVEL;
+#else
   deep_spr_loss_state = IC_DEEP_LEVEL;
+#endif
   pnv_first_tb_loss_level = IC_TB_LEVEL;
 #endif
 }

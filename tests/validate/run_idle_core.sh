@@ -55,6 +55,16 @@ $AMOR_CONST"
 variant lock_apart_kept "$LOCK_APART"
 # AMOR not written back at all after a state loss fails IDLE-7.
 variant amor_lost '/variant: amor_const, amor_lost/s/SPRN_AMOR, //'
+# The v5.2 to v5.11 form: power9_idle_stop(psscr, mmu_on) and the level
+# named pnv_first_spr_loss_level. The harness calls it by its signature and
+# sets the level by its name: every clause held, as on the modern form.
+ERA_5="s/power9_idle_stop(unsigned long psscr)/power9_idle_stop(unsigned long psscr, bool mmu_on)/
+s/deep_spr_loss_state/pnv_first_spr_loss_level/g"
+variant era_5 "$ERA_5"
+# ... and without CIABR among the registers a deep stop restores, as upstream
+# before 250ad7a45b1e (v5.11): IDLE-7 failed, the report names the commit.
+variant era_5_no_ciabr "$ERA_5
+s/ SPRN_CIABR,//"
 
 
 run faithful --source "$(src faithful)" --budget "$BUDGET"
@@ -125,6 +135,16 @@ run amor_lost --source "$(src_variant amor_lost)" --budget "$BUDGET" --no-saniti
 expect_rc amor_lost 1
 expect_only_failed amor_lost IDLE-7
 expect_text amor_lost "with its own AMOR lost"
+
+run era_5 --source "$(src_variant era_5)" --budget "$BUDGET" --no-sanitizers
+expect_rc era_5 0
+expect_only_failed era_5
+
+run era_5_no_ciabr --source "$(src_variant era_5_no_ciabr)" --budget "$BUDGET" --no-sanitizers
+expect_rc era_5_no_ciabr 1
+expect_only_failed era_5_no_ciabr IDLE-7
+expect_text era_5_no_ciabr "with its own CIABR lost"
+expect_text era_5_no_ciabr "IDLE-7 [power9_idle_stop] failed: upstream has done what the clause asks since 250ad7a45b1e"
 
 # --- POWER8: power7_idle_insn (SMT2/SMT4 DFS, SMT8 PCT, split-core) --------
 CLAUSES="IDLE-1 IDLE-2 IDLE-3 IDLE-4 IDLE-5 IDLE-6 IDLE-8 IDLE-9"

@@ -261,7 +261,10 @@ typedef struct {
 #define SRR1_WAKEHMI 0x00280000UL
 #define SRR1_WAKEDEC 0x00180000UL
 #define PPC_BIT(bit) (1UL << (63 - (bit)))
+/* The ERAT flush of the POWER9 DD2.0 workaround (PPC_INVALIDATE_ERAT up to
+ * v5.2): no state the harness models, an empty asm. */
 #define PPC_ISA_3_0_INVALIDATE_ERAT ""
+#define PPC_INVALIDATE_ERAT ""
 #define MSR_IR 0x20UL
 #define MSR_DR 0x10UL
 #define MSR_ME 0x1000UL
