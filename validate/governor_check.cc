@@ -81,6 +81,7 @@
 #include <cstdio>
 #include <map>
 #include <random>
+#include <regex>
 #include <set>
 #include <span>
 #include <sstream>
@@ -125,6 +126,9 @@ struct Input {
   // 'p' ones differ in the steps before it (what the predictor learned).
   int family = -1;
   char vary = 0;
+  // A governor of before v4.4 may answer -1, no state (the core then ran the
+  // default idle): the selection is not judged and the input ends there.
+  bool may_decline = false;
 };
 
 // struct menu_device as the harness printed it.
@@ -365,6 +369,29 @@ void in_microseconds(std::vector<Input>& inputs) {
       x.residency = time(x.residency);
     }
   }
+}
+
+// The inputs of a governor from before v4.17's idle loop rework
+// (menu_select(drv, dev): no stop_tick), when the idle loop stopped the tick
+// before it asked the governor: every step with the tick stopped and the
+// time to the next event the sleep length (the tick no longer bounds it).
+// Inputs with the tick running describe a kernel that did not exist then.
+void tick_stopped_first(std::vector<Input>& inputs) {
+  for (Input& in : inputs) {
+    in.may_decline = true;
+    for (Step& x : in.steps) {
+      x.stopped = true;
+      x.dtick = x.sleep;
+    }
+  }
+}
+
+// menu_select(struct cpuidle_driver *drv, struct cpuidle_device *dev): the
+// two-parameter form of before v4.17.
+bool select_without_stop_tick(const std::string& code) {
+  static const std::regex two(
+      R"(\bmenu_select\s*\(\s*struct\s+cpuidle_driver\s*\*\s*\w+\s*,\s*struct\s+cpuidle_device\s*\*\s*\w+\s*\))");
+  return std::regex_search(code, two);
 }
 
 std::vector<Input> make_inputs(uint64_t seed) {
@@ -750,6 +777,7 @@ struct Judged {
   // GOV-3: how each selection's prediction and path were found.
   size_t gov3_exact = 0, gov3_family = 0, gov3_other = 0, gov3_wrapped = 0, gov3_wording = 0;
   size_t gov3_unjudged = 0;
+  size_t declined = 0;                    // selections that answered -1 (Input::may_decline)
   std::string family_first, other_first;  // the first selection of each kind
   // GOV-5 through the walk: the first divergence only a prediction outside
   // exact arithmetic's range explains, set only when every divergence of the
@@ -972,6 +1000,10 @@ Judged judge(const Input& input, const Outcome& o, size_t subject) {
   for (size_t k = 0; k < o.sels.size(); ++k) {
     const Sel& s = o.sels[k];
     if (!s.ok) break;
+    if (s.idx < 0 && input.may_decline) {
+      ++r.declined;
+      break;
+    }
     ++r.selections;
     const Step& x = input.steps[k];
     Ctx c = context(input, o, k);
@@ -1355,6 +1387,14 @@ Part check_governor(const Options& opt, const Target& target) {
 
   std::vector<Input> inputs = make_inputs(opt.seed);
   if (ex.code.find("next_timer_us") != std::string::npos) in_microseconds(inputs);
+  const bool tick_stopped_era = select_without_stop_tick(ex.code);
+  if (tick_stopped_era) {
+    tick_stopped_first(inputs);
+    part.notes.push_back(
+        "menu_select(drv, dev) without stop_tick: the governor of before v4.17, when the idle "
+        "loop stopped the tick before asking it; every input has the tick stopped and the next "
+        "event at the sleep length, and the file's stop_tick is reported as true (it had no say)");
+  }
   const bool san = !hb.san.empty();
   Batch plain, sanb;
   {
@@ -1406,7 +1446,7 @@ Part check_governor(const Options& opt, const Target& target) {
   std::string gov8_accepted, family_first, other_first, update_differs;
   std::vector<std::pair<size_t, std::string>> walk_findings;
   std::vector<Known> known;
-  size_t walk_differs = 0;
+  size_t walk_differs = 0, declined = 0;
   for (size_t i = 0; i < inputs.size(); ++i) {
     for (const Batch* b : {&sanb, &plain}) {
       if (b->outcomes.empty() || !b->outcomes[i].reported) continue;
@@ -1422,6 +1462,7 @@ Part check_governor(const Options& opt, const Target& target) {
         g3_exact += jd.gov3_exact, g3_family += jd.gov3_family, g3_other += jd.gov3_other;
         g3_wrapped += jd.gov3_wrapped, g3_wording += jd.gov3_wording;
         g3_unjudged += jd.gov3_unjudged;
+        declined += jd.declined;
         if (gov8_accepted.empty()) gov8_accepted = jd.gov8_accepted;
         if (family_first.empty()) family_first = jd.family_first;
         if (other_first.empty()) other_first = jd.other_first;
@@ -1437,6 +1478,12 @@ Part check_governor(const Options& opt, const Target& target) {
   // everywhere: every divergence of every input is explained by one.
   if (walk_differs == 0)
     for (const auto& w : walk_findings) findings["GOV-5"].push_back(w);
+  if (declined > 0)
+    part.notes.push_back(std::to_string(declined) +
+                         " input(s) ended where menu_select() answered -1, no state: before "
+                         "v4.4 the cpuidle core then ran the architecture's default idle and "
+                         "reflected nothing; that answer is not judged, and the selections "
+                         "before it are");
   if (g3_family + g3_other > 0) {
     std::string line = "predictor: on " + std::to_string(g3_family + g3_other) + " of " +
                        std::to_string(selections) + " selections the file's choice is " + sname +
@@ -1515,7 +1562,13 @@ Part check_governor(const Options& opt, const Target& target) {
     const std::string& harness = via_san ? hb.san : hb.plain;
     for (int round = 0; round < 40; ++round) {
       if (std::chrono::duration<double>(Clock::now() - t0).count() > opt.budget_seconds) break;
-      const std::vector<Input> cand = shrink_candidates(in);
+      std::vector<Input> cand = shrink_candidates(in);
+      // The era's constraints hold for every candidate too (the shrinker's
+      // plainer step has the tick running).
+      if (tick_stopped_era) {
+        tick_stopped_first(cand);
+        std::erase_if(cand, [&](const Input& x) { return input_line(0, x) == input_line(0, in); });
+      }
       if (cand.empty()) break;
       const Batch b = run_inputs(harness, via_san, cand, part.temp_dir,
                                  "shrink" + std::to_string(round) + "-", 20);

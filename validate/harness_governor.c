@@ -54,6 +54,19 @@
 #include "harness_runtime.c"
 
 #ifdef HAVE_MENU_SELECT
+/* menu_select(drv, dev, &stop_tick) since v4.17; menu_select(drv, dev)
+ * before it, when the idle loop had stopped the tick already (stop_tick
+ * stays true: that is what happened). The function's type picks the call;
+ * each branch casts to its own type, only the matching one is evaluated. */
+#define GOV_MENU_SELECT(drv, dev, stop)                                                           \
+  _Generic(&menu_select,                                                                          \
+      int (*)(struct cpuidle_driver *, struct cpuidle_device *):                                  \
+          ((int (*)(struct cpuidle_driver *, struct cpuidle_device *))(void (*)(void))menu_select)( \
+              drv, dev),                                                                          \
+      default: ((int (*)(struct cpuidle_driver *, struct cpuidle_device *, bool *))(void (*)(void)) \
+                    menu_select)(drv, dev, stop))
+#define GOV_SELECT_HAS_STOP_TICK \
+  _Generic(&menu_select, int (*)(struct cpuidle_driver *, struct cpuidle_device *): 0, default: 1)
 
 struct gov_step {
   unsigned long long latency_req, sleep_length, delta_tick, residency;
@@ -196,12 +209,16 @@ static void run_input(long long id, bool trace, unsigned hz) {
       const unsigned calls_before = gov_env.sleep_length_calls;
       in_call = 1;
       bool stop = true;
-      idx = menu_select(&drv, &dev, &stop);
+      idx = GOV_MENU_SELECT(&drv, &dev, &stop);
       in_call = 0;
       stop_tick = stop;
       emit("S %lld %ld idx=%d stop_tick=%d timer=%d", id, step, idx, stop_tick ? 1 : 0,
            gov_env.sleep_length_calls != calls_before ? 1 : 0);
       emit_device("U", id, step);
+      /* Before v4.4 a negative index meant "no state": the cpuidle core ran
+       * the architecture's default idle and reflected nothing. The input
+       * ends there (the driver judges the selections before it). */
+      if (idx < 0 && !GOV_SELECT_HAS_STOP_TICK) break;
       /* The idle period. */
       if (st->entered) {
         dev.last_residency_ns = st->residency;

@@ -108,6 +108,35 @@ expect_text us_era "fixed upstream by 779b1a1cb13a"
 expect_text us_era "the inputs are stated in whole microseconds"
 expect_no_driver_crash us_era
 
+# The form of before v4.17's idle loop rework, made from the v5.x file:
+# menu_select(drv, dev) without stop_tick, the argument-less
+# tick_nohz_get_sleep_length(), the limit from pm_qos_request(). The harness
+# calls it by its signature, every input has the tick stopped (the idle loop
+# stopped it before asking the governor then), and it is judged.
+PRE="$SCRATCH/governor_pre_rework.c"
+sed -e '/^static int menu_select(struct cpuidle_driver \*drv, struct cpuidle_device \*dev,$/{N;s/,\n[[:space:]]*bool \*stop_tick)/)/}' \
+    -e 's/\*stop_tick = [^;]*;/(void)0;/' \
+    -e 's/md->next_timer_us = ktime_to_us(tick_nohz_get_sleep_length(&tick_left));/tick_left = tick_nohz_get_sleep_length(); md->next_timer_us = ktime_to_us(tick_left);/' \
+    -e 's/int bound = cpuidle_governor_latency_req(dev->cpu);/int bound = pm_qos_request(PM_QOS_CPU_DMA_LATENCY);/' \
+    "$HERE/governor_us_era.c" >"$PRE"
+grep -q "menu_select(struct cpuidle_driver \*drv, struct cpuidle_device \*dev)$" "$PRE" &&
+  grep -q "pm_qos_request(PM_QOS_CPU_DMA_LATENCY)" "$PRE" && grep -q "tick_nohz_get_sleep_length()" "$PRE" &&
+  ! grep -q "stop_tick" "$PRE" || fail "pre_rework: the v4.x form was not made"
+run pre_rework --source "$PRE" --component governor --budget "$BUDGET" --no-sanitizers
+expect_rc pre_rework 1
+expect_only_failed pre_rework GOV-2
+expect_text pre_rework "menu_select(drv, dev) without stop_tick: the governor of before v4.17"
+grep -q "ns, tick running" "$SCRATCH/pre_rework.out" && fail "pre_rework: an input with the tick running"
+expect_no_driver_crash pre_rework
+# ... answering -1 when no state is enabled, as before v4.4: that answer is
+# "no state" (the core ran its default idle), not an index outside the table.
+sed 's/^\t\tpick = 0;$/\t\tpick = -1;/' "$PRE" >"$SCRATCH/governor_pre_rework_minus_one.c"
+cmp -s "$PRE" "$SCRATCH/governor_pre_rework_minus_one.c" && fail "pre_rework_minus_one: nothing changed"
+run pre_rework_minus_one --source "$SCRATCH/governor_pre_rework_minus_one.c" --component governor --budget "$BUDGET" --no-sanitizers
+expect_clause pre_rework_minus_one GOV-7 held
+expect_text pre_rework_minus_one "ended where menu_select() answered -1, no state"
+expect_no_driver_crash pre_rework_minus_one
+
 run era_predictor --source "$(src_variant era_predictor)" --component governor --budget "$BUDGET" --no-sanitizers
 expect_rc era_predictor 0
 expect_only_failed era_predictor

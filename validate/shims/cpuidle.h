@@ -54,8 +54,19 @@ struct cpuidle_device {
   unsigned int poll_time_limit : 1;
   unsigned int cpu;
   s64 next_hrtimer; /* ktime_t */
-  int last_state_idx;
-  u64 last_residency_ns;
+  /* RHEL 8 keeps these two in dev->rh_cpuidle_dev (its kABI extension); the
+   * two names share their storage, so either era's text reads what the
+   * harness wrote. */
+  union {
+    struct {
+      int last_state_idx;
+      u64 last_residency_ns;
+    };
+    struct {
+      int last_state_idx;
+      u64 last_residency_ns;
+    } rh_cpuidle_dev;
+  };
   int last_residency; /* v5.x: in us */
   u64 poll_limit_ns;
   u64 forced_idle_latency_limit_ns;

@@ -149,12 +149,44 @@ static inline s64 cpuidle_governor_latency_req(unsigned int cpu) {
   return gov_env.latency_req;
 }
 
+/* Before v4.17 (the idle loop rework): pm_qos_request(PM_QOS_CPU_DMA_LATENCY)
+ * for the limit (microseconds in that era, as the harness scripts it) and a
+ * per-device resume latency read through get_cpu_device(). The device adds
+ * no limit: S32_MAX reads as none in both encodings of the era (4.14 and
+ * before: 0 or a value above the limit means none; 4.15 and 4.16:
+ * PM_QOS_RESUME_LATENCY_NO_CONSTRAINT, S32_MAX). */
+#ifndef PM_QOS_RESUME_LATENCY_NO_CONSTRAINT
+#define PM_QOS_RESUME_LATENCY_NO_CONSTRAINT S32_MAX
+#endif
+#ifndef PM_QOS_CPU_DMA_LATENCY
+#define PM_QOS_CPU_DMA_LATENCY 1
+#endif
+static inline int pm_qos_request(int pm_qos_class) {
+  (void)pm_qos_class;
+  return (int)gov_env.latency_req;
+}
+struct device;
+static inline struct device *get_cpu_device(unsigned int cpu) { (void)cpu; return NULL; }
+static inline s32 dev_pm_qos_raw_read_value(struct device *dev) { (void)dev; return S32_MAX; }
+static inline s32 dev_pm_qos_read_value(struct device *dev) { (void)dev; return S32_MAX; }
+/* The first state the governor may pick besides polling: 1 where state 0 is
+ * the architecture's polling loop (CONFIG_ARCH_HAS_CPU_RELAX, x86), 0
+ * elsewhere; POWER is elsewhere. Gone since v4.17's CPUIDLE_FLAG_POLLING. */
+#ifndef CPUIDLE_DRIVER_STATE_START
+#define CPUIDLE_DRIVER_STATE_START 0
+#endif
+
 /* --- the tick layer (include/linux/tick.h) --------------------------------------------- */
-static inline ktime_t tick_nohz_get_sleep_length(ktime_t *delta_next) {
+/* tick_nohz_get_sleep_length(&delta_next) since v4.17; before it the
+ * function had no argument and the tick was already stopped when the
+ * governor ran (the time to the next timer). Both forms reach one shim: an
+ * absent argument becomes a null pointer. */
+static inline ktime_t shim_tick_nohz_get_sleep_length(ktime_t *delta_next) {
   gov_env.sleep_length_calls++;
-  *delta_next = gov_env.delta_tick_ns;
+  if (delta_next) *delta_next = gov_env.delta_tick_ns;
   return gov_env.sleep_length_ns;
 }
+#define tick_nohz_get_sleep_length(...) shim_tick_nohz_get_sleep_length(__VA_ARGS__ + 0)
 static inline bool tick_nohz_tick_stopped(void) { return gov_env.tick_stopped; }
 static inline bool tick_nohz_idle_got_tick(void) {
   gov_env.got_tick_calls++;
