@@ -256,9 +256,9 @@ struct LoopCall {
   Request request;
 };
 struct LoopTrace {
-  std::vector<LoopCall> calls;      // one per status consumed
-  bool stopped_by_policy = false;   // the last call's request said no retry
-  uint64_t requested_max_us = 0;    // sum of the requests' upper ends
+  std::vector<LoopCall> calls;     // one per status consumed
+  bool stopped_by_policy = false;  // the last call's request said no retry
+  uint64_t requested_max_us = 0;   // sum of the requests' upper ends
   uint32_t cond_resched_calls = 0;
 };
 LoopTrace drive(StepFn step, std::span<const uint32_t> statuses, bool need_resched,

@@ -318,7 +318,6 @@ std::string ranges(std::vector<unsigned> cut);
 constexpr unsigned kChunks = 16;
 constexpr uint64_t kChunkSize = (uint64_t{1} << 32) / kChunks;
 
-
 // The sampled scan, as "LO HI" arguments: every status in -65536..65535,
 // then 256 blocks of 65536 consecutive statuses, one in each 2^24, at an
 // offset that varies from block to block (2^17 + 2^24 statuses in all).

@@ -143,8 +143,8 @@ struct RetriesAt0x12345678Policy {
 
 TEST(BusyDelayStatusScan, RangeScanFindsOneBadStatusInsideAQuietBlock) {
   ScanTally t;
-  scan_range<RetriesAt0x12345678Policy, busy_delay::oracle::kAllStatusClauses>(0x12340000, 0x12350000, false,
-                                                                     0, t);
+  scan_range<RetriesAt0x12345678Policy, busy_delay::oracle::kAllStatusClauses>(
+      0x12340000, 0x12350000, false, 0, t);
   EXPECT_EQ(t.statuses, 0x10000u);
   EXPECT_EQ(t.violations[0], 1u);  // BUSY-1
   EXPECT_EQ(t.violations[4], 1u);  // BUSY-5
