@@ -129,6 +129,13 @@ std::string status_prefix(uint32_t s, const std::string& mode, int nr) {
   return b + (mode == "early" ? std::string("early boot") : "need_resched=" + std::to_string(nr));
 }
 
+// The clauses each of the harness's modes judges.
+const std::vector<std::string>& mode_clauses(const std::string& mode) {
+  static const std::vector<std::string> time = {"BUSY-4"}, early = {"BUSY-7"},
+                                        policy = {"BUSY-1", "BUSY-2", "BUSY-3", "BUSY-5"}, none;
+  return mode == "time" ? time : mode == "early" ? early : mode == "policy" ? policy : none;
+}
+
 // The clause a crash, hang or sanitizer report during a call belongs to.
 std::string owner_clause(const std::string& mode, uint32_t s) {
   if (mode == "time") return "BUSY-4";
@@ -206,12 +213,13 @@ void judge_early(Evidence& ev, const std::vector<bo::Call>& calls,
     std::sscanf(v.message.c_str(), "step %zu", &step);
     std::string where;
     if (step >= 1 && step <= calls.size()) {
-      where = status_prefix(calls[step - 1].status, "early", 0) + ": ";
+      const std::string* in_phase = nullptr;  // the last phase that began at or before the step
       for (const auto& [first, phase] : phases)
-        if (first <= step - 1)
-          where = status_prefix(calls[step - 1].status, "early", 0) + ": " + phase + ": ";
-      where += "answered " + describe_answer(answers[step - 1]) +
-               (answers[step - 1].retry ? ", retry" : ", no retry") + "; ";
+        if (first <= step - 1) in_phase = &phase;
+      where = status_prefix(calls[step - 1].status, "early", 0) + ": " +
+              (in_phase ? *in_phase + ": " : "") + "answered " +
+              describe_answer(answers[step - 1]) +
+              (answers[step - 1].retry ? ", retry" : ", no retry") + "; ";
     }
     add_finding(ev, v.clause, where + v.message, v.occurrences);
   }
@@ -285,9 +293,7 @@ RunState judge_run_output(Evidence& ev, const std::string& out,
       for (const auto& c : clauses) ev[c].errors.push_back(why);
     } else if (tag == "COMPLETE") {
       l >> mode;
-      if (mode == "time") st.complete.insert("BUSY-4");
-      if (mode == "early") st.complete.insert("BUSY-7");
-      if (mode == "policy") st.complete.insert({"BUSY-1", "BUSY-2", "BUSY-3", "BUSY-5"});
+      for (const auto& c : mode_clauses(mode)) st.complete.insert(c);
     } else if (tag == "NOTE") {
       st.notes.push_back(line.substr(5));
     } else if (tag == "ABORT") {
@@ -375,20 +381,21 @@ Part check_busy_delay(const Options& opt, const Target& target) {
   // over the rest: well under a second) and the early-boot sequences; then,
   // unless --scan sampled, the exhaustive scans in chunks, within --budget.
   std::vector<Run> runs;
-  const std::vector<std::string> policy = {"BUSY-1", "BUSY-2", "BUSY-3", "BUSY-5"};
+  const std::vector<std::string>& policy = mode_clauses("policy");
   const std::vector<std::string> sample = sampled_ranges();
   auto with_sample = [&](std::vector<std::string> args) {
     args.insert(args.end(), sample.begin(), sample.end());
     return args;
   };
   if (have_time)
-    runs.push_back({"plain", "scan-time sampled", with_sample({"scan-time"}), {"BUSY-4"}, ""});
+    runs.push_back(
+        {"plain", "scan-time sampled", with_sample({"scan-time"}), mode_clauses("time"), ""});
   if (have_delay) {
     runs.push_back(
         {"plain", "scan-policy 0 sampled", with_sample({"scan-policy", "0"}), policy, ""});
     runs.push_back(
         {"plain", "scan-policy 1 sampled", with_sample({"scan-policy", "1"}), policy, ""});
-    runs.push_back({"plain", "early", {"early"}, {"BUSY-7"}, ""});
+    runs.push_back({"plain", "early", {"early"}, mode_clauses("early"), ""});
   }
   std::vector<Run> chunks;
   if (!opt.sampled)
@@ -396,8 +403,12 @@ Part check_busy_delay(const Options& opt, const Target& target) {
       const std::string lo = hex32(k * kChunkSize), hi = hex32((k + 1) * kChunkSize - 1);
       const std::string range = " " + lo + ".." + hi;
       if (have_time)
-        chunks.push_back(
-            {"plain", "scan-time" + range, {"scan-time", lo, hi}, {"BUSY-4"}, "scan-time", k});
+        chunks.push_back({"plain",
+                          "scan-time" + range,
+                          {"scan-time", lo, hi},
+                          mode_clauses("time"),
+                          "scan-time",
+                          k});
       if (have_delay)
         for (const char* nr : {"0", "1"})
           chunks.push_back({"plain",
@@ -430,8 +441,10 @@ Part check_busy_delay(const Options& opt, const Target& target) {
     const std::string& san = hb.san;
     if (!san.empty()) {
       std::vector<std::string> sc;
-      if (have_time) sc.push_back("BUSY-4");
-      if (have_delay) sc.insert(sc.end(), {"BUSY-1", "BUSY-2", "BUSY-3", "BUSY-5", "BUSY-7"});
+      for (const char* mode : {"time", "policy", "early"}) {
+        if (std::string(mode) == "time" ? !have_time : !have_delay) continue;
+        sc.insert(sc.end(), mode_clauses(mode).begin(), mode_clauses(mode).end());
+      }
       runs.push_back({"sanitizers", "boundary", {"boundary"}, sc, ""});
     } else if (opt.sanitizers) {
       rep.notes.push_back("the ASan+UBSan build failed, boundary run skipped: " + hb.san_note);

@@ -204,7 +204,13 @@ static inline __attribute__((always_inline)) unsigned call_time(uint32_t s) {
   return ms;
 }
 
-static inline __attribute__((always_inline)) void call_policy(uint32_t s, struct answer *a) {
+/* One rtas_busy_delay() call: returns its retry, the sleep and yield counts
+ * in *sleeps and *yields (locals of the caller, kept in registers).
+ * events = sleeps + yields: most calls request nothing, and reading the two
+ * counters one by one keeps the compiler from loading them as one 8-byte
+ * word just after two 4-byte stores (a stall on every call). */
+static inline __attribute__((always_inline)) bool call_policy(uint32_t s, unsigned *sleeps,
+                                                              unsigned *yields) {
   cur_status = s;
   shim_req.events = shim_req.sleeps = shim_req.cond_resched = 0; /* all the answer reads */
   if (boundary_trace) trace_call(s);
@@ -215,10 +221,17 @@ static inline __attribute__((always_inline)) void call_policy(uint32_t s, struct
   const bool retry = false;
 #endif
   in_call = 0;
-  /* Built in registers, stored once: the scan compares it with run_answer
-   * field by field (a struct built on the stack and read back wider than it
-   * was written stalls every call). */
-  const unsigned sleeps = shim_req.sleeps, yields = shim_req.cond_resched;
+  *sleeps = *yields = 0;
+  if (__builtin_expect(shim_req.events != 0, 0)) {
+    *sleeps = *(volatile unsigned *)&shim_req.sleeps;
+    *yields = *(volatile unsigned *)&shim_req.cond_resched;
+  }
+  return retry;
+}
+
+/* The whole answer of the call just made, stored once (only when a new run
+ * starts, or per early-boot call). */
+static void answer_of(struct answer *a, bool retry, unsigned sleeps, unsigned yields) {
   a->ms = 0;
   a->retry = retry;
   a->sleeps = sleeps;
@@ -253,32 +266,10 @@ static void scan(uint64_t lo, uint64_t hi) {
       if (__builtin_expect(run_open && ms == run_answer.ms && nwarns == 0, 1)) continue;
       a.ms = ms;
     } else {
-      cur_status = s;
-      shim_req.events = shim_req.sleeps = shim_req.cond_resched = 0;
-      if (boundary_trace) trace_call(s);
-      in_call = 1;
-#ifdef HAVE_RTAS_BUSY_DELAY
-      const bool retry = rtas_busy_delay((int)s);
-#else
-      const bool retry = false;
-#endif
-      in_call = 0;
-      /* events = sleeps + yields: most calls request nothing, and reading the
-       * two counters one by one keeps the compiler from loading them as one
-       * 8-byte word just after two 4-byte stores (a stall on every call). */
-      unsigned sleeps = 0, yields = 0;
-      if (__builtin_expect(shim_req.events != 0, 0)) {
-        sleeps = *(volatile unsigned *)&shim_req.sleeps;
-        yields = *(volatile unsigned *)&shim_req.cond_resched;
-      }
+      unsigned sleeps, yields;
+      const bool retry = call_policy(s, &sleeps, &yields);
       if (__builtin_expect(run_open && nwarns == 0 && policy_same(retry, sleeps, yields), 1)) continue;
-      a.ms = 0;
-      a.retry = retry;
-      a.sleeps = sleeps;
-      a.yields = yields;
-      a.primitive = sleeps ? shim_req.primitive : 0;
-      a.min_us = sleeps ? shim_req.min_us : 0;
-      a.max_us = sleeps ? shim_req.max_us : 0;
+      answer_of(&a, retry, sleeps, yields);
     }
     if (nwarns) {
       flush_run((uint64_t)s - 1);
@@ -313,8 +304,10 @@ static int scan_ranges(int argc, char **argv) {
 #ifdef HAVE_RTAS_BUSY_DELAY
 static void early_call(uint32_t s) {
   struct answer a;
+  unsigned sleeps, yields;
   call_seq++; /* the statuses repeat: the watchdog's pulse */
-  call_policy(s, &a);
+  const bool retry = call_policy(s, &sleeps, &yields);
+  answer_of(&a, retry, sleeps, yields);
   record("CALL 0x%08x %d %u %u %u %llu %llu", s, a.retry ? 1 : 0, a.sleeps, a.yields, a.primitive,
          a.min_us, a.max_us);
   report_warns(s);
