@@ -178,6 +178,8 @@ std::string_view form_subject(Form f) {
       return governor::SeedV2::name;
     case Form::seed_threshold:
       return governor::SeedThreshold::name;
+    case Form::mainline:
+      return governor::Mainline::name;
   }
   return governor::Reference::name;
 }
@@ -187,7 +189,7 @@ Input parse_input(std::span<const uint8_t> data) {
   Reader r(data);
   const uint8_t b0 = r.byte();
   const unsigned form = b0 & 7u;
-  in.config.form = form <= 4 ? static_cast<Form>(form) : Form::reference;
+  in.config.form = form <= 5 ? static_cast<Form>(form) : Form::reference;
   in.config.hz = kHz[(b0 >> 3) & 3u];
   in.config.ordered = (b0 >> 5) & 1u;
   const unsigned hz = in.config.hz;
@@ -313,9 +315,10 @@ std::vector<uint8_t> encode(const Input& input) {
 }
 
 std::span<const Subject> all_subjects() {
-  static const Subject all[] = {subject_of<governor::V614>(), subject_of<governor::SeedV2>(),
-                                subject_of<governor::SeedThreshold>(),
-                                subject_of<governor::Reference>(), subject_of<governor::V619>()};
+  static const Subject all[] = {
+      subject_of<governor::V614>(),          subject_of<governor::SeedV2>(),
+      subject_of<governor::SeedThreshold>(), subject_of<governor::Reference>(),
+      subject_of<governor::V619>(),          subject_of<governor::Mainline>()};
   return all;
 }
 
@@ -334,7 +337,7 @@ const Subject& fuzz_subject(const Config& config) {
     if (s == nullptr) {
       std::fprintf(stderr,
                    "governor_fuzz: IDLESPEC_GOVERNOR_SUBJECT=%s: want v6.14, seed-v2, "
-                   "seed-threshold, reference or v6.19\n",
+                   "seed-threshold, reference, v6.19 or mainline\n",
                    name);
       std::abort();
     }
@@ -343,7 +346,9 @@ const Subject& fuzz_subject(const Config& config) {
   if (overridden != nullptr) return *overridden;
   static const Subject* const reference = find_subject(governor::Reference::name);
   static const Subject* const v619 = find_subject(governor::V619::name);
-  return config.form == Form::v619 ? *v619 : *reference;
+  static const Subject* const mainline = find_subject(governor::Mainline::name);
+  if (config.form == Form::v619) return *v619;
+  return config.form == Form::mainline ? *mainline : *reference;
 }
 
 Outcome run(const Subject& s, const Input& input) {
@@ -419,8 +424,9 @@ Outcome run(const Subject& s, const Input& input) {
                  "] (each within 1..8192), ring pointer " + std::to_string(h.interval_ptr.v);
         });
       }
-      governor::oracle::judge_prediction(s.predictor, s.rejected_period_invalidates, table, before,
-                                         h, in, p, where(sel, in), out);
+      governor::oracle::judge_prediction(s.predictor, s.consults_timer_when_stopped,
+                                         s.rejected_period_invalidates, table, before, h, in, p,
+                                         where(sel, in), out);
     }
   }
   o.violations = out.take();

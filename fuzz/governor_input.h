@@ -95,7 +95,14 @@ inline constexpr uint64_t kMaxFactor = governor::kUnityFactor;  // 8192
 inline constexpr size_t kNamedTimeCount = 16;
 uint64_t named_time(size_t i, unsigned hz);
 
-enum class Form : uint8_t { reference = 0, v619 = 1, v614 = 2, seed_v2 = 3, seed_threshold = 4 };
+enum class Form : uint8_t {
+  reference = 0,
+  v619 = 1,
+  v614 = 2,
+  seed_v2 = 3,
+  seed_threshold = 4,
+  mainline = 5
+};
 std::string_view form_subject(Form f);  // "reference", "v6.19", ...
 
 struct Config {
@@ -145,20 +152,21 @@ struct Subject {
   governor::WalkFn walk = nullptr;
   governor::Predictor predictor = governor::Predictor::kBothEnds;
   bool rejected_period_invalidates = true;
+  bool consults_timer_when_stopped = false;  // 80606f4eb8d7 (mainline)
 };
 
 template <class S>
 Subject subject_of() {
-  return {S::name, &governor::predict<S, Concrete>, &governor::walk<S, Concrete>, S::predictor,
-          S::rejected_period_invalidates};
+  return {S::name,      &governor::predict<S, Concrete>, &governor::walk<S, Concrete>,
+          S::predictor, S::rejected_period_invalidates,  S::consults_timer_when_stopped};
 }
 
-// The five subjects of impl/governor.h, in subjects() order.
+// The six subjects of impl/governor.h, in subjects() order.
 std::span<const Subject> all_subjects();
 const Subject* find_subject(std::string_view name);
-// What the libFuzzer target runs for `config`: reference or v6.19 as the
-// form asks (the v6.14 family: reference). IDLESPEC_GOVERNOR_SUBJECT=<name>
-// in the environment overrides it (any of the five: replaying one file
+// What the libFuzzer target runs for `config`: reference, v6.19 or mainline
+// as the form asks (the v6.14 family: reference). IDLESPEC_GOVERNOR_SUBJECT=<name>
+// in the environment overrides it (any of the six: replaying one file
 // against one subject).
 const Subject& fuzz_subject(const Config& config);
 

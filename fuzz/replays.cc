@@ -77,7 +77,7 @@ std::vector<CorpusReplay> replays() {
   CorpusReplay governor{
       "governor_fuzz",
       "governor",
-      {"GOV-1", "GOV-2", "GOV-3", "GOV-4", "GOV-5", "GOV-7", "GOV-8"},
+      {"GOV-1", "GOV-2", "GOV-3", "GOV-4", "GOV-5", "GOV-7", "GOV-8", "GOV-9"},
       {},
       "IDLESPEC_GOVERNOR_SUBJECT",
       "selections judged",

@@ -59,6 +59,9 @@ std::span<const SubjectOps> subjects() {
           "rule needs exit latency <= prediction"),
       ops_of<V619>(
           "reference + 'Use residency threshold in polling state override decisions' (v6.19)"),
+      ops_of<Mainline>(
+          "2026 mainline: v6.19 + 80606f4eb8d7 (timer consulted with the tick stopped) + "
+          "e57c2bf2e89d (SAFE_TIMER_RANGE_NS)"),
   };
   return all;
 }

@@ -12,7 +12,8 @@
 // branches on a D::Bool; loops over the table are unrolled with "still
 // walking" flags, exactly following the kernel's break/continue/return.
 //
-// The subjects are types (V614, SeedV2, SeedThreshold, Reference, V619) whose
+// The subjects are types (V614, SeedV2, SeedThreshold, Reference, V619,
+// Mainline) whose
 // static members select the rules of one kernel; witnesses in
 // tests/witnesses/ derive from them and override one member.
 //
@@ -38,6 +39,7 @@ namespace idlespec::governor {
 inline constexpr uint64_t kNsecPerUsec = 1000;
 inline constexpr uint64_t kNsecPerSec = 1000000000;
 inline constexpr uint64_t kResidencyThresholdNs = 15 * kNsecPerUsec;  // gov.h
+inline constexpr uint64_t kSafeTimerRangeTicks = 2;  // gov.h: SAFE_TIMER_RANGE_NS = 2 x TICK_NSEC
 inline constexpr unsigned kBuckets = 6;
 inline constexpr unsigned kIntervalShift = 3;
 inline constexpr unsigned kIntervals = 1u << kIntervalShift;
@@ -148,6 +150,14 @@ struct V614 {
   static constexpr bool polling_rule_exit_within_prediction = false;
   static constexpr Predictor predictor = Predictor::kTwoPass;
   static constexpr bool rejected_period_invalidates = false;
+  // 80606f4eb8d7: with the tick stopped the timer is consulted whatever the
+  // typical interval (before it, a typical interval <= 15 us skipped it and
+  // left next_timer_ns at KTIME_MAX, which the tick-stopped adjustment then
+  // took as the prediction).
+  static constexpr bool consults_timer_when_stopped = false;
+  // e57c2bf2e89d: the tick-stopped adjustment only when the next timer is
+  // beyond SAFE_TIMER_RANGE_NS (2 x TICK_NSEC).
+  static constexpr bool safe_timer_range = false;
   // Hooks that only witnesses change.
   static constexpr bool honours_disabled = true;
   static constexpr unsigned timer_product_bits = 64;
@@ -187,6 +197,17 @@ struct Reference : V614 {
 struct V619 : Reference {
   static constexpr std::string_view name = "v6.19";
   static constexpr PollingRule polling_rule = PollingRule::kBelowThreshold;
+};
+
+// 2026 mainline: v6.19 plus 80606f4eb8d7 ("cpuidle: governors: menu: Always
+// check timers with tick stopped", Fixes: 5484e31bbbff) and e57c2bf2e89d
+// ("cpuidle: governors: menu: Refine stopped tick handling"). pm-7.0's
+// removal of the single-state return changes no answer: the cpuidle core
+// then skips the governor, and menu_select() on one state still returns 0.
+struct Mainline : V619 {
+  static constexpr std::string_view name = "mainline";
+  static constexpr bool consults_timer_when_stopped = true;
+  static constexpr bool safe_timer_range = true;
 };
 
 // --- helpers ----------------------------------------------------------------
@@ -517,11 +538,13 @@ TimerEstimate<D> timer_estimate(typename D::template U<64> delta,
   return t;
 }
 
+template <class S, class D>
+Prediction<D> predict_from_typical(History<D>& h, const Inputs<D>& in,
+                                   typename D::template U<32> typical_us);
+
 // The first half of menu_select(): learn from the last period, predict.
 template <class S, class D>
 Prediction<D> predict(std::span<const State<D>> states, History<D>& h, const Inputs<D>& in) {
-  using U64 = typename D::template U<64>;
-  using U32 = typename D::template U<32>;
   // menu_update() runs only when a period was reflected; the core always
   // reflects before the next selection, except after a rejected entry.
   if (!D::known_false(h.needs_update)) {
@@ -545,10 +568,21 @@ Prediction<D> predict(std::span<const State<D>> states, History<D>& h, const Inp
     }
   }
   h.needs_update = D::truth(false);
+  return predict_from_typical<S, D>(h, in, typical_interval<S, D>(h));
+}
 
-  U64 predicted =
-      D::template zext<64>(typical_interval<S, D>(h)) * D::template lit<64>(kNsecPerUsec);
-  const auto consult_timer = predicted > D::template lit<64>(kResidencyThresholdNs);
+// The rest of the prediction, from the typical interval (us, UINT_MAX:
+// none): whether to consult the timer, the timer estimate, the bucket and
+// next_timer_ns it records, the tick-stopped handling's inputs. predict()
+// calls it; the GOV-9 proof calls it with a symbolic typical interval.
+template <class S, class D>
+Prediction<D> predict_from_typical(History<D>& h, const Inputs<D>& in,
+                                   typename D::template U<32> typical_us) {
+  using U64 = typename D::template U<64>;
+  using U32 = typename D::template U<32>;
+  U64 predicted = D::template zext<64>(typical_us) * D::template lit<64>(kNsecPerUsec);
+  typename D::Bool consult_timer = predicted > D::template lit<64>(kResidencyThresholdNs);
+  if constexpr (S::consults_timer_when_stopped) consult_timer = consult_timer || in.tick_stopped;
 
   const auto negative = in.sleep_length_ns > D::template lit<64>(kKtimeMax);
   const U64 delta = D::ite(negative, D::template lit<64>(0), in.sleep_length_ns);
@@ -608,7 +642,10 @@ Choice<D> walk(std::span<const State<D>> states, const Prediction<D>& p, const I
 
   U64 predicted = p.predicted_ns;
   U64 latency_req = p.latency_req_ns;
-  const B short_pred = predicted < in.tick_ns;
+  B short_pred = predicted < in.tick_ns;
+  if constexpr (S::safe_timer_range) {
+    short_pred = short_pred && p.next_timer_ns > in.tick_ns * lit64(kSafeTimerRangeTicks);
+  }
   predicted = D::ite(in.tick_stopped && short_pred, p.next_timer_ns, predicted);
   if constexpr (S::lowers_limit_to_prediction) {
     latency_req = D::ite(!in.tick_stopped && latency_req > predicted, predicted, latency_req);

@@ -87,6 +87,21 @@ Violations judge_selection(std::span<const State<Concrete>> states, const Concre
                       u64s(c.predicted_ns.v) + " ns (path " + std::string(path_name(c.path.v)) +
                       ")");
   }
+  // GOV-9: with the tick stopped, a target residency within the time to the
+  // next timer (a negative sleep length counts as 0), give or take the
+  // half microsecond timer_us rounds to; for tick inputs in their order
+  // (delta_next <= the sleep length) and ordered tables.
+  if (ordered && !fallback && in.tick_stopped) {
+    const uint64_t t = in.sleep_length_ns.v > kKtimeMax ? 0 : in.sleep_length_ns.v;
+    const uint64_t dt = in.delta_tick_ns.v > kKtimeMax ? 0 : in.delta_tick_ns.v;
+    const uint64_t tr = states[idx].target_residency_ns.v;
+    if (dt <= t && u128{tr} > u128{t} + kTimerRoundingNs) {
+      fail("GOV-9", "tick stopped: state " + u64s(idx) + " target residency " + u64s(tr) +
+                        " ns > the time to the next timer " + u64s(t) + " ns (path " +
+                        std::string(path_name(c.path.v)) + ", prediction " +
+                        u64s(c.predicted_ns.v) + " ns)");
+    }
+  }
   // GOV-4: never stop the tick for a polling state, unless already stopped.
   if (states[idx].polling && c.stop_tick && !in.tick_stopped) {
     fail("GOV-4", "polling state " + u64s(idx) + " chosen with stop_tick while the tick runs");
@@ -253,12 +268,14 @@ Typical typical_both_ends(const std::array<uint32_t, kIntervals>& iv) {
   return typical_both_ends(widen_ring(iv), w);
 }
 
-Predict predict_from(Predictor predictor, ExactHistory& e, const ConcreteInputs& in, Widths& w) {
+Predict predict_from(Predictor predictor, bool consults_when_stopped, ExactHistory& e,
+                     const ConcreteInputs& in, Widths& w) {
   Predict p;
   p.typical = predictor == Predictor::kTwoPass ? typical_two_pass(e.intervals, w)
                                                : typical_both_ends(e.intervals, w);
   const u128 typical_ns = p.typical.us * kNsecPerUsec;
-  p.consult_timer = typical_ns > kResidencyThresholdNs;
+  p.consult_timer =
+      typical_ns > kResidencyThresholdNs || (consults_when_stopped && in.tick_stopped);
   if (!p.consult_timer) {
     p.predicted_ns = typical_ns;
     e.next_timer_ns = kKtimeMax;
@@ -283,25 +300,25 @@ Predict predict_from(Predictor predictor, ExactHistory& e, const ConcreteInputs&
   return p;
 }
 
-Predict predict(Predictor predictor, bool mark_rejected, const ConcreteHistory& h,
-                const ConcreteInputs& in) {
+Predict predict(Predictor predictor, bool consults_when_stopped, bool mark_rejected,
+                const ConcreteHistory& h, const ConcreteInputs& in) {
   ExactHistory e = widen(h);
   e.ptr %= kIntervals;
   if (mark_rejected) push_interval(e, kUintMax);
   Widths w;
-  return predict_from(predictor, e, in, w);
+  return predict_from(predictor, consults_when_stopped, e, in, w);
 }
 
-Predict select_prediction(Predictor predictor, bool rejected_period_invalidates,
-                          std::span<const State<Concrete>> states, ExactHistory& e,
-                          const ConcreteInputs& in, Widths& w) {
+Predict select_prediction(Predictor predictor, bool consults_when_stopped,
+                          bool rejected_period_invalidates, std::span<const State<Concrete>> states,
+                          ExactHistory& e, const ConcreteInputs& in, Widths& w) {
   const bool update_due = e.needs_update;
   if (update_due) menu_update(states, e, in, w);
   if (rejected_period_invalidates && !update_due && in.last_residency_ns.v == 0) {
     push_interval(e, kUintMax);
   }
   e.needs_update = false;
-  return predict_from(predictor, e, in, w);
+  return predict_from(predictor, consults_when_stopped, e, in, w);
 }
 
 std::string intervals_text(const ConcreteHistory& h) {
@@ -313,13 +330,15 @@ std::string intervals_text(const ConcreteHistory& h) {
   return s + "] us, next slot " + std::to_string(h.interval_ptr.v);
 }
 
-void judge_prediction(Predictor predictor, bool rejected_period_invalidates,
-                      std::span<const State<Concrete>> states, const ConcreteHistory& before,
-                      const ConcreteHistory& after, const ConcreteInputs& in,
-                      const Prediction<Concrete>& p, const std::string& where, Collector& out) {
+void judge_prediction(Predictor predictor, bool consults_when_stopped,
+                      bool rejected_period_invalidates, std::span<const State<Concrete>> states,
+                      const ConcreteHistory& before, const ConcreteHistory& after,
+                      const ConcreteInputs& in, const Prediction<Concrete>& p,
+                      const std::string& where, Collector& out) {
   ExactHistory e = widen(before);
   Widths x;
-  const Predict want = select_prediction(predictor, rejected_period_invalidates, states, e, in, x);
+  const Predict want = select_prediction(predictor, consults_when_stopped,
+                                         rejected_period_invalidates, states, e, in, x);
   // The interval menu_update() stores is GOV-8's business (an unsigned int
   // holding a duration that does not fit it); everything else is GOV-5's.
   std::string why;

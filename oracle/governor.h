@@ -37,12 +37,18 @@ bool table_is_ordered(std::span<const State<Concrete>> states);
 // The index of the first enabled state, or states.size() if none.
 size_t first_enabled(std::span<const State<Concrete>> states);
 
-// GOV-1, GOV-2, GOV-3 and GOV-4 for one selection. `latency_req_ns` is the
+// How far a prediction from the timer estimate may exceed the time to the
+// next timer: timer_us rounds to the nearest microsecond (GOV-9).
+inline constexpr uint64_t kTimerRoundingNs = kNsecPerUsec / 2;
+
+// GOV-1, GOV-2, GOV-3, GOV-4 and GOV-9 for one selection. `latency_req_ns` is the
 // PM QoS limit as the governor received it; `predicted_ns` the prediction as
 // the walk started (Choice::predicted_ns: the governor reports it, the judge
 // only compares against it). GOV-2 and GOV-3 are judged only on tables that
-// keep STATES-1..3 (GOV-7); GOV-1, GOV-4 and the index bound (reported as
-// GOV-7) on every table. One violation per broken clause.
+// keep STATES-1..3 (GOV-7), GOV-9 on those too and only with the tick
+// stopped and delta_next at most the sleep length; GOV-1, GOV-4 and the
+// index bound (reported as GOV-7) on every table. One violation per broken
+// clause.
 Violations judge_selection(std::span<const State<Concrete>> states, const ConcreteInputs& in,
                            const ConcreteChoice& c);
 
@@ -132,26 +138,30 @@ Typical typical_both_ends(const Ring& iv, Widths& w);
 Typical typical_both_ends(const std::array<uint32_t, kIntervals>& iv);
 
 // The prediction as the walk starts, from a ring with no update due; the
-// bucket and the time to the next timer it leaves in `e`.
+// bucket and the time to the next timer it leaves in `e`. The timer is
+// consulted when the typical interval exceeds 15 us, and, for a subject
+// with `consults_when_stopped` (80606f4eb8d7, mainline), whenever the tick
+// is stopped.
 struct Predict {
   Typical typical;
-  bool consult_timer = false;  // typical x 1000 > 15 us
+  bool consult_timer = false;  // typical x 1000 > 15 us (or the tick stopped, see above)
   u128 timer_us = 0;           // round(sleep length x factor / 8192) in us
   u128 predicted_ns = 0;
   u128 next_timer_ns = 0;
   unsigned bucket = 0;
   u128 delta_tick_ns = 0;
 };
-Predict predict_from(Predictor predictor, ExactHistory& e, const ConcreteInputs& in, Widths& w);
+Predict predict_from(Predictor predictor, bool consults_when_stopped, ExactHistory& e,
+                     const ConcreteInputs& in, Widths& w);
 // `mark_rejected`: the subject records UINT_MAX for a rejected period first.
-Predict predict(Predictor predictor, bool mark_rejected, const ConcreteHistory& h,
-                const ConcreteInputs& in);
+Predict predict(Predictor predictor, bool consults_when_stopped, bool mark_rejected,
+                const ConcreteHistory& h, const ConcreteInputs& in);
 // The first half of menu_select(), exactly, from the history a selection
 // starts with: the update if one is due, the rejected period marked (when
 // `rejected_period_invalidates`), then the prediction.
-Predict select_prediction(Predictor predictor, bool rejected_period_invalidates,
-                          std::span<const State<Concrete>> states, ExactHistory& e,
-                          const ConcreteInputs& in, Widths& w);
+Predict select_prediction(Predictor predictor, bool consults_when_stopped,
+                          bool rejected_period_invalidates, std::span<const State<Concrete>> states,
+                          ExactHistory& e, const ConcreteInputs& in, Widths& w);
 
 // GOV-5 and GOV-8 for one selection whose inputs lie in the kernel's ranges:
 // `before` is the history the selection started from, `after` and `p` what
@@ -160,10 +170,11 @@ Predict select_prediction(Predictor predictor, bool rejected_period_invalidates,
 // (the prediction, the time to the next timer, the bucket, the correction
 // factors, the interval ring) must equal the exact ones. `where` opens each
 // message.
-void judge_prediction(Predictor predictor, bool rejected_period_invalidates,
-                      std::span<const State<Concrete>> states, const ConcreteHistory& before,
-                      const ConcreteHistory& after, const ConcreteInputs& in,
-                      const Prediction<Concrete>& p, const std::string& where, Collector& out);
+void judge_prediction(Predictor predictor, bool consults_when_stopped,
+                      bool rejected_period_invalidates, std::span<const State<Concrete>> states,
+                      const ConcreteHistory& before, const ConcreteHistory& after,
+                      const ConcreteInputs& in, const Prediction<Concrete>& p,
+                      const std::string& where, Collector& out);
 
 // "[12 0 4294967295 ...] us, next slot 3"
 std::string intervals_text(const ConcreteHistory& h);

@@ -17,13 +17,15 @@ std::optional<GovernorSubject> governor_subject(std::string_view name) {
   if (name == g::SeedThreshold::name) return governor_subject_of<g::SeedThreshold>();
   if (name == g::Reference::name) return governor_subject_of<g::Reference>();
   if (name == g::V619::name) return governor_subject_of<g::V619>();
+  if (name == g::Mainline::name) return governor_subject_of<g::Mainline>();
   return std::nullopt;
 }
 
 const std::vector<std::string>& governor_subject_names() {
   static const std::vector<std::string> names = {
-      std::string(g::V614::name), std::string(g::SeedV2::name), std::string(g::SeedThreshold::name),
-      std::string(g::Reference::name), std::string(g::V619::name)};
+      std::string(g::V614::name),          std::string(g::SeedV2::name),
+      std::string(g::SeedThreshold::name), std::string(g::Reference::name),
+      std::string(g::V619::name),          std::string(g::Mainline::name)};
   return names;
 }
 
@@ -225,8 +227,8 @@ GovWalkCase GovWalkInputs::concrete(const z3::model& m, const GovChoice& c) cons
   k.prediction.next_timer_ns = Word<64>(model_u64(m, prediction.next_timer_ns.e));
   k.prediction.delta_tick_ns = Word<64>(model_u64(m, prediction.delta_tick_ns.e));
   k.inputs.latency_req_ns = Word<64>(model_u64(m, inputs.latency_req_ns.e));
-  k.inputs.sleep_length_ns = Word<64>(0);
-  k.inputs.delta_tick_ns = Word<64>(0);
+  k.inputs.sleep_length_ns = Word<64>(model_u64(m, inputs.sleep_length_ns.e));
+  k.inputs.delta_tick_ns = Word<64>(model_u64(m, inputs.delta_tick_ns.e));
   k.inputs.tick_stopped = model_true(m, inputs.tick_stopped.e);
   k.inputs.tick_ns = Word<64>(model_u64(m, inputs.tick_ns.e));
   k.inputs.last_state_idx = Word<32>(0);

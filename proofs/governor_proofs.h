@@ -45,6 +45,7 @@ using GovUpdateFn = void (*)(std::span<const GovState>, GovHistory&, const GovIn
                              governor::UpdateTrace<Z3Domain>*);
 using GovTypicalFn = Sym<32> (*)(const GovHistory&, governor::IntervalTrace<Z3Domain>*);
 using GovTimerFn = governor::TimerEstimate<Z3Domain> (*)(Sym<64>, Sym<32>);
+using GovPredictTypicalFn = GovPrediction (*)(GovHistory&, const GovInputs&, Sym<32>);
 
 // One subject, symbolic and concrete.
 struct GovernorSubject {
@@ -55,6 +56,7 @@ struct GovernorSubject {
   GovTimerFn timer;
   governor::Predictor predictor;
   governor::WalkFn concrete_walk;
+  GovPredictTypicalFn predict_typical;  // predict() after the typical interval
 };
 
 template <class S>
@@ -77,14 +79,18 @@ governor::TimerEstimate<Z3Domain> symbolic_timer(Sym<64> delta, Sym<32> factor) 
 }
 
 template <class S>
+GovPrediction symbolic_predict_typical(GovHistory& h, const GovInputs& in, Sym<32> typical_us) {
+  return governor::predict_from_typical<S, Z3Domain>(h, in, typical_us);
+}
+template <class S>
 GovernorSubject governor_subject_of() {
-  return {std::string(S::name),        &symbolic_walk<S>,  &symbolic_update<S>,
-          &symbolic_typical<S>,        &symbolic_timer<S>, S::predictor,
-          &governor::walk<S, Concrete>};
+  return {std::string(S::name),         &symbolic_walk<S>,           &symbolic_update<S>,
+          &symbolic_typical<S>,         &symbolic_timer<S>,          S::predictor,
+          &governor::walk<S, Concrete>, &symbolic_predict_typical<S>};
 }
 
 // The shipped subjects by name (v6.14, seed-v2, seed-threshold, reference,
-// v6.19); nullopt for any other.
+// v6.19, mainline); nullopt for any other.
 std::optional<GovernorSubject> governor_subject(std::string_view name);
 const std::vector<std::string>& governor_subject_names();
 
@@ -187,6 +193,8 @@ ProofResult prove_governor_monotonic(const GovernorSubject& s, const ProofOption
                                      const GovWalkScope& scope = {});  // GOV-6
 ProofResult prove_governor_no_overflow(const GovernorSubject& s, const ProofOptions& o,
                                        const GovWalkScope& scope = {});  // GOV-5, GOV-8
+ProofResult prove_governor_timer_fits(const GovernorSubject& s, const ProofOptions& o,
+                                      const GovWalkScope& scope = {});  // GOV-9
 
 // ---- The catalog ----------------------------------------------------------------
 

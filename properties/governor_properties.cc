@@ -98,7 +98,8 @@ const std::vector<std::string>& selection_clauses() {
 }
 
 const std::vector<std::string>& sequence_clauses() {
-  static const std::vector<std::string> c = {"GOV-1", "GOV-2", "GOV-3", "GOV-4", "GOV-5", "GOV-8"};
+  static const std::vector<std::string> c = {"GOV-1", "GOV-2", "GOV-3", "GOV-4",
+                                             "GOV-5", "GOV-8", "GOV-9"};
   return c;
 }
 
@@ -141,14 +142,15 @@ std::vector<Discrepancy> update_discrepancies(std::span<const ConcreteState> sta
   return out;
 }
 
-std::vector<Discrepancy> predict_discrepancies(governor::Predictor predictor, bool mark_rejected,
+std::vector<Discrepancy> predict_discrepancies(governor::Predictor predictor,
+                                               bool consults_when_stopped, bool mark_rejected,
                                                const ConcreteHistory& ring_source,
                                                const ConcreteInputs& in,
                                                const ConcretePrediction& p,
                                                const ConcreteHistory& after) {
   std::vector<Discrepancy> out;
   const governor::oracle::Predict e =
-      governor::oracle::predict(predictor, mark_rejected, ring_source, in);
+      governor::oracle::predict(predictor, consults_when_stopped, mark_rejected, ring_source, in);
   std::string part = "other";
   if (e.consult_timer && e.timer_us > kUintMax) {
     part = "timer_us";

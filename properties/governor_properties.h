@@ -129,7 +129,8 @@ std::vector<Discrepancy> update_discrepancies(std::span<const ConcreteState> sta
 // predict() (its result `p`, the history `after` it left) against
 // governor::oracle::predict() from `ring_source`: the history with the update
 // already applied by the model, so that a difference there is reported once.
-std::vector<Discrepancy> predict_discrepancies(governor::Predictor predictor, bool mark_rejected,
+std::vector<Discrepancy> predict_discrepancies(governor::Predictor predictor,
+                                               bool consults_when_stopped, bool mark_rejected,
                                                const ConcreteHistory& ring_source,
                                                const ConcreteInputs& in,
                                                const ConcretePrediction& p,
@@ -148,7 +149,8 @@ std::vector<Discrepancy> exact_discrepancies(std::span<const ConcreteState> stat
   const ConcretePrediction p = governor::predict<S, Concrete>(states, after, in);
   const bool mark =
       S::rejected_period_invalidates && !h.needs_update && in.last_residency_ns.v == 0;
-  for (Discrepancy& d : predict_discrepancies(S::predictor, mark, updated, in, p, after)) {
+  for (Discrepancy& d : predict_discrepancies(S::predictor, S::consults_timer_when_stopped, mark,
+                                              updated, in, p, after)) {
     out.push_back(std::move(d));
   }
   return out;
@@ -191,7 +193,7 @@ verify::CheckResult run_predictor_exact(std::string_view subject,
 // 1..8192, the ring pointer below 8 ("" if they hold).
 std::string history_invariant_failure(const ConcreteHistory& h);
 
-const std::vector<std::string>& sequence_clauses();  // GOV-1..5, GOV-8
+const std::vector<std::string>& sequence_clauses();  // GOV-1..5, GOV-8, GOV-9
 
 template <class S>
 void sequence_body(const std::string& clause) {
@@ -307,7 +309,7 @@ verify::CheckResult run_monotonic(std::string_view subject, const verify::RunOpt
 // --- the checks as verify runs them ---------------------------------------------------
 
 // Calls f(S{}) for the subject type named `subject` (v6.14, seed-v2,
-// seed-threshold, reference, v6.19); an unknown verdict naming the subject
+// seed-threshold, reference, v6.19, mainline); an unknown verdict naming the subject
 // otherwise.
 template <class F>
 verify::CheckResult with_subject(std::string_view subject, F&& f) {
@@ -317,6 +319,7 @@ verify::CheckResult with_subject(std::string_view subject, F&& f) {
   if (subject == SeedThreshold::name) return f(SeedThreshold{});
   if (subject == Reference::name) return f(Reference{});
   if (subject == V619::name) return f(V619{});
+  if (subject == Mainline::name) return f(Mainline{});
   verify::CheckResult none;
   none.detail = "the governor properties have no subject named '" + std::string(subject) + "'";
   return none;

@@ -20,14 +20,18 @@ using governor::kUintMax;
 using verify::CheckKind;
 using verify::Outcome;
 
-const std::vector<std::string> kSubjects = {"v6.14", "seed-v2", "seed-threshold", "reference",
-                                            "v6.19"};
+const std::vector<std::string> kSubjects = {"v6.14",     "seed-v2", "seed-threshold",
+                                            "reference", "v6.19",   "mainline"};
+// The subjects with the v6.15 predictor and the limit checked first.
+bool v615_or_later(const std::string& s) {
+  return s == "reference" || s == "v6.19" || s == "mainline";
+}
 
 TEST(GovernorRegistry, FourPropertiesForEverySubject) {
   const verify::Registry& registry = verify::builtin_registry();
   const std::vector<std::pair<std::string, std::vector<std::string>>> expected = {
       {"governor_selection", {"GOV-1", "GOV-2", "GOV-3", "GOV-4", "GOV-7"}},
-      {"governor_wakeup_sequence", {"GOV-1", "GOV-2", "GOV-3", "GOV-4", "GOV-5", "GOV-8"}},
+      {"governor_wakeup_sequence", {"GOV-1", "GOV-2", "GOV-3", "GOV-4", "GOV-5", "GOV-8", "GOV-9"}},
       {"governor_predictor_exact", {"GOV-5"}},
       {"governor_monotonic", {"GOV-6"}},
   };
@@ -71,7 +75,7 @@ TEST(GovernorExact, BucketsAndTimerRounding) {
            {499, 0}, {500, 1}, {1499, 1}, {1500, 2}, {50000000, 50000}}) {
     in.sleep_length_ns = Concrete::lit<64>(sleep);
     const governor::oracle::Predict p =
-        governor::oracle::predict(governor::Predictor::kTwoPass, false, h, in);
+        governor::oracle::predict(governor::Predictor::kTwoPass, false, false, h, in);
     EXPECT_TRUE(p.consult_timer);
     EXPECT_EQ(static_cast<uint64_t>(p.timer_us), us) << sleep;
     EXPECT_EQ(static_cast<uint64_t>(p.predicted_ns), us * 1000) << sleep;
@@ -79,17 +83,17 @@ TEST(GovernorExact, BucketsAndTimerRounding) {
   // Half the factor halves the prediction.
   h.correction_factor[4] = Concrete::lit<32>(4096);
   in.sleep_length_ns = Concrete::lit<64>(50000000);
-  EXPECT_EQ(
-      static_cast<uint64_t>(
-          governor::oracle::predict(governor::Predictor::kTwoPass, false, h, in).predicted_ns),
-      25000000u);
+  EXPECT_EQ(static_cast<uint64_t>(
+                governor::oracle::predict(governor::Predictor::kTwoPass, false, false, h, in)
+                    .predicted_ns),
+            25000000u);
   // The first sleep length whose timer_us passes an unsigned int at unity
   // factor: 2^32 us less half a microsecond.
   in.sleep_length_ns = Concrete::lit<64>(kUintUsNs - 501);
-  EXPECT_EQ(governor::oracle::predict(governor::Predictor::kTwoPass, false, h, in).timer_us,
+  EXPECT_EQ(governor::oracle::predict(governor::Predictor::kTwoPass, false, false, h, in).timer_us,
             kUintMax);
   in.sleep_length_ns = Concrete::lit<64>(kUintUsNs - 500);
-  EXPECT_EQ(governor::oracle::predict(governor::Predictor::kTwoPass, false, h, in).timer_us,
+  EXPECT_EQ(governor::oracle::predict(governor::Predictor::kTwoPass, false, false, h, in).timer_us,
             governor::oracle::u128{kUintMax} + 1);
 }
 
@@ -185,6 +189,56 @@ TEST(GovernorJudge, TickStoppedPromotionPastTheLimit) {
   EXPECT_EQ(clause_failure(governor::oracle::judge_selection(t, in, ref), "GOV-2", t), "");
 }
 
+// Mainline without e57c2bf2e89d: 80606f4eb8d7 alone, as stable trees carry it.
+struct WithoutSafeRange : governor::Mainline {
+  static constexpr bool safe_timer_range = false;
+};
+
+// The spec's GOV-9 example: the last eight idle periods 5 us each, poll
+// 0/0, C1 2/10 us, C2 100 us / 1 ms; HZ 250, tick stopped, the timer 200 us
+// away. v6.19 does not look the timer up (typical interval 5 us), replaces
+// the short prediction by KTIME_MAX and takes C2. With 80606f4eb8d7 alone
+// (Debian's 6.12) the timer replaces it: C1 fits. Mainline keeps the short
+// prediction (the timer is within SAFE_TIMER_RANGE_NS), and the polling
+// rule leaves poll for C1. Only v6.19 breaks GOV-9.
+TEST(GovernorJudge, TickStoppedWithoutTheTimer) {
+  const std::vector<governor::TableEntry> entries = {{"poll", 0, 0, true, false, false},
+                                                     {"C1", 2000, 10000, false, true, false},
+                                                     {"C2", 100000, 1000000, false, true, false}};
+  const Table t = governor::to_states(entries);
+  ConcreteInputs in{};
+  in.latency_req_ns = Concrete::lit<64>(uint64_t{0x7fffffff} * 1000);
+  in.tick_ns = Concrete::lit<64>(governor::tick_nsec(250));
+  in.sleep_length_ns = in.delta_tick_ns = Concrete::lit<64>(200000);
+  in.tick_stopped = true;
+  in.last_state_idx = Concrete::lit<32>(0);
+  in.last_residency_ns = Concrete::lit<64>(1000);  // not a rejected entry
+  in.poll_time_limit = false;
+  auto choose = [&](auto subject) {
+    ConcreteHistory h = governor::fresh_history<Concrete>();
+    for (auto& v : h.intervals) v = Concrete::lit<32>(5);
+    return governor::select<decltype(subject), Concrete>(t, h, in);
+  };
+  const ConcreteChoice v619 = choose(governor::V619{});
+  EXPECT_EQ(v619.idx.v, 2u);
+  EXPECT_EQ(v619.predicted_ns.v, governor::kKtimeMax);
+  EXPECT_EQ(clause_failure(governor::oracle::judge_selection(t, in, v619), "GOV-9", t),
+            "tick stopped: state 2 target residency 1000000 ns > the time to the next timer "
+            "200000 ns (path residency-fits, prediction 9223372036854775807 ns)");
+  const ConcreteChoice backport = choose(WithoutSafeRange{});
+  EXPECT_EQ(backport.idx.v, 1u);
+  EXPECT_EQ(clause_failure(governor::oracle::judge_selection(t, in, backport), "GOV-9", t), "");
+  const ConcreteChoice mainline = choose(governor::Mainline{});
+  EXPECT_EQ(mainline.idx.v, 1u);
+  EXPECT_EQ(mainline.path.v, governor::kPollingRule);
+  EXPECT_EQ(mainline.predicted_ns.v, 5000u);  // as the walk started
+  EXPECT_EQ(clause_failure(governor::oracle::judge_selection(t, in, mainline), "GOV-9", t), "");
+  // delta_next beyond the sleep length is outside the clause's inputs.
+  ConcreteInputs unordered = in;
+  unordered.delta_tick_ns = Concrete::lit<64>(200001);
+  EXPECT_EQ(clause_failure(governor::oracle::judge_selection(t, unordered, v619), "GOV-9", t), "");
+}
+
 verify::CheckResult run(const std::string& name, const std::string& subject) {
   const auto t0 = std::chrono::steady_clock::now();
   const verify::CheckResult r = run_governor_property(name, subject, verify::RunOptions{});
@@ -204,7 +258,7 @@ bool has(const std::string& text, const std::string& part) {
 TEST(GovernorProperties, Selection) {
   for (const std::string& subject : kSubjects) {
     const verify::CheckResult r = run("governor_selection", subject);
-    if (subject == "reference" || subject == "v6.19") {
+    if (v615_or_later(subject)) {
       EXPECT_EQ(r.outcome, Outcome::pass) << subject << ": " << r.detail;
       continue;
     }
@@ -227,18 +281,27 @@ TEST(GovernorProperties, WakeupSequence) {
   for (const std::string& subject : kSubjects) {
     const verify::CheckResult r = run("governor_wakeup_sequence", subject);
     ASSERT_EQ(r.outcome, Outcome::fail) << subject << ": " << r.detail;
-    const bool old = subject != "reference" && subject != "v6.19";
-    const std::set<std::string> expected =
+    const bool old = !v615_or_later(subject);
+    // GOV-9 (accepted for all but mainline): with the tick stopped and a
+    // typical interval of at most 15 us, the timer is not consulted.
+    std::set<std::string> expected =
         old ? std::set<std::string>{"GOV-2", "GOV-8"} : std::set<std::string>{"GOV-8"};
+    if (subject != "mainline") expected.insert("GOV-9");
     EXPECT_EQ(r.violated, expected) << subject;
     EXPECT_TRUE(has(r.detail, "next_timer 9223372036854775807 ns")) << r.detail;
     EXPECT_TRUE(has(r.detail, "interval recorded 2783138807 us, exact 9223372036854775 us"))
         << r.detail;
     EXPECT_TRUE(has(r.detail, "poll_time_limit")) << r.detail;
-    EXPECT_TRUE(has(r.detail, old ? "GOV-1, GOV-3, GOV-4, GOV-5: 1000 random cases each passed"
-                                  : "GOV-1, GOV-2, GOV-3, GOV-4, GOV-5: 1000 random cases each "
-                                    "passed"))
-        << r.detail;
+    const char* held = old ? "GOV-1, GOV-3, GOV-4, GOV-5: 1000 random cases each passed"
+                       : subject == "mainline"
+                           ? "GOV-1, GOV-2, GOV-3, GOV-4, GOV-5, GOV-9: 1000 random cases each "
+                             "passed"
+                           : "GOV-1, GOV-2, GOV-3, GOV-4, GOV-5: 1000 random cases each passed";
+    EXPECT_TRUE(has(r.detail, held)) << r.detail;
+    if (subject != "mainline") {
+      EXPECT_TRUE(has(r.detail, "GOV-9: selection ")) << r.detail;
+      EXPECT_TRUE(has(r.detail, "ns > the time to the next timer")) << r.detail;
+    }
     if (old) {
       EXPECT_TRUE(has(r.detail, "(path tick-stopped-promotion)")) << r.detail;
       EXPECT_TRUE(has(r.counterexample, "tick stopped")) << r.counterexample;
@@ -265,7 +328,7 @@ TEST(GovernorProperties, PredictorExact) {
     const std::string rest = r.detail.substr(beyond);
     EXPECT_TRUE(has(rest, "timer_us: falsified")) << rest;
     EXPECT_TRUE(has(rest, "(beyond an unsigned int)")) << rest;
-    const bool both_ends = subject == "reference" || subject == "v6.19";
+    const bool both_ends = v615_or_later(subject);
     EXPECT_EQ(has(rest, "sum_of_squares: falsified"), both_ends) << rest;
   }
 }
@@ -288,14 +351,19 @@ TEST(GovernorProperties, Monotonic) {
     EXPECT_TRUE(has(r.detail.substr(limit, prediction - limit), "path tick-retained, keep tick"))
         << r.detail;
     EXPECT_TRUE(has(r.counterexample, "tick running")) << r.counterexample;
-    // HZ 100: 10 ms less 1 ns is replaced by the 20 ms to the timer.
+    // HZ 100: 10 ms less 1 ns is replaced by the 20 ms to the timer. In
+    // mainline only a timer beyond SAFE_TIMER_RANGE_NS (2 ticks, 20 ms)
+    // replaces it: the smallest counterexample is 1 ns further.
+    const std::string timer = subject == "mainline" ? "20000001" : "20000000";
     EXPECT_TRUE(has(r.detail.substr(prediction),
                     "prediction 9999999 ns chose state 2, path residency-fits, stop tick, "
-                    "predicted 20000000 ns; the larger prediction 10000000 ns chose state 1"))
+                    "predicted " +
+                        timer + " ns; the larger prediction 10000000 ns chose state 1"))
         << r.detail;
     EXPECT_TRUE(has(r.counterexample,
                     "prediction: states [0 0/0, 1 0/0, 2 0/20000000]; limit 2147483647000 ns, "
-                    "sleep length 20000000 ns, delta_tick 0 ns, tick stopped, HZ 100"))
+                    "sleep length " +
+                        timer + " ns, delta_tick 0 ns, tick stopped, HZ 100"))
         << r.counterexample;
   }
 }

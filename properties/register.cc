@@ -99,8 +99,8 @@ std::vector<Row> rows() {
                {"BUSY-7"},
                {"early"},
                busy_delay_property("busy_delay_early_sequence")});
-  const std::vector<std::string> governors = {"v6.14", "seed-v2", "seed-threshold", "reference",
-                                              "v6.19"};
+  const std::vector<std::string> governors = {"v6.14",     "seed-v2", "seed-threshold",
+                                              "reference", "v6.19",   "mainline"};
   r.push_back({CheckKind::property,
                "governor_selection",
                "governor",
@@ -110,7 +110,7 @@ std::vector<Row> rows() {
   r.push_back({CheckKind::property,
                "governor_wakeup_sequence",
                "governor",
-               {"GOV-1", "GOV-2", "GOV-3", "GOV-4", "GOV-5", "GOV-8"},
+               {"GOV-1", "GOV-2", "GOV-3", "GOV-4", "GOV-5", "GOV-8", "GOV-9"},
                governors,
                governor_property("governor_wakeup_sequence")});
   r.push_back({CheckKind::property,

@@ -57,7 +57,7 @@
 //            selection that did not consult the timer (the truncation the
 //            spec accepts for every subject) is noted, not failed.
 //
-// Differential: every step is also run through the five subjects of
+// Differential: every step is also run through the six subjects of
 // impl/governor.h from the file's own learned state (so one divergence does
 // not cascade); the note names the subject whose choices and learned state
 // equal the file's on every selection, or the closest and the first

@@ -273,10 +273,21 @@ int exit_code_of(const std::vector<ClauseVerdict>& verdicts, bool allow_unknown)
 void judge_against_spec(Report& rep, const Options& opt) {
   const verify::SpecIndex& idx = spec();
   std::set<std::string> noted;
+  std::vector<std::pair<std::string, std::string>> used;  // subject, its components
   for (auto& part : rep.parts) {
-    // The subject: --subject where the component has it, else reference.
+    // The subject: --subject where the component has it, else the spec's
+    // "- Validate default:" for the component, else reference.
     const std::vector<std::string> known = idx.subjects_of(part.component);
     std::string subject = opt.subject;
+    if (!opt.subject_given && !idx.validate_default(part.component).empty())
+      subject = idx.validate_default(part.component);
+    auto u =
+        std::find_if(used.begin(), used.end(), [&](const auto& x) { return x.first == subject; });
+    if (u == used.end()) {
+      used.push_back({subject, part.component});
+    } else if (u->second.find(part.component) == std::string::npos) {
+      u->second += ", " + part.component;
+    }
     if (std::find(known.begin(), known.end(), subject) == known.end()) {
       subject = "reference";
       if (noted.insert(part.component).second)
@@ -355,6 +366,14 @@ void judge_against_spec(Report& rep, const Options& opt) {
             "the spec accepts a violation for " + acc->subject + "; this file does not show it";
       }
     }
+  }
+  // One subject: its name; several (the components' defaults differ):
+  // "reference (busy_delay); mainline (governor)".
+  if (!opt.subject_given && used.size() == 1) rep.judged_subject = used[0].first;
+  if (!opt.subject_given && used.size() > 1) {
+    rep.judged_subject.clear();
+    for (const auto& [s, comps] : used)
+      rep.judged_subject += (rep.judged_subject.empty() ? "" : "; ") + s + " (" + comps + ")";
   }
   rep.clauses.clear();
   bool escaped = false;
@@ -809,10 +828,9 @@ std::string render_text(const Report& rep) {
   for (const auto& n : rep.notes) o << "note: " << n << "\n";
   if (!rep.error.empty()) o << "error: " << rep.error << "\n";
   o << verdict_counts(rep.clauses);
-  char sum[96];
-  std::snprintf(sum, sizeof(sum), "; %.1fs, subject %s, exit %d\n", rep.seconds,
-                rep.judged_subject.c_str(), rep.exit_code);
-  o << sum;
+  char secs[32];
+  std::snprintf(secs, sizeof(secs), "; %.1fs", rep.seconds);
+  o << secs << ", subject " << rep.judged_subject << ", exit " << rep.exit_code << "\n";
   if (!rep.sandbox.empty()) o << rep.sandbox << "\n";
   return o.str();
 }
@@ -990,10 +1008,12 @@ into a plain and an ASan+UBSan harness, and run in child processes.
                          a read-only system, only its scratch directory
                          writable; every escape attempt is a finding); every
                          report then says so
-  --subject NAME         the spec subject to judge the file against (default
-                         reference; e.g. legacy for a pre-v5.17 rtas.c, v6.14
-                         for a menu.c of that era): the spec's accepted
-                         violations of that subject are reported as accepted
+  --subject NAME         the spec subject to judge the file against (default:
+                         the component's "- Validate default:" in spec/*.md,
+                         mainline for governor, else reference; e.g. legacy
+                         for a pre-v5.17 rtas.c, v6.19 for a menu.c of that
+                         era): the spec's accepted violations of that subject
+                         are reported as accepted
   --allow-unknown        exit 0 instead of 3 when nothing failed but a clause
                          could not be judged
 
@@ -1081,6 +1101,7 @@ bool parse_common(const std::vector<std::string>& args, Parsed& p,
       }
     } else if (a == "--subject") {
       if (!value(p.opt.subject, "a subject (e.g. reference, legacy, v6.14)")) return false;
+      p.opt.subject_given = true;
     } else if (a == "--allow-unknown") {
       p.opt.allow_unknown = true;
     } else if (a == "--inputs") {

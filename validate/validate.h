@@ -66,6 +66,7 @@ struct Options {
   std::set<std::string> inputs = {"z3", "fuzz", "rapidcheck", "generated"};
   int property_cases = 100;           // RapidCheck cases (--cases)
   std::string subject = "reference";  // --subject: the spec subject the file is judged against
+  bool subject_given = false;         // --subject was given (else the spec's Validate default)
   bool sandbox = true;                // false: --no-sandbox (validate/sandbox.h)
   bool allow_unknown = false;         // --allow-unknown: exit 3 becomes 0
 };

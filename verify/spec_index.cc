@@ -73,6 +73,13 @@ std::vector<std::string> SpecIndex::modes_of(std::string_view component,
   return {};
 }
 
+std::string SpecIndex::validate_default(std::string_view component) const {
+  for (const auto& d : validate_defaults) {
+    if (d.first == component) return d.second;
+  }
+  return "";
+}
+
 std::vector<std::string> SpecIndex::subjects_of(std::string_view component) const {
   std::vector<std::string> out;
   for (const auto& c : clauses) {
@@ -109,6 +116,7 @@ void parse_spec_file(std::string_view component, std::string_view file_name, std
   static const std::regex field(
       R"(^- (Subjects|Source|Checks|Since|Fixed by|Accepted for ([A-Za-z0-9_.-]+(, *[A-Za-z0-9_.-]+)*)):\s*(.*)$)");
   static const std::regex modes_line(R"(^- Modes of ([A-Za-z0-9_.-]+):\s*(.*)$)");
+  static const std::regex default_line(R"(^- Validate default:\s*([A-Za-z0-9_.-]+)\s*$)");
   static const std::regex commit_id(R"(^([0-9a-f]{12,40})\b.*)");
   std::istringstream in{std::string(text)};
   std::string line;
@@ -168,6 +176,12 @@ void parse_spec_file(std::string_view component, std::string_view file_name, std
     if (!cur) {
       if (std::regex_match(line, m, modes_line)) {
         into.modes.push_back({std::string(component), m[1], split_list(std::string(m[2]))});
+      } else if (std::regex_match(line, m, default_line)) {
+        if (!into.validate_default(component).empty())
+          err("two '- Validate default:' lines for " + std::string(component));
+        into.validate_defaults.push_back({std::string(component), m[1]});
+      } else if (line.rfind("- Validate default:", 0) == 0) {
+        err("'- Validate default:' takes one subject name");
       }
       continue;
     }
@@ -244,6 +258,11 @@ void parse_spec_file(std::string_view component, std::string_view file_name, std
     }
   }
   finish();
+  const std::string def = into.validate_default(component);
+  const std::vector<std::string> known = into.subjects_of(component);
+  if (!def.empty() && std::find(known.begin(), known.end(), def) == known.end())
+    into.errors.push_back(std::string(file_name) + ": '- Validate default: " + def +
+                          "' names no subject of the clauses");
 }
 
 SpecIndex load_spec_dir(const std::string& dir) {

@@ -24,6 +24,7 @@
 
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "verify/registry.h"
@@ -76,12 +77,18 @@ struct SubjectModes {
 struct SpecIndex {
   std::vector<Clause> clauses;
   std::vector<SubjectModes> modes;
+  // "- Validate default: NAME" (before the clauses): the subject validate
+  // judges the component's files against when --subject names none
+  // (component, subject); without one, reference.
+  std::vector<std::pair<std::string, std::string>> validate_defaults;
   std::vector<std::string> errors;  // "spec/xcede.md:12: ..."; a spec with errors is unusable
 
   // The clause with this ID, or null.
   const Clause* find(std::string_view id) const;
   // The modes the spec gives `subject` in `component` (none: empty).
   std::vector<std::string> modes_of(std::string_view component, std::string_view subject) const;
+  // The component's "- Validate default:" subject, or "".
+  std::string validate_default(std::string_view component) const;
   // Every subject the component's clauses name, in first-seen order.
   std::vector<std::string> subjects_of(std::string_view component) const;
 };

@@ -66,7 +66,7 @@ $2" "$tmp/sweep.json"; then echo "ok   $1"; else echo "FAIL $1"; fails=$((fails 
   json_check json-fields '
 assert d["target"] == "governor" and d["wake"] == "ipi" and d["hz"] == 100, d
 assert [s["name"] for s in d["table"]["states"]] == ["snooze", "CEDE"]
-assert len(d["results"]) == 15, len(d["results"])
+assert len(d["results"]) == 18, len(d["results"])
 for r in d["results"]:
     for k in ("subject", "interval_us", "above_pct", "below_pct", "usage", "poll_time_us", "selections"):
         assert k in r, k
@@ -146,7 +146,7 @@ expect bad-decode-error 2 '\$\.error: the decode failed: Expected record-size 10
 expect bad-stdin-text 2 '\(stdin\): offset 0: expected a JSON value' -- bash -c "echo hello | \"$bin\" simulate governor --table -"
 expect missing-file 2 "--table: cannot open '.*nonexistent'" -- sim --table "$tmp/nonexistent"
 expect dir-file 2 '--table: cannot read' -- sim --table "$tmp"
-expect bad-subject 2 "unknown subject 'v6.15' \(known: v6\.14, seed-v2, seed-threshold, reference, v6\.19, all\)" -- sim --subject v6.15
+expect bad-subject 2 "unknown subject 'v6.15' \(known: v6\.14, seed-v2, seed-threshold, reference, v6\.19, mainline, all\)" -- sim --subject v6.15
 expect bad-hz 2 '--hz wants 100, 250 or 1000' -- sim --hz 300
 expect bad-wake 2 '--wake wants ipi or timer' -- sim --wake tick
 expect bad-interval-zero 2 "--intervals: interval 2 \('0'\) is not a whole number of microseconds from 1 to 1000000" -- sim --intervals 5,0
@@ -167,7 +167,7 @@ verdict plot-csv-exit $?
 check plot-written [ -s "$tmp/sweep.svg" ]
 check plot-is-svg grep -q '^<svg xmlns="http://www.w3.org/2000/svg"' "$tmp/sweep.svg"
 check plot-closed grep -q '^</svg>$' "$tmp/sweep.svg"
-for s in v6.14 seed-v2 seed-threshold reference v6.19; do
+for s in v6.14 seed-v2 seed-threshold reference v6.19 mainline; do
   above=$(grep -c "<path class=\"above\" data-subject=\"$s\"" "$tmp/sweep.svg")
   below=$(grep -c "<path class=\"below\" data-subject=\"$s\"" "$tmp/sweep.svg")
   points=$(grep "<path class=\"above\" data-subject=\"$s\"" "$tmp/sweep.svg" | grep -oE '[ML][0-9.]+,[0-9.]+' | wc -l)
@@ -175,12 +175,12 @@ for s in v6.14 seed-v2 seed-threshold reference v6.19; do
   verdict "plot-path-$s" $?
   check "plot-legend-$s" grep -q ">$s</text>" "$tmp/sweep.svg"
 done
-check plot-10-paths [ "$(grep -c '<path ' "$tmp/sweep.svg")" = 10 ]
+check plot-12-paths [ "$(grep -c '<path ' "$tmp/sweep.svg")" = 12 ]
 check plot-titles grep -q 'above % of selections' "$tmp/sweep.svg"
 sim --intervals 52 --wakeups 10 --subject seed-v2 --plot "$tmp/one.svg" >/dev/null 2>&1
 check plot-one-subject [ "$(grep -c '<path ' "$tmp/one.svg")" = 2 ]
 check csv-header [ "$(head -1 "$tmp/sweep.csv")" = "subject,interval_us,wakeups,selections,above,below,above_pct,below_pct,poll_time_us,idle_time_us,tick_wakeups,usage_snooze,usage_CEDE" ]
-check csv-rows [ "$(wc -l <"$tmp/sweep.csv")" = 26 ]
+check csv-rows [ "$(wc -l <"$tmp/sweep.csv")" = 31 ]
 check csv-row-shape grep -qE '^seed-threshold,52,300,[0-9]+,[0-9]+,[0-9]+,[0-9.]+,[0-9.]+,[0-9.]+,[0-9.]+,[0-9]+,[0-9]+,[0-9]+$' "$tmp/sweep.csv"
 
 echo "$((n - fails)) passed, $fails failed"

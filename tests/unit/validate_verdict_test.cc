@@ -83,14 +83,15 @@ TEST(ValidateVerdicts, AClauseTheSpecHasValidateJudgeWithoutAVerdictIsUncovered)
 }
 
 TEST(ValidateVerdicts, GovernorSixIsAcceptedForEverySubject) {
-  for (const char* subject : {"reference", "v6.14", "v6.19"}) {
+  for (const char* subject : {"reference", "v6.14", "v6.19", "mainline"}) {
     Options opt;
     opt.subject = subject;
+    opt.subject_given = true;
     Report r;
     Part p;
     p.component = "governor";
     p.functions = {{"menu_select", true, 1, 9, ""}, {"menu_update", true, 10, 20, ""}};
-    for (int i = 1; i <= 8; ++i)
+    for (int i = 1; i <= 9; ++i)
       p.clauses.push_back(verdict("GOV-" + std::to_string(i), "governor",
                                   i == 5 || i == 8 ? "menu_update" : "menu_select",
                                   i == 6 ? "failed" : "held"));
@@ -99,6 +100,43 @@ TEST(ValidateVerdicts, GovernorSixIsAcceptedForEverySubject) {
     EXPECT_EQ(find(r, "GOV-6").status, "accepted") << subject;
     EXPECT_EQ(r.exit_code, kExitHeld) << subject;
   }
+}
+
+// Without --subject a governor file is judged against the spec's "Validate
+// default" (mainline): GOV-9 failed there, naming the commit that fixed it
+// for the older subjects the spec accepts it for; with --subject v6.19 the
+// same failure is accepted.
+TEST(ValidateVerdicts, GovernorIsJudgedAgainstMainlineByDefault) {
+  auto judge = [](bool given, const std::string& subject) {
+    Options opt;
+    opt.subject = subject;
+    opt.subject_given = given;
+    Report r;
+    Part p;
+    p.component = "governor";
+    p.functions = {{"menu_select", true, 1, 9, ""}, {"menu_update", true, 10, 20, ""}};
+    for (int i = 1; i <= 9; ++i)
+      p.clauses.push_back(verdict("GOV-" + std::to_string(i), "governor",
+                                  i == 5 || i == 8 ? "menu_update" : "menu_select",
+                                  i == 9 ? "failed" : "held"));
+    r.parts = {p};
+    judge_against_spec(r, opt);
+    return r;
+  };
+  const Report by_default = judge(false, "reference");
+  EXPECT_EQ(by_default.judged_subject, "mainline");
+  EXPECT_EQ(find(by_default, "GOV-9").subject, "mainline");
+  EXPECT_EQ(find(by_default, "GOV-9").status, "failed");
+  EXPECT_EQ(find(by_default, "GOV-9").fixed_by, "80606f4eb8d7");
+  EXPECT_NE(find(by_default, "GOV-9").spec_note.find("fixed upstream by 80606f4eb8d7"),
+            std::string::npos)
+      << find(by_default, "GOV-9").spec_note;
+  EXPECT_EQ(by_default.exit_code, kExitFailed);
+  const Report v619 = judge(true, "v6.19");
+  EXPECT_EQ(find(v619, "GOV-9").status, "accepted");
+  EXPECT_EQ(v619.exit_code, kExitHeld);
+  // --subject reference given: the acceptance for reference applies.
+  EXPECT_EQ(find(judge(true, "reference"), "GOV-9").status, "accepted");
 }
 
 TEST(ValidateVerdicts, ExitCodes) {

@@ -3,7 +3,7 @@
  * input that tests/validate/run_governor.sh expects `idlespec validate` to
  * accept.
  *
- * It behaves exactly like the `reference` subject of impl/governor.h as
+ * It behaves exactly like the `mainline` subject of impl/governor.h as
  * spec/governor.md describes it:
  *   - the PM QoS bound is tested before the residency test, and the state
  *     walk never goes back below a choice because of it;
@@ -11,7 +11,11 @@
  *     latency to stay within the expected idle time;
  *   - the history estimate is a single loop that may exclude outliers at
  *     either end;
- *   - an entry the driver refused is remembered as UINT_MAX.
+ *   - an entry the driver refused is remembered as UINT_MAX;
+ *   - a state that polls gives way to a real one only below the residency
+ *     threshold;
+ *   - with the tick stopped the timer is always looked up, and it replaces
+ *     a short expectation only when it lies beyond SAFE_TIMER_RANGE_NS.
  * There is no iowait weighting.
  *
  * Only the entry points and the per-CPU record carry the names the validate
@@ -231,7 +235,8 @@ static u64 menu_predict(struct menu_device *md, ktime_t *tick_left)
 	u64 guess_ns = ring_estimate(md) * NSEC_PER_USEC;
 	ktime_t sleep_len;
 
-	if (guess_ns <= RESIDENCY_THRESHOLD_NS) {	/* variant: timer_always */
+	if (guess_ns <= RESIDENCY_THRESHOLD_NS &&	/* variant: timer_always */
+	    !tick_nohz_tick_stopped()) {		/* variant: stopped_skips_timer */
 		/* Short anyway: skip the tick layer, take the timer as distant. */
 		md->next_timer_ns = KTIME_MAX;
 		md->bucket = sleep_class(KTIME_MAX);
@@ -281,6 +286,7 @@ static int past_prediction(struct cpuidle_driver *drv, const struct menu_device 
 
 	/* Busy-polling is a waste when a real state fits before the timer. */
 	if ((cur->flags & CPUIDLE_FLAG_POLLING) &&
+	    st->target_residency_ns < RESIDENCY_THRESHOLD_NS &&	/* variant: no_threshold */
 	    st->exit_latency_ns <= qos_ns &&
 	    st->exit_latency_ns <= *predicted &&
 	    st->target_residency_ns <= md->next_timer_ns) {
@@ -385,8 +391,12 @@ static int menu_select(struct cpuidle_driver *drv, struct cpuidle_device *dev,
 		return 0;
 	}
 
-	/* With the tick off a short guess cannot be corrected later: use the timer. */
-	if (expect_ns < TICK_NSEC && tick_nohz_tick_stopped())
+	/*
+	 * With the tick off a short guess cannot be corrected later: use the
+	 * timer, unless it comes soon enough to end a shallow stay itself.
+	 */
+	if (expect_ns < TICK_NSEC && tick_nohz_tick_stopped() &&
+	    md->next_timer_ns > SAFE_TIMER_RANGE_NS)	/* variant: no_safe_range */
 		expect_ns = md->next_timer_ns;
 
 	pick = menu_walk(drv, dev, md, qos_ns, tick_left, &expect_ns, &settled);

@@ -3,17 +3,19 @@
 # tests/validate/run_governor.sh IDLESPEC_VALIDATE [BUDGET_SECONDS]
 #
 # The end-to-end test of `idlespec validate` on the governor component: the
-# faithful menu governor of governor_faithful.c (the `reference` subject of
-# impl/governor.h) holds every clause but GOV-6, whose counterexamples
-# spec/governor.md accepts for every subject (found, then `accepted`), and
-# equals the reference subject on every selection; each variant derived from
+# faithful menu governor of governor_faithful.c (the `mainline` subject of
+# impl/governor.h, validate's default for the governor) holds every clause
+# but GOV-6, whose counterexamples spec/governor.md accepts for every subject
+# (found, then `accepted`), and equals the mainline subject on every
+# selection; the v6.19 form of it fails GOV-9, naming 80606f4eb8d7, and is
+# `accepted` under --subject v6.19; each variant derived from
 # it with sed fails exactly the clauses its bug breaks, with a shrunk
 # counterexample that names the table and the steps; the era variants
 # (another upstream predictor) pass. The variants whose findings do not come
 # from a sanitizer run without the ASan+UBSan build (half the time each).
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
-CLAUSES="GOV-1 GOV-2 GOV-3 GOV-4 GOV-5 GOV-7 GOV-8"
+CLAUSES="GOV-1 GOV-2 GOV-3 GOV-4 GOV-5 GOV-7 GOV-8 GOV-9"
 COMPONENT=governor
 . "$HERE/lib.sh"
 
@@ -43,6 +45,15 @@ variant era_predictor '/variant: keeps_max/s/return UINT_MAX;/return rs.n * 2 >=
 # The ring stores the learned duration in ns instead of us (GOV-8, and only
 # GOV-8: the predictor reads the ring as the file wrote it).
 variant ring_ns '/variant: ring_ns/s/ring_record(md, ktime_to_us(slept_ns));/ring_record(md, slept_ns);/'
+# v6.19 (and reference): with the tick stopped and a short typical interval
+# the timer is not looked up, and the stopped-tick replacement takes the
+# distant KTIME_MAX (the bug 80606f4eb8d7 fixed); no SAFE_TIMER_RANGE_NS.
+variant v6_19 '/variant: stopped_skips_timer/s/!tick_nohz_tick_stopped()) {/1) {/
+/variant: no_safe_range/s/md->next_timer_ns > SAFE_TIMER_RANGE_NS)/1)/'
+# Debian 6.12.117's form: 80606f4eb8d7 backported, e57c2bf2e89d not. The
+# timer replaces a short guess even when it is close: shallower or equal,
+# never deeper; every clause holds.
+variant no_safe_range '/variant: no_safe_range/s/md->next_timer_ns > SAFE_TIMER_RANGE_NS)/1)/'
 
 # The faithful governor, as a kernel tree holds it, --json: one entry per
 # clause.
@@ -56,8 +67,9 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 st = {c["id"]: c for c in d["clauses"]}
 text = json.dumps(d)
-assert sorted(st) == ["GOV-%d" % i for i in range(1, 9)], st.keys()
-assert all(st["GOV-%d" % i]["status"] == "held" for i in (1, 2, 3, 4, 5, 7, 8)), st
+assert sorted(st) == ["GOV-%d" % i for i in range(1, 10)], st.keys()
+assert all(st["GOV-%d" % i]["status"] == "held" for i in (1, 2, 3, 4, 5, 7, 8, 9)), st
+assert d["judged_subject"] == "mainline", d["judged_subject"]
 assert st["GOV-5"]["function"] == "menu_update" and st["GOV-5"]["line"] > 0
 assert st["GOV-1"]["file"].endswith("drivers/cpuidle/governors/menu.c"), st["GOV-1"]["file"]
 # GOV-6: both halves of the spec's counterexample found, then accepted.
@@ -67,9 +79,26 @@ assert "limit: HZ 250, states 0 0/0, 1 0/401000, 2 1552000/67120000 ns (exit/tar
 assert "from the longer prediction" in cx, cx
 # GOV-3: every selection the reference's walk of its own prediction.
 assert "0 of a prediction exact arithmetic does not give, 0 judged by the clause's words" in st["GOV-3"]["coverage"], st["GOV-3"]
-assert "equal subject reference on all" in text
+assert "equal subject mainline on all" in text
 assert "observed the truncation spec/governor.md accepts" in st["GOV-8"]["note"], st["GOV-8"]
 PY
+
+# The v6.19 form: GOV-9 failed, as the older subjects do, naming the fix;
+# with --subject v6.19 the spec's acceptance applies.
+run v6_19 --source "$(src_variant v6_19)" --component governor --budget "$BUDGET" --no-sanitizers
+expect_rc v6_19 1
+expect_only_failed v6_19 GOV-9
+expect_text v6_19 "fixed upstream by 80606f4eb8d7"
+expect_text v6_19 "tick stopped: state "
+expect_text v6_19 "ns > the time to the next timer "
+expect_no_driver_crash v6_19
+run v6_19_subject --source "$(src_variant v6_19)" --component governor --budget "$BUDGET" --no-sanitizers --subject v6.19
+expect_rc v6_19_subject 0
+expect_clause v6_19_subject GOV-9 accepted
+run no_safe_range --source "$(src_variant no_safe_range)" --component governor --budget "$BUDGET" --no-sanitizers
+expect_rc no_safe_range 0
+expect_only_failed no_safe_range
+expect_clause no_safe_range GOV-9 held
 
 run ignores_disabled --source "$(src_variant ignores_disabled)" --component governor --budget "$BUDGET" --no-sanitizers
 expect_rc ignores_disabled 1
@@ -89,7 +118,8 @@ expect_no_driver_crash limit_after_residency
 run prediction_32bit --source "$(src_variant prediction_32bit)" --component governor --budget "$BUDGET" --no-sanitizers
 expect_rc prediction_32bit 1
 expect_only_failed prediction_32bit GOV-5
-expect_text prediction_32bit "which reference's walk gives for a prediction of 12000 ns; exact arithmetic predicts "
+expect_text prediction_32bit "which mainline's walk gives for a prediction of "
+expect_text prediction_32bit " ns; exact arithmetic predicts "
 expect_text prediction_32bit "(what exact arithmetic allows the known predictors) gives the choice, by any subject's walk: a word wrapped"
 expect_text prediction_32bit "note: the prediction is inferred"
 expect_no_driver_crash prediction_32bit
@@ -141,7 +171,7 @@ run era_predictor --source "$(src_variant era_predictor)" --component governor -
 expect_rc era_predictor 0
 expect_only_failed era_predictor
 expect_clause era_predictor GOV-6 accepted
-expect_text era_predictor "selections the file's choice is reference's walk of another prediction"
+expect_text era_predictor "selections the file's choice is mainline's walk of another prediction"
 expect_text era_predictor "the both-ends keeping the maximum (85975daeaa4d) predictor's prediction"
 expect_no_driver_crash era_predictor
 

@@ -31,4 +31,12 @@ struct Prediction32Bit : Reference {
   static constexpr unsigned timer_product_bits = 32;
 };
 
+// Mainline without 80606f4eb8d7: with the tick stopped and a typical
+// interval of at most 15 us the timer is not consulted, next_timer_ns stays
+// KTIME_MAX and replaces the short prediction (GOV-9).
+struct StoppedSkipsTimer : Mainline {
+  static constexpr std::string_view name = "witness-stopped-skips-timer";
+  static constexpr bool consults_timer_when_stopped = false;
+};
+
 }  // namespace idlespec::governor::witness

@@ -87,6 +87,27 @@ TEST(GovernorProofWitnesses, LatencyLimitCatchesLimitCheckAfterResidency) {
   testing::expect_held(prove_governor_latency_limit(s, test_options(), running));
 }
 
+// ---- GOV-9: StoppedSkipsTimer ----------------------------------------------------
+
+// Mainline without 80606f4eb8d7: a typical interval of at most 15 us leaves
+// the timer unconsulted; with the tick stopped the walk takes a state whose
+// residency the timer cuts short.
+TEST(GovernorProofWitnesses, TimerFitsCatchesStoppedSkipsTimer) {
+  const GovernorSubject s = governor_subject_of<w::StoppedSkipsTimer>();
+  GovWalkCase k;
+  GovWalkScope scope;
+  scope.counterexample = &k;
+  const ProofResult r = prove_governor_timer_fits(s, test_options(), scope);
+  expect_violated(r, "GOV-9");
+  EXPECT_NE(r.counterexample.find("exceeds the time to the next timer"), std::string::npos)
+      << r.counterexample;
+  EXPECT_EQ(k.prediction.next_timer_ns.v, governor::kKtimeMax) << r.counterexample;
+  ASSERT_LT(k.choice.idx.v, k.states.size());
+  EXPECT_GT(k.states[k.choice.idx.v].target_residency_ns.v, k.inputs.sleep_length_ns.v + 500);
+  EXPECT_TRUE(judge(k, s).count("GOV-9"));
+  crosscheck_last(r, "gov_stopped_skips_timer");
+}
+
 // ---- GOV-5: Prediction32Bit ------------------------------------------------------
 
 // The 32-bit product wraps at 524288 ns at the factor 8192, well inside the

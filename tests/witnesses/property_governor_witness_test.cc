@@ -53,6 +53,19 @@ TEST(GovernorPropertyWitnesses, SelectionCatchesLimitCheckAfterResidency) {
       << r.detail;
 }
 
+// Mainline without 80606f4eb8d7: through wake-up sequences, GOV-9 (the
+// tick-stopped selection past the timer) and GOV-8 (accepted for every
+// subject) only.
+TEST(GovernorPropertyWitnesses, WakeupSequenceCatchesStoppedSkipsTimer) {
+  const verify::CheckResult r = props::gov::run_wakeup_sequence<StoppedSkipsTimer>(
+      StoppedSkipsTimer::name, verify::RunOptions{});
+  print(r);
+  ASSERT_EQ(r.outcome, Outcome::fail) << r.detail;
+  EXPECT_EQ(r.violated, (std::set<std::string>{"GOV-8", "GOV-9"}));
+  EXPECT_TRUE(has(r.detail, "predicted 9223372036854775807 ns")) << r.detail;
+  EXPECT_TRUE(has(r.detail, "ns > the time to the next timer")) << r.detail;
+}
+
 // The timer product in 32 bits: predict() differs from the exact recompute
 // in GOV-5's ranges, where the reference differs nowhere, with a timer_us
 // that fits an unsigned int.

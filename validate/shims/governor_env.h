@@ -220,5 +220,8 @@ static inline int cpuidle_get_last_residency(struct cpuidle_device *dev) {
 #ifndef RESIDENCY_THRESHOLD_NS
 #define RESIDENCY_THRESHOLD_NS (15 * NSEC_PER_USEC)
 #endif
+#ifndef SAFE_TIMER_RANGE_NS /* e57c2bf2e89d */
+#define SAFE_TIMER_RANGE_NS (2 * TICK_NSEC)
+#endif
 
 #endif /* IDLESPEC_VALIDATE_SHIM_GOVERNOR_ENV_H */
