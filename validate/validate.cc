@@ -273,27 +273,25 @@ int exit_code_of(const std::vector<ClauseVerdict>& verdicts, bool allow_unknown)
 void judge_against_spec(Report& rep, const Options& opt) {
   const verify::SpecIndex& idx = spec();
   std::set<std::string> noted;
-  std::vector<std::pair<std::string, std::string>> used;  // subject, its components
+  std::vector<std::pair<std::string, std::vector<std::string>>> used;  // subject, components
   for (auto& part : rep.parts) {
     // The subject: --subject where the component has it, else the spec's
     // "- Validate default:" for the component, else reference.
     const std::vector<std::string> known = idx.subjects_of(part.component);
-    std::string subject = opt.subject;
-    if (!opt.subject_given && !idx.validate_default(part.component).empty())
-      subject = idx.validate_default(part.component);
-    auto u =
-        std::find_if(used.begin(), used.end(), [&](const auto& x) { return x.first == subject; });
-    if (u == used.end()) {
-      used.push_back({subject, part.component});
-    } else if (u->second.find(part.component) == std::string::npos) {
-      u->second += ", " + part.component;
-    }
+    const std::string by_default = idx.validate_default(part.component);
+    std::string subject = !opt.subject_given && !by_default.empty() ? by_default : opt.subject;
     if (std::find(known.begin(), known.end(), subject) == known.end()) {
       subject = "reference";
       if (noted.insert(part.component).second)
         rep.notes.push_back(part.component + " has no subject '" + opt.subject +
                             "': judged against reference");
     }
+    // What was judged, after the fall-back (one entry per component).
+    auto u =
+        std::find_if(used.begin(), used.end(), [&](const auto& x) { return x.first == subject; });
+    if (u == used.end()) u = used.insert(used.end(), {subject, {}});
+    if (std::find(u->second.begin(), u->second.end(), part.component) == u->second.end())
+      u->second.push_back(part.component);
     const std::vector<std::string> modes = idx.modes_of(part.component, subject);
     // A clause the spec has validate judge on a function this part checked,
     // with no verdict: uncovered.
@@ -372,8 +370,11 @@ void judge_against_spec(Report& rep, const Options& opt) {
   if (!opt.subject_given && used.size() == 1) rep.judged_subject = used[0].first;
   if (!opt.subject_given && used.size() > 1) {
     rep.judged_subject.clear();
-    for (const auto& [s, comps] : used)
-      rep.judged_subject += (rep.judged_subject.empty() ? "" : "; ") + s + " (" + comps + ")";
+    for (const auto& [s, comps] : used) {
+      std::string list;
+      for (const auto& c : comps) list += (list.empty() ? "" : ", ") + c;
+      rep.judged_subject += (rep.judged_subject.empty() ? "" : "; ") + s + " (" + list + ")";
+    }
   }
   rep.clauses.clear();
   bool escaped = false;
