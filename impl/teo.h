@@ -68,6 +68,9 @@ struct V61 {
   static constexpr bool decays = true;                  // metrics decay at each update
   static constexpr bool polling_keeps_tick = true;      // the end block's POLLING test
   static constexpr bool stopped_tick_promotion = true;  // 106a2662e655's step (mainline)
+  // The fix spec/teo.md proposes for its TEO-1 finding (no subject has it):
+  // constraint_idx never names a state before the first enabled one.
+  static constexpr bool constraint_from_first = false;
 };
 struct V612 : V61 {
   static constexpr std::string_view name = "v6.12";

@@ -110,6 +110,7 @@ Choice<D> select(std::span<const State<D>> states, CpuData<D>& cpu, const Inputs
     }
   }
   c.idx0 = idx0;
+  if constexpr (S::constraint_from_first) constraint = D::ite(constraint < idx0, idx0, constraint);
 
   // No state enabled: 0. The first enabled state is the only candidate: use
   // it (later kernels: do not stop the tick if it is shallow).

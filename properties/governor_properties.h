@@ -46,22 +46,10 @@
 
 namespace idlespec::props::gov {
 
-// --- running several RapidCheck runs as one check -----------------------------
-
-// One RapidCheck run of a check: `body` fails with "GOV-n: ..." naming one of
-// `clauses`.
-struct Part {
-  std::string name;
-  std::vector<std::string> clauses;
-  PropertyBody body;
-};
-
-// Runs every part with the seed and case count of `options` and a share of
-// its budget, and merges: fail if a part failed (violated: the clauses the
-// failures name), unknown if a part neither passed nor failed, else pass.
-// The counterexample lists each failing part's, as "part: ...".
-verify::CheckResult run_parts(std::string_view check, std::string_view subject,
-                              const std::vector<Part>& parts, const verify::RunOptions& options);
+// Several RapidCheck runs as one check: props::Part, props::run_parts
+// (properties/run_property.h).
+using props::Part;
+using props::run_parts;
 
 // --- judging ------------------------------------------------------------------
 

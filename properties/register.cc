@@ -1,5 +1,5 @@
 // Registers every check of the properties layer with verify, one table for
-// the five components, as spec/*.md list them under "- Checks:". The xcede
+// the six components, as spec/*.md list them under "- Checks:". The xcede
 // and states rows come from properties/catalog.h (templates over a subject
 // type, run for the subjects of impl/subjects.h; the witness tests run the
 // same entries against the broken subjects of tests/witnesses/); the others
@@ -14,6 +14,10 @@
 //               property   governor_predictor_exact  GOV-5                 every subject
 //               property   governor_monotonic        GOV-6                 every subject
 //   idle_core   property   idle_core_state_machine   IDLE-2, 3, 4, 5, 6, 9 reference
+//   teo         property   teo_selection             TEO-1..5              v6.1, v6.12, v6.19,
+//   mainline
+//               property   teo_wakeup_sequence       TEO-1..6              v6.1, v6.12, v6.19,
+//               mainline
 //
 // Each check judges a subject only by the clauses whose "- Subjects:" line
 // names it (early: BUSY-4 of the scan).
@@ -25,6 +29,7 @@
 #include "properties/catalog.h"
 #include "properties/governor_properties.h"
 #include "properties/idle_core_state_machine.h"
+#include "properties/teo_properties.h"
 #include "verify/layers.h"
 
 namespace idlespec::verify {
@@ -125,6 +130,16 @@ std::vector<Row> rows() {
                {"GOV-6"},
                governors,
                governor_property("governor_monotonic")});
+  const std::vector<std::string> teos = {"v6.1", "v6.12", "v6.19", "mainline"};
+  r.push_back({CheckKind::property, "teo_selection", "teo", props::teo_props::selection_clauses(),
+               teos, [](const std::string& subject, const RunOptions& options) {
+                 return props::teo_props::run_teo_property("teo_selection", subject, options);
+               }});
+  r.push_back({CheckKind::property, "teo_wakeup_sequence", "teo",
+               props::teo_props::sequence_clauses(), teos,
+               [](const std::string& subject, const RunOptions& options) {
+                 return props::teo_props::run_teo_property("teo_wakeup_sequence", subject, options);
+               }});
   r.push_back({CheckKind::property,
                "idle_core_state_machine",
                "idle_core",

@@ -2,6 +2,7 @@
 
 #include <rapidcheck.h>
 
+#include <algorithm>
 #include <chrono>
 #include <sstream>
 #include <unordered_map>
@@ -111,6 +112,62 @@ verify::CheckResult run_property(std::string_view name, std::string_view subject
     r.detail = "RapidCheck error: " + one_line(error.description);
   }
   return r;
+}
+
+namespace {
+std::string join_parts(const std::vector<std::string>& parts, const char* sep) {
+  std::string out;
+  for (size_t i = 0; i < parts.size(); ++i) out += (i ? sep : "") + parts[i];
+  return out;
+}
+}  // namespace
+
+verify::CheckResult run_parts(std::string_view check, std::string_view subject,
+                              const std::vector<Part>& parts, const verify::RunOptions& options) {
+  verify::RunOptions each = options;
+  each.budget_seconds =
+      options.budget_seconds / static_cast<double>(std::max<size_t>(1, parts.size()));
+  std::vector<std::string> passed;
+  std::vector<std::string> failed;
+  std::vector<std::string> unknown;
+  std::vector<std::string> examples;
+  verify::CheckResult merged;
+  for (const Part& part : parts) {
+    const verify::CheckResult r = run_property(check, subject, part.clauses, each, part.body);
+    switch (r.outcome) {
+      case verify::Outcome::pass:
+        passed.push_back(part.name);
+        break;
+      case verify::Outcome::fail:
+        if (r.violated.empty()) {
+          merged.violated.insert(part.clauses.begin(), part.clauses.end());
+        } else {
+          merged.violated.insert(r.violated.begin(), r.violated.end());
+        }
+        failed.push_back(part.name + ": " + r.detail);
+        examples.push_back(part.name + ": " + r.counterexample);
+        merged.replay = r.replay;
+        break;
+      case verify::Outcome::unknown:
+        unknown.push_back(part.name + ": " + r.detail);
+        break;
+    }
+  }
+  std::vector<std::string> text;
+  if (!failed.empty()) text.push_back(join_parts(failed, " || "));
+  if (!unknown.empty()) text.push_back("not decided: " + join_parts(unknown, "; "));
+  if (!passed.empty()) {
+    text.push_back(strprintf("%s: %d random cases each passed (seed %llu)",
+                             join_parts(passed, ", ").c_str(), options.property_cases,
+                             static_cast<unsigned long long>(options.seed)));
+  }
+  merged.detail = join_parts(text, "; ");
+  merged.counterexample = join_parts(examples, " | ");
+  merged.outcome = !unknown.empty()  ? verify::Outcome::unknown
+                   : !failed.empty() ? verify::Outcome::fail
+                                     : verify::Outcome::pass;
+  if (merged.outcome == verify::Outcome::unknown) merged.violated.clear();
+  return merged;
 }
 
 }  // namespace idlespec::props

@@ -28,6 +28,22 @@ verify::CheckResult run_property(std::string_view name, std::string_view subject
                                  const std::vector<std::string>& clauses,
                                  const verify::RunOptions& options, const PropertyBody& body);
 
+// One RapidCheck run of a check: `body` fails with "CLAUSE: ..." naming one
+// of `clauses`.
+struct Part {
+  std::string name;
+  std::vector<std::string> clauses;
+  PropertyBody body;
+};
+
+// Runs every part with the seed and case count of `options` and a share of
+// its budget, and merges: fail if a part failed (violated: the clauses the
+// failures name), unknown if a part neither passed nor failed, else pass.
+// The counterexample lists each failing part's, as "part: ...". One run per
+// clause lets a verdict name every clause that breaks, not only the first.
+verify::CheckResult run_parts(std::string_view check, std::string_view subject,
+                              const std::vector<Part>& parts, const verify::RunOptions& options);
+
 // "idlespec check <kind> <name> --subject <subject> --seed <seed>", with
 // --cases when the case count is not the default (RapidCheck's sizes, and so
 // its inputs, depend on it).
