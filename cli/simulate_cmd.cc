@@ -294,11 +294,17 @@ void render_png(const std::string& script, const std::string& png) {
     throw UsageError("--plot " + png + ": gnuplot failed (exit status " + std::to_string(rc) + ")");
 }
 
+// A row set's name (the Row::subject) and what it is.
+struct SimSubject {
+  std::string name;
+  std::string summary;
+};
+
 void print_governor_text(const std::string& header, std::span<const governor::TableEntry> table,
-                         std::span<const governor::SubjectOps* const> subjects,
-                         std::span<const gsim::Row> rows) {
+                         std::span<const SimSubject> subjects, std::span<const gsim::Row> rows) {
   std::cout << header << "\n";
-  for (const governor::SubjectOps* s : subjects) {
+  for (const SimSubject& sub : subjects) {
+    const SimSubject* s = &sub;
     std::cout << "\n" << s->name << ": " << s->summary << "\n";
     std::cout << strprintf("%11s", "interval us");
     std::vector<int> widths;
@@ -333,10 +339,11 @@ void json_us(JsonWriter& w, uint64_t ns) {
 
 void print_governor_json(const std::string& table_source,
                          std::span<const governor::TableEntry> table, const gsim::Config& config,
-                         std::span<const gsim::Row> rows) {
+                         const std::string& governors, std::span<const gsim::Row> rows) {
   JsonWriter w;
   w.begin_object();
   w.key("target").value("governor");
+  w.key("governor").value(governors);
   w.key("table").begin_object();
   w.key("source").value(table_source);
   w.key("states").begin_array();
@@ -396,7 +403,10 @@ int simulate_governor(const std::vector<std::string>& argv) {
   args.option("table", "T",
               "pseries-p10 (default), or a FILE (- for stdin) holding the JSON of "
               "'idlespec decode xcede --json'")
-      .option("subject", "S", "v6.14, seed-v2, seed-threshold, reference, v6.19 or all (default)")
+      .option("governor", "G", "menu (default), teo, or both (the same tables and wake-ups)")
+      .option("subject", "S",
+              "menu: v6.14, seed-v2, seed-threshold, reference, v6.19, mainline; teo: v6.1, "
+              "v6.12, v6.19, mainline; or all (default)")
       .option("intervals", "LIST",
               "sleep intervals in us, e.g. 2,22,52 (default: seed 004's 27, 2..1002)")
       .option("wakeups", "N", "counted wake-ups per subject and interval (default 100000)")
@@ -414,16 +424,40 @@ int simulate_governor(const std::vector<std::string>& argv) {
   if (!args.positional().empty())
     throw UsageError("unexpected argument '" + args.positional()[0] + "'");
 
+  const std::string which = args.get("governor").value_or("menu");
+  if (which != "menu" && which != "teo" && which != "both")
+    throw UsageError("--governor wants menu, teo or both, not '" + which + "'");
+  const bool run_menu = which != "teo";
+  const bool run_teo = which != "menu";
   const std::string subject = args.get("subject").value_or("all");
   std::vector<const governor::SubjectOps*> subjects;
-  if (subject == "all") {
-    for (const governor::SubjectOps& s : governor::subjects()) subjects.push_back(&s);
-  } else if (const governor::SubjectOps* s = governor::find_subject(subject)) {
-    subjects.push_back(s);
-  } else {
+  std::vector<const teo::SubjectOps*> teo_subjects;
+  std::vector<SimSubject> names;
+  if (run_menu) {
+    for (const governor::SubjectOps& s : governor::subjects()) {
+      if (subject != "all" && s.name != subject) continue;
+      subjects.push_back(&s);
+      names.push_back({std::string(s.name), std::string(s.summary)});
+    }
+  }
+  if (run_teo) {
+    for (const teo::SubjectOps& s : teo::subjects()) {
+      if (subject != "all" && s.name != subject) continue;
+      teo_subjects.push_back(&s);
+      names.push_back({"teo-" + std::string(s.name), "TEO, " + std::string(s.summary)});
+    }
+  }
+  if (names.empty()) {
     std::string known;
-    for (const governor::SubjectOps& k : governor::subjects()) known += std::string(k.name) + ", ";
-    throw UsageError("unknown subject '" + subject + "' (known: " + known + "all)");
+    if (run_menu) {
+      for (const governor::SubjectOps& k : governor::subjects())
+        known += std::string(k.name) + ", ";
+    }
+    if (run_teo) {
+      for (const teo::SubjectOps& k : teo::subjects()) known += std::string(k.name) + ", ";
+    }
+    throw UsageError("unknown " + (which == "both" ? std::string("menu or teo") : which) +
+                     " subject '" + subject + "' (known: " + known + "all)");
   }
 
   gsim::Config config;
@@ -470,36 +504,42 @@ int simulate_governor(const std::vector<std::string>& argv) {
     table = *parsed;
   }
 
-  const std::vector<gsim::Row> rows = gsim::sweep(subjects, table, intervals, config);
+  std::vector<gsim::Row> rows = gsim::sweep(subjects, table, intervals, config);
+  for (gsim::Row& r : gsim::sweep(teo_subjects, table, intervals, config))
+    rows.push_back(std::move(r));
 
+  const std::string governors = which == "both"  ? "menu and TEO governors"
+                                : which == "teo" ? "TEO governor"
+                                                 : "menu governor";
   const std::string title =
-      strprintf("menu governor, table %s: wake %s, HZ=%u, %llu wake-ups per interval (seed %llu)",
-                table_arg == "-" ? "(stdin)" : table_arg.c_str(),
+      strprintf("%s, table %s: wake %s, HZ=%u, %llu wake-ups per interval (seed %llu)",
+                governors.c_str(), table_arg == "-" ? "(stdin)" : table_arg.c_str(),
                 std::string(gsim::wake_name(config.wake)).c_str(), config.hz,
                 static_cast<unsigned long long>(config.wakeups),
                 static_cast<unsigned long long>(config.seed));
   if (const auto csv = args.get("csv")) write_output_file("csv", *csv, gsim::to_csv(rows, table));
   if (plot) {
-    std::vector<std::string> names;
-    for (const governor::SubjectOps* s : subjects) names.emplace_back(s->name);
+    std::vector<std::string> plotted;
+    for (const SimSubject& s : names) plotted.push_back(s.name);
     if (ends_with(*plot, ".svg"))
-      write_output_file("plot", *plot, gsim::plot_svg(rows, names, title));
+      write_output_file("plot", *plot, gsim::plot_svg(rows, plotted, title));
     else
-      render_png(gsim::gnuplot_script(rows, names, title, *plot), *plot);
+      render_png(gsim::gnuplot_script(rows, plotted, title, *plot), *plot);
   }
 
   if (args.has("json")) {
-    print_governor_json(table_arg, table, config, rows);
+    print_governor_json(table_arg, table, config, which, rows);
   } else {
     const std::string header = strprintf(
-        "governor: table %s (%s), wake %s, HZ=%u, %llu wake-ups per interval after %llu "
+        "governor%s: table %s (%s), wake %s, HZ=%u, %llu wake-ups per interval after %llu "
         "warm-up, seed %llu",
+        which == "menu" ? "" : which == "teo" ? " (teo)" : " (menu and teo)",
         table_arg == "-" ? "(stdin)" : table_arg.c_str(), gsim::describe_table(table).c_str(),
-        std::string(gsim::wake_name(config.wake)).c_str(), config.hz,
-        static_cast<unsigned long long>(config.wakeups),
+        std::string(gsim::wake_name(config.wake)).c_str(),
+        config.hz, static_cast<unsigned long long>(config.wakeups),
         static_cast<unsigned long long>(config.warmup),
         static_cast<unsigned long long>(config.seed));
-    print_governor_text(header, table, subjects, rows);
+    print_governor_text(header, table, names, rows);
   }
   return 0;
 }

@@ -457,8 +457,85 @@ double Row::below_pct() const {
   return selections ? 100.0 * static_cast<double>(below) / static_cast<double>(selections) : 0.0;
 }
 
-Row run_interval(const SubjectOps& subject, std::span<const TableEntry> table, uint64_t interval_us,
-                 const Config& config) {
+namespace {
+
+// The menu governor as the loop drives it: menu_select() with the previous
+// entry's fields, then menu_reflect().
+class MenuDriver {
+ public:
+  MenuDriver(const SubjectOps& subject, const Config& config, uint64_t tick)
+      : subject_(subject), h_(fresh_history<Concrete>()) {
+    in_.latency_req_ns = Concrete::lit<64>(config.latency_req_ns);
+    in_.tick_ns = Concrete::lit<64>(tick);
+    in_.last_state_idx = Concrete::lit<32>(0);
+    in_.last_residency_ns = Concrete::lit<64>(0);
+    in_.poll_time_limit = false;
+  }
+  std::string name() const { return std::string(subject_.name); }
+  std::pair<uint32_t, bool> select(std::span<const State<Concrete>> states, uint64_t sleep_length,
+                                   uint64_t delta_tick, bool tick_stopped) {
+    in_.sleep_length_ns = Concrete::lit<64>(sleep_length);
+    in_.delta_tick_ns = Concrete::lit<64>(delta_tick);
+    in_.tick_stopped = tick_stopped;
+    const ConcreteChoice c = subject_.select(states, h_, in_);
+    return {static_cast<uint32_t>(c.idx.v), c.stop_tick};
+  }
+  void reflect(uint32_t idx, uint64_t residency, bool got_tick, bool poll_time_limit) {
+    reflect_history(got_tick);
+    in_.last_state_idx = Concrete::lit<32>(idx);
+    in_.last_residency_ns = Concrete::lit<64>(residency);
+    in_.poll_time_limit = poll_time_limit;
+  }
+
+ private:
+  void reflect_history(bool got_tick) { governor::reflect<Concrete>(h_, got_tick); }
+  const SubjectOps& subject_;
+  ConcreteHistory h_;
+  ConcreteInputs in_{};
+};
+
+// TEO as the loop drives it: teo_select(), preceded by teo_update() for the
+// period the previous entry reflected (the kernel runs the update at the
+// start of the next selection).
+class TeoDriver {
+ public:
+  TeoDriver(const teo::SubjectOps& subject, const Config& config, uint64_t tick)
+      : subject_(subject), cpu_(teo::fresh_cpu<Concrete>()), tick_(Concrete::lit<64>(tick)) {
+    in_.latency_req_ns = Concrete::lit<64>(config.latency_req_ns);
+    in_.tick_ns = tick_;
+  }
+  std::string name() const { return "teo-" + std::string(subject_.name); }
+  std::pair<uint32_t, bool> select(std::span<const State<Concrete>> states, uint64_t sleep_length,
+                                   uint64_t delta_tick, bool tick_stopped) {
+    if (pending_) subject_.learn(states, cpu_, period_, tick_);
+    pending_ = false;
+    in_.sleep_length_ns = Concrete::lit<64>(sleep_length);
+    in_.delta_tick_ns = Concrete::lit<64>(delta_tick);
+    in_.tick_stopped = tick_stopped;
+    const teo::ConcreteChoice c = subject_.select(states, cpu_, in_);
+    return {static_cast<uint32_t>(c.idx.v), c.stop_tick};
+  }
+  void reflect(uint32_t idx, uint64_t residency, bool got_tick, bool poll_time_limit) {
+    period_.last_state_idx = Concrete::lit<32>(idx);
+    period_.last_residency_ns = Concrete::lit<64>(residency);
+    period_.poll_time_limit = poll_time_limit;
+    period_.got_tick = got_tick;
+    period_.elapsed_ns = Concrete::lit<64>(residency);
+    pending_ = true;
+  }
+
+ private:
+  const teo::SubjectOps& subject_;
+  teo::ConcreteCpu cpu_;
+  Word<64> tick_;
+  teo::ConcreteInputs in_{};
+  teo::ConcretePeriod period_{};
+  bool pending_ = false;
+};
+
+template <class Driver>
+Row run_with(Driver& gov, std::span<const TableEntry> table, uint64_t interval_us,
+             const Config& config) {
   const std::vector<State<Concrete>> states = to_states(table);
   const size_t n = states.size();
   const uint64_t tick = tick_nsec(config.hz);
@@ -473,18 +550,10 @@ Row run_interval(const SubjectOps& subject, std::span<const TableEntry> table, u
   }
 
   Row row;
-  row.subject = std::string(subject.name);
+  row.subject = gov.name();
   row.interval_us = interval_us;
   row.wakeups = config.wakeups;
   row.usage.assign(n, 0);
-
-  ConcreteHistory h = fresh_history<Concrete>();
-  ConcreteInputs in{};
-  in.latency_req_ns = Concrete::lit<64>(config.latency_req_ns);
-  in.tick_ns = Concrete::lit<64>(tick);
-  in.last_state_idx = Concrete::lit<32>(0);
-  in.last_residency_ns = Concrete::lit<64>(0);
-  in.poll_time_limit = false;
 
   // The same tick phases for every subject at a given interval.
   Rng rng{config.seed * 0x9e3779b97f4a7c15ULL ^ interval_us};
@@ -505,16 +574,12 @@ Row run_interval(const SubjectOps& subject, std::span<const TableEntry> table, u
       const uint64_t sleep_length = next_timer - t;
       const uint64_t delta_tick =
           tick_stopped ? sleep_length : std::min(next_tick - t, sleep_length);
-      in.sleep_length_ns = Concrete::lit<64>(sleep_length);
-      in.delta_tick_ns = Concrete::lit<64>(delta_tick);
-      in.tick_stopped = tick_stopped;
-      const ConcreteChoice c = subject.select(states, h, in);
-      const uint32_t idx = c.idx.v;
+      const auto [idx, stop_tick] = gov.select(states, sleep_length, delta_tick, tick_stopped);
       if (idx >= n) {
         throw std::logic_error(
             strprintf("%s chose state %u of a %zu-state table", row.subject.c_str(), idx, n));
       }
-      if (!tick_stopped && c.stop_tick && next_timer > next_tick) tick_stopped = true;
+      if (!tick_stopped && stop_tick && next_timer > next_tick) tick_stopped = true;
 
       const TableEntry& s = table[idx];
       uint64_t residency = 0;
@@ -564,13 +629,34 @@ Row run_interval(const SubjectOps& subject, std::span<const TableEntry> table, u
           }
         }
       }
-      reflect<Concrete>(h, got_tick);
-      in.last_state_idx = Concrete::lit<32>(idx);
-      in.last_residency_ns = Concrete::lit<64>(residency);
-      in.poll_time_limit = s.polling && timed_out;
+      gov.reflect(idx, residency, got_tick, s.polling && timed_out);
     }
   }
   return row;
+}
+
+}  // namespace
+
+Row run_interval(const SubjectOps& subject, std::span<const TableEntry> table, uint64_t interval_us,
+                 const Config& config) {
+  MenuDriver gov(subject, config, tick_nsec(config.hz));
+  return run_with(gov, table, interval_us, config);
+}
+
+Row run_interval(const teo::SubjectOps& subject, std::span<const TableEntry> table,
+                 uint64_t interval_us, const Config& config) {
+  TeoDriver gov(subject, config, tick_nsec(config.hz));
+  return run_with(gov, table, interval_us, config);
+}
+
+std::vector<Row> sweep(std::span<const teo::SubjectOps* const> subjects,
+                       std::span<const TableEntry> table, std::span<const uint64_t> intervals_us,
+                       const Config& config) {
+  std::vector<Row> rows;
+  rows.reserve(subjects.size() * intervals_us.size());
+  for (const teo::SubjectOps* s : subjects)
+    for (uint64_t us : intervals_us) rows.push_back(run_interval(*s, table, us, config));
+  return rows;
 }
 
 std::vector<Row> sweep(std::span<const SubjectOps* const> subjects,

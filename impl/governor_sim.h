@@ -58,6 +58,11 @@
 //            a polling timeout ended the state) the core selects again for
 //            the rest of the period; otherwise the period ends.
 //
+// TEO (`--governor teo`) runs the same loop: select is teo_select() with the
+// same inputs, and reflect records the entry (state, residency, got_tick,
+// polling time-out) that teo_update() learns from at the start of the next
+// selection, as teo_select() calls it in the kernel.
+//
 // Each (subject, interval) starts from a fresh history (menu_enable_device)
 // and runs kWarmupWakeups periods that are not counted, then the counted
 // ones; percentages are of selections (entries), as seed 004's "Above %".
@@ -83,6 +88,7 @@
 #include <vector>
 
 #include "impl/governor.h"
+#include "impl/teo.h"
 
 namespace idlespec::governor::sim {
 
@@ -149,6 +155,15 @@ Row run_interval(const SubjectOps& subject, std::span<const TableEntry> table, u
 
 // Every subject over every interval, subject-major.
 std::vector<Row> sweep(std::span<const SubjectOps* const> subjects,
+                       std::span<const TableEntry> table, std::span<const uint64_t> intervals_us,
+                       const Config& config);
+
+// The same loop with TEO (impl/teo.h) as the governor: teo_select() for each
+// selection, teo_update() for the previous entry's period at the start of
+// the next one, as the kernel runs it. Rows are named "teo-<subject>".
+Row run_interval(const teo::SubjectOps& subject, std::span<const TableEntry> table,
+                 uint64_t interval_us, const Config& config);
+std::vector<Row> sweep(std::span<const teo::SubjectOps* const> subjects,
                        std::span<const TableEntry> table, std::span<const uint64_t> intervals_us,
                        const Config& config);
 

@@ -50,6 +50,14 @@ expect all-subjects 0 '^v6\.19: ' -- sim --intervals 52 --wakeups 200
 expect row 0 '^ +52 +[0-9]+ +[0-9]+ +[0-9.]+ +[0-9.]+ +[0-9.]+$' -- sim --intervals 52 --wakeups 200 --subject reference
 expect timer-hz 0 'wake timer, HZ=1000' -- sim --intervals 52,1002 --wakeups 200 --wake timer --hz 1000
 expect help 0 'usage: idlespec simulate governor' -- sim --help
+# --- TEO beside menu: the same tables and wake-ups ------------------------------
+expect teo-header 0 '^governor \(teo\): table pseries-p10' -- sim --governor teo --intervals 52 --wakeups 200
+expect teo-rows 0 '^teo-v6\.12: TEO, ' -- sim --governor teo --intervals 52 --wakeups 200
+expect both-menu 0 '^mainline: ' -- sim --governor both --subject mainline --intervals 52 --wakeups 200
+expect both-teo 0 '^teo-mainline: ' -- sim --governor both --subject mainline --intervals 52 --wakeups 200
+expect teo-no-menu-subject 2 "unknown teo subject 'v6.14'" -- sim --governor teo --subject v6.14
+expect both-plot 0 'data-subject="teo-v6.1".*|data-subject="teo-v6.1"' -- bash -c "\"$bin\" simulate governor --governor both --intervals 22,132 --wakeups 200 --plot \"$tmp/both.svg\" >/dev/null && grep -o 'data-subject=\"[a-z0-9.-]*\"' \"$tmp/both.svg\" | sort -u"
+expect bad-governor 2 "--governor wants menu, teo or both, not 'ladder'" -- sim --governor ladder
 expect help-model 0 'cpuidle_enter_state' -- sim --help
 expect target-list 0 'governor +wake a CPU' -- "$bin" simulate --help
 
@@ -146,7 +154,7 @@ expect bad-decode-error 2 '\$\.error: the decode failed: Expected record-size 10
 expect bad-stdin-text 2 '\(stdin\): offset 0: expected a JSON value' -- bash -c "echo hello | \"$bin\" simulate governor --table -"
 expect missing-file 2 "--table: cannot open '.*nonexistent'" -- sim --table "$tmp/nonexistent"
 expect dir-file 2 '--table: cannot read' -- sim --table "$tmp"
-expect bad-subject 2 "unknown subject 'v6.15' \(known: v6\.14, seed-v2, seed-threshold, reference, v6\.19, mainline, all\)" -- sim --subject v6.15
+expect bad-subject 2 "unknown menu subject 'v6.15' \(known: v6\.14, seed-v2, seed-threshold, reference, v6\.19, mainline, all\)" -- sim --subject v6.15
 expect bad-hz 2 '--hz wants 100, 250 or 1000' -- sim --hz 300
 expect bad-wake 2 '--wake wants ipi or timer' -- sim --wake tick
 expect bad-interval-zero 2 "--intervals: interval 2 \('0'\) is not a whole number of microseconds from 1 to 1000000" -- sim --intervals 5,0
