@@ -3,9 +3,10 @@
 # optional fuzz/<target>.dict and fuzz/<target>.options beside it.
 #  - always: <target>_replay, the target linked with fuzz/replay_main.cc, and a
 #    ctest (label fuzz-replay) that runs the whole corpus fuzz/corpus/<target>;
-#    xcede_fuzz_seeds, busy_delay_fuzz_seeds, idle_core_fuzz_seeds and
-#    governor_fuzz_seeds, which write the hand-made seeds of the xcede (and
-#    states: the same layout), busy_delay, idle_core and governor corpora;
+#    xcede_fuzz_seeds, busy_delay_fuzz_seeds, idle_core_fuzz_seeds,
+#    governor_fuzz_seeds and teo_fuzz_seeds, which write the hand-made seeds
+#    of the xcede (and states: the same layout), busy_delay, idle_core,
+#    governor and teo corpora;
 #  - with IDLESPEC_LIBFUZZER (clang, the 'fuzz' preset): the libFuzzer binary
 #    of every target, the noop_fuzz baseline (scripts/bench.sh) and the fuzz
 #    witnesses with their fresh-campaign ctests (label fuzz-replay).
@@ -33,6 +34,8 @@ add_executable(idle_core_fuzz_seeds fuzz/idle_core_seeds.cc)
 target_link_libraries(idle_core_fuzz_seeds PRIVATE idlespec_fuzz)
 add_executable(governor_fuzz_seeds fuzz/governor_seeds.cc)
 target_link_libraries(governor_fuzz_seeds PRIVATE idlespec_fuzz)
+add_executable(teo_fuzz_seeds fuzz/teo_seeds.cc)
+target_link_libraries(teo_fuzz_seeds PRIVATE idlespec_fuzz)
 
 if(IDLESPEC_LIBFUZZER)
   # The baseline libFuzzer binary: same flags, does nothing (scripts/bench.sh).
@@ -92,4 +95,10 @@ if(IDLESPEC_LIBFUZZER)
   idlespec_fuzz_witness(governor_fuzz_witness_prediction_32_bit
                         tests/witnesses/fuzz_governor_prediction_32_bit.cc ${governor_options}
                         GOV-5 200000 50)
+
+  # teo_fuzz's driver and oracle over tests/witnesses/teo_witnesses.h.
+  set(teo_options ${CMAKE_SOURCE_DIR}/fuzz/teo_fuzz.options)
+  idlespec_fuzz_witness(teo_fuzz_witness_polling_stops_tick
+                        tests/witnesses/fuzz_teo_polling_stops_tick.cc ${teo_options}
+                        TEO-3 200000 50)
 endif()

@@ -1,4 +1,4 @@
-// The fuzz-replay checks of the five corpora, one row each: which clauses a
+// The fuzz-replay checks of the six corpora, one row each: which clauses a
 // target judges, for which subjects, and how one input is judged for one
 // subject (always through the oracle: the target's driver runs the subject
 // and oracle/<component> judges it). Registered with verify by
@@ -9,6 +9,7 @@
 #include "fuzz/corpus_replay.h"
 #include "fuzz/governor_input.h"
 #include "fuzz/idle_core_input.h"
+#include "fuzz/teo_input.h"
 #include "fuzz/xcede_input.h"
 #include "impl/subjects.h"
 #include "verify/layers.h"
@@ -19,6 +20,7 @@ namespace {
 namespace bf = busy_delay_fuzz;
 namespace gf = governor_fuzz;
 namespace icf = idle_core_fuzz;
+namespace tf = teo_fuzz;
 
 std::vector<CorpusReplay> replays() {
   std::vector<CorpusReplay> r;
@@ -111,6 +113,24 @@ std::vector<CorpusReplay> replays() {
          return j;
        },
        [](std::span<const uint8_t> bytes) { return icf::describe(icf::parse_input(bytes)); }});
+  // The subject overrides each input's choice; every violation is reported,
+  // spec/teo.md's acceptances (TEO-1 for all four, TEO-5 for v6.1) included:
+  // verify applies them.
+  CorpusReplay teo{
+      "teo_fuzz",
+      "teo",
+      {"TEO-1", "TEO-2", "TEO-3", "TEO-4", "TEO-5", "TEO-6"},
+      {},
+      "IDLESPEC_TEO_SUBJECT",
+      "selections judged",
+      "",
+      [](const std::string& subject, std::span<const uint8_t> bytes) {
+        const tf::Outcome out = tf::run(*tf::find_subject(subject), tf::parse_input(bytes));
+        return ReplayJudgement{out.violations, out.selections, 0};
+      },
+      [](std::span<const uint8_t> bytes) { return tf::describe(tf::parse_input(bytes)); }};
+  for (const tf::Subject& s : tf::all_subjects()) teo.subjects.emplace_back(s.name);
+  r.push_back(std::move(teo));
   return r;
 }
 
