@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
+#include <thread>
 
 #include "cli/args.h"
 #include "cli/commands.h"
@@ -60,7 +61,7 @@ std::vector<std::string> components_arg(const Args& args) {
     const std::string canon = verify::canonical_component(c);
     if (canon.empty()) {
       throw UsageError("unknown component '" + c +
-                       "' (xcede, states, busy_delay, idle_core, governor)");
+                       "' (xcede, states, busy_delay, idle_core, governor, teo)");
     }
     out.push_back(canon);
   }
@@ -124,7 +125,10 @@ int verify_command(const std::vector<std::string>& argv) {
       .option("html", "DIR", "also write a static HTML report into DIR (needs python3)")
       .flag("allow-unknown", "exit 0 instead of 3 when nothing failed but a clause is unknown")
       .flag("quiet", "no progress lines on stderr")
-      .option("spec-dir", "DIR", "read spec/*.md from DIR instead of the built-in copy");
+      .option("spec-dir", "DIR", "read spec/*.md from DIR instead of the built-in copy")
+      .option("jobs", "N",
+              "checks run at once, each in its own process (default: the CPUs, at most 8; 1: "
+              "one after the other in this process)");
   add_run_options(args);
   args.parse(argv);
   if (args.wants_help()) {
@@ -146,7 +150,9 @@ int verify_command(const std::vector<std::string>& argv) {
     });
     if (!known) throw UsageError("no clause of the selected components names subject '" + s + "'");
   }
-  const verify::RunOptions opts = run_options(args);
+  verify::RunOptions opts = run_options(args);
+  const unsigned cpus = std::max(1u, std::min(8u, std::thread::hardware_concurrency()));
+  opts.jobs = static_cast<int>(args.get_u64("jobs", cpus, 1, 64));
   check_writable(args, "sarif");
   check_html(args);
   const bool quiet = args.has("quiet");

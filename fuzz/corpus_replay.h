@@ -2,7 +2,7 @@
 // (fuzz/corpus/<target>/, sorted) replayed for one subject through the
 // target's judge, the violations collected per clause (how many inputs break
 // each, the first of them as the counterexample), the verdict in verify's
-// terms. fuzz/replays.cc holds the table of the five targets.
+// terms. fuzz/replays.cc holds the table of the six targets.
 #pragma once
 
 #include <cstdint>

@@ -116,7 +116,9 @@ Violations judge_metrics(size_t n, const ConcreteCpu& cpu, Era era) {
                                                       {"total_tick", cpu.total_tick.v},
                                                       {"tick_intercepts", cpu.tick_intercepts.v},
                                                       {"short_idles", cpu.short_idles.v}};
-  for (const auto& [name, v] : singles) {
+  for (const auto& single : singles) {
+    const char* name = single.first;
+    const uint64_t v = single.second;
     if (v > bound) {
       out.add("TEO-6", [&] { return std::string(name) + " " + u64s(v) + " > " + u64s(bound); });
     }

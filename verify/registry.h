@@ -27,6 +27,10 @@ struct RunOptions {
   double budget_seconds = 120;  // per check: solver timeout, property time cap
   int property_cases = 1000;    // RapidCheck successful cases per property
   std::string source_dir;       // the idlespec tree (corpora, spec)
+  // verify: checks run at once, each in a child process of its own (1: one
+  // after the other, in this process). A check's verdict does not depend on
+  // it: each child runs the same code with the same seed and budget.
+  int jobs = 1;
 };
 
 struct CheckResult {

@@ -1,10 +1,18 @@
 #include "verify/runner.h"
 
+#include <poll.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
+#include <csignal>
+#include <cstring>
 #include <exception>
 #include <map>
 #include <sstream>
+#include <stdexcept>
 
 #include "impl/json.h"
 
@@ -34,6 +42,150 @@ CheckResult run_guarded(const Check& c, const std::string& subject, const RunOpt
   }
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return r;
+}
+
+// --- running checks in child processes ----------------------------------------------
+//
+// A child runs one check and writes its CheckResult to a pipe as
+// length-prefixed fields; the parent reads every pipe as it fills (a
+// counterexample can outgrow the pipe's buffer) and keeps `jobs` children
+// busy. A child that dies without a complete result makes the check
+// unknown, naming the signal or exit status: a crash in one check costs
+// that check, not the run.
+
+void put_field(std::string& out, const std::string& s) {
+  out += std::to_string(s.size());
+  out += '\n';
+  out += s;
+}
+
+std::string encode_result(const CheckResult& r) {
+  std::string out;
+  put_field(out, std::to_string(static_cast<int>(r.outcome)));
+  put_field(out, r.detail);
+  put_field(out, r.counterexample);
+  put_field(out, r.replay);
+  put_field(out, std::to_string(r.violated.size()));
+  for (const std::string& v : r.violated) put_field(out, v);
+  return out;
+}
+
+bool get_field(const std::string& in, size_t& pos, std::string& out) {
+  const size_t nl = in.find('\n', pos);
+  if (nl == std::string::npos || nl == pos || nl - pos > 19) return false;
+  size_t len = 0;
+  for (size_t i = pos; i < nl; ++i) {
+    if (in[i] < '0' || in[i] > '9') return false;
+    len = len * 10 + static_cast<size_t>(in[i] - '0');
+  }
+  if (in.size() - (nl + 1) < len) return false;
+  out = in.substr(nl + 1, len);
+  pos = nl + 1 + len;
+  return true;
+}
+
+bool decode_result(const std::string& in, CheckResult& r) {
+  size_t pos = 0;
+  std::string f;
+  if (!get_field(in, pos, f) || f.size() != 1 || f[0] < '0' || f[0] > '2') return false;
+  r.outcome = static_cast<Outcome>(f[0] - '0');
+  if (!get_field(in, pos, r.detail) || !get_field(in, pos, r.counterexample) ||
+      !get_field(in, pos, r.replay) || !get_field(in, pos, f))
+    return false;
+  const size_t n = std::strtoul(f.c_str(), nullptr, 10);
+  for (size_t i = 0; i < n; ++i) {
+    if (!get_field(in, pos, f)) return false;
+    r.violated.insert(f);
+  }
+  return pos == in.size();
+}
+
+void write_all(int fd, const std::string& s) {
+  size_t done = 0;
+  while (done < s.size()) {
+    const ssize_t k = write(fd, s.data() + done, s.size() - done);
+    if (k < 0 && errno == EINTR) continue;
+    if (k <= 0) return;
+    done += static_cast<size_t>(k);
+  }
+}
+
+using Run = std::pair<const Check*, std::string>;
+
+void run_in_children(const std::vector<Run>& runs, const RunOptions& options,
+                     const Progress& progress, std::map<Run, CheckResult>& results) {
+  struct Child {
+    pid_t pid;
+    int fd;
+    size_t run;
+    std::string data;
+    std::chrono::steady_clock::time_point start;
+  };
+  std::vector<Child> active;
+  size_t next = 0;
+  size_t finished = 0;
+  const size_t jobs = static_cast<size_t>(std::max(1, options.jobs));
+  auto finish = [&](Child& ch) {
+    close(ch.fd);
+    int status = 0;
+    while (waitpid(ch.pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    CheckResult r;
+    if (!decode_result(ch.data, r)) {
+      r = CheckResult{};
+      r.outcome = Outcome::unknown;
+      if (WIFSIGNALED(status)) {
+        r.detail = "the check's process died of signal " + std::to_string(WTERMSIG(status)) + " (" +
+                   strsignal(WTERMSIG(status)) + ")";
+      } else {
+        r.detail = "the check's process ended (status " +
+                   std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : -1) +
+                   ") without a result";
+      }
+    }
+    r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - ch.start).count();
+    ++finished;
+    if (progress) progress(finished, runs.size(), *runs[ch.run].first, runs[ch.run].second, r);
+    results[runs[ch.run]] = std::move(r);
+  };
+  while (next < runs.size() || !active.empty()) {
+    while (next < runs.size() && active.size() < jobs) {
+      int fds[2];
+      if (pipe(fds) != 0) throw std::runtime_error(std::string("pipe: ") + strerror(errno));
+      std::fflush(nullptr);
+      const pid_t pid = fork();
+      if (pid < 0) throw std::runtime_error(std::string("fork: ") + strerror(errno));
+      if (pid == 0) {
+        close(fds[0]);
+        const CheckResult r = run_guarded(*runs[next].first, runs[next].second, options);
+        write_all(fds[1], encode_result(r));
+        close(fds[1]);
+        std::fflush(nullptr);
+        _exit(0);
+      }
+      close(fds[1]);
+      active.push_back({pid, fds[0], next, {}, std::chrono::steady_clock::now()});
+      ++next;
+    }
+    std::vector<pollfd> pfds;
+    for (const Child& ch : active) pfds.push_back({ch.fd, POLLIN, 0});
+    if (poll(pfds.data(), pfds.size(), -1) < 0) {
+      if (errno == EINTR) continue;
+      throw std::runtime_error(std::string("poll: ") + strerror(errno));
+    }
+    for (size_t i = active.size(); i-- > 0;) {
+      if (!(pfds[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
+      char buf[65536];
+      const ssize_t k = read(active[i].fd, buf, sizeof(buf));
+      if (k < 0 && errno == EINTR) continue;
+      if (k > 0) {
+        active[i].data.append(buf, static_cast<size_t>(k));
+        continue;
+      }
+      finish(active[i]);
+      active.erase(active.begin() + static_cast<std::ptrdiff_t>(i));
+    }
+  }
 }
 
 }  // namespace
@@ -137,10 +289,14 @@ VerifyReport run_verify(const SpecIndex& spec, const Registry& registry, const V
     }
   }
   std::map<std::pair<const Check*, std::string>, CheckResult> results;
-  for (size_t i = 0; i < runs.size(); ++i) {
-    CheckResult r = run_guarded(*runs[i].first, runs[i].second, options);
-    if (progress) progress(i + 1, runs.size(), *runs[i].first, runs[i].second, r);
-    results[runs[i]] = std::move(r);
+  if (options.jobs > 1 && runs.size() > 1) {
+    run_in_children(runs, options, progress, results);
+  } else {
+    for (size_t i = 0; i < runs.size(); ++i) {
+      CheckResult r = run_guarded(*runs[i].first, runs[i].second, options);
+      if (progress) progress(i + 1, runs.size(), *runs[i].first, runs[i].second, r);
+      results[runs[i]] = std::move(r);
+    }
   }
 
   for (auto& p : plan) {

@@ -4,6 +4,8 @@
 // and fuzz/.
 #include <gtest/gtest.h>
 
+#include <csignal>
+
 #include "verify/runner.h"
 #include "verify/spec_index.h"
 
@@ -274,6 +276,69 @@ TEST(BuiltinSpec, ParsesWithoutErrors) {
   const SpecIndex idx = builtin_spec();
   for (const auto& e : idx.errors) ADD_FAILURE() << e;
   EXPECT_GE(idx.clauses.size(), 14u);
+}
+
+// verify --jobs: each check in a child process; the result crosses a pipe
+// whole (a counterexample larger than the pipe's buffer, the violated
+// clauses) and the verdicts are those of the in-process run. A check that
+// crashes costs that check (unknown, naming the signal), not the run.
+TEST(Verdicts, ChecksInChildProcessesGiveTheSameVerdicts) {
+  Registry r;
+  Check big = fixed(CheckKind::proof, "p1", {"XCEDE-1"}, {"reference", "upstream"}, Outcome::pass,
+                    Outcome::fail);
+  big.run = [](const std::string& subject, const RunOptions&) {
+    CheckResult res;
+    res.outcome = subject == "upstream" ? Outcome::fail : Outcome::pass;
+    res.detail = "detail of " + subject;
+    res.counterexample = std::string(300000, 'x') + "\nend";
+    res.replay = "idlespec check proof p1 --subject " + subject;
+    if (subject == "upstream") res.violated = {"XCEDE-1"};
+    return res;
+  };
+  r.add(big);
+  r.add(fixed(CheckKind::property, "q1", {"XCEDE-1"}, {"reference", "upstream"}, Outcome::pass,
+              Outcome::pass));
+  r.add(fixed(CheckKind::property, "q2", {"XCEDE-2"}, {"reference"}, Outcome::unknown,
+              Outcome::pass));
+  RunOptions serial;
+  RunOptions parallel;
+  parallel.jobs = 2;
+  const VerifyReport a = run_verify(spec(), r, {}, serial);
+  const VerifyReport b = run_verify(spec(), r, {}, parallel);
+  EXPECT_EQ(report_text(a), report_text(b));
+  EXPECT_EQ(status_of(b, "XCEDE-1", "upstream"), Status::accepted);
+  EXPECT_EQ(status_of(b, "XCEDE-2", "reference"), Status::unknown);
+  bool seen = false;
+  for (const auto& c : b.clauses) {
+    for (const auto& ch : c.checks) {
+      if (ch.ref.name != "p1" || c.subject != "upstream") continue;
+      seen = true;
+      EXPECT_EQ(ch.result.counterexample.size(), 300004u);
+      EXPECT_EQ(ch.result.violated, std::set<std::string>{"XCEDE-1"});
+      EXPECT_EQ(ch.result.replay, "idlespec check proof p1 --subject upstream");
+    }
+  }
+  EXPECT_TRUE(seen);
+}
+
+TEST(Verdicts, ACrashingCheckInAChildIsUnknown) {
+  Registry r;
+  Check crash =
+      fixed(CheckKind::proof, "p1", {"XCEDE-1"}, {"reference"}, Outcome::pass, Outcome::pass);
+  crash.run = [](const std::string&, const RunOptions&) -> CheckResult {
+    std::raise(SIGSEGV);
+    return {};
+  };
+  r.add(crash);
+  r.add(fixed(CheckKind::property, "q1", {"XCEDE-1"}, {"reference"}, Outcome::pass, Outcome::pass));
+  r.add(fixed(CheckKind::property, "q2", {"XCEDE-2"}, {"reference"}, Outcome::pass, Outcome::pass));
+  RunOptions parallel;
+  parallel.jobs = 2;
+  const VerifyReport rep = run_verify(spec(), r, {}, parallel);
+  EXPECT_EQ(status_of(rep, "XCEDE-1", "reference"), Status::unknown);
+  EXPECT_EQ(status_of(rep, "XCEDE-2", "reference"), Status::held);
+  const std::string text = report_text(rep);
+  EXPECT_NE(text.find("died of signal 11"), std::string::npos) << text;
 }
 
 }  // namespace
