@@ -1,0 +1,70 @@
+#!/bin/sh
+# ctest: budget=60 timeout=300
+# tests/validate/run_teo.sh IDLESPEC_VALIDATE [BUDGET_SECONDS]
+#
+# The end-to-end test of `idlespec validate` on the teo component: the
+# faithful TEO governor of teo_faithful.c (the `mainline` subject of
+# impl/teo.h, validate's default for teo) shows spec/teo.md's TEO-1 finding
+# (state 0 disabled, a limit below every enabled state: `accepted` for every
+# subject), holds TEO-2..6 and equals the mainline subject on every
+# selection; each variant derived from it with sed fails the clause its bug
+# breaks, with the input and the step named.
+set -u
+HERE=$(cd "$(dirname "$0")" && pwd)
+CLAUSES="TEO-1 TEO-2 TEO-3 TEO-4 TEO-5 TEO-6"
+COMPONENT=teo
+. "$HERE/lib.sh"
+
+# expect_teo NAME TEO1 FAILED...: TEO-1 with status TEO1 (`accepted`: the
+# spec's finding, every subject), the named clauses failed, every other one
+# held.
+expect_teo() {
+  name=$1; teo1=$2; shift 2
+  for c in $CLAUSES; do
+    case " $* " in
+      *" $c "*) expect_clause "$name" "$c" failed ;;
+      *) if [ "$c" = TEO-1 ]; then expect_clause "$name" "$c" "$teo1"
+         else expect_clause "$name" "$c" held; fi ;;
+    esac
+  done
+}
+
+# The POLLING test of the tick decision removed: a polling state taken with
+# a far timer stops the running tick (TEO-3).
+variant no_polling '/variant: no_polling/s/(drv->states\[pick\].flags \& CPUIDLE_FLAG_POLLING)/0/'
+# No decay of the bins: hits grow past 8 x PULSE + 7 (TEO-6).
+variant no_decay '/variant: no_decay/s/teo_decayed(b->\([a-z]*\))/b->\1/'
+# The PM QoS clamp removed (TEO-2; and TEO-1's finding goes with it: the
+# clamp to constraint_idx 0 is what returns the disabled state 0).
+variant no_constraint '/variant: no_constraint/s/if (pick > allowed)/if (0)/'
+# The final fit to the time till the tick removed (TEO-4).
+variant no_tick_fit '/variant: no_tick_fit/s/if (pick > first \&\&/if (0 \&\&/'
+
+run faithful --source "$(src faithful)" --component teo --budget "$BUDGET"
+expect_rc faithful 0
+expect_no_driver_crash faithful
+expect_teo faithful accepted
+expect_text faithful "state 0 is disabled (first enabled is 1)"
+expect_text faithful "equal subject mainline on all"
+
+for v in no_polling:accepted:TEO-3 no_decay:accepted:TEO-6 no_constraint:held:TEO-2 \
+         no_tick_fit:accepted:TEO-4; do
+  name=${v%%:*}
+  clause=${v##*:}
+  teo1=${v#*:}
+  teo1=${teo1%%:*}
+  run "$name" --source "$SCRATCH/teo_$name.c" --component teo --budget "$BUDGET"
+  expect_rc "$name" 1
+  expect_no_driver_crash "$name"
+  expect_teo "$name" "$teo1" "$clause"
+  grep -q "step [0-9]* of [0-9]*" "$SCRATCH/$name.out" || fail "$name: no step named in the counterexample"
+done
+
+# --subject: every subject of spec/teo.md is accepted on the command line.
+for s in v6.1 v6.12 v6.19 mainline; do
+  run "subject_$s" --source "$(src faithful)" --component teo --subject "$s" --budget "$BUDGET"
+  expect_no_driver_crash "subject_$s"
+  grep -q "has no subject" "$SCRATCH/subject_$s.out" && fail "subject_$s: subject not known"
+done
+
+finish
