@@ -67,4 +67,28 @@ for s in v6.1 v6.12 v6.19 mainline; do
   grep -q "has no subject" "$SCRATCH/subject_$s.out" && fail "subject_$s: subject not known"
 done
 
+# Debian's teo.c (linux-source-6.1 / -6.12, when installed; make
+# kernel-check records the same verdicts for the whole trees): no false
+# alarm against its own subject, and the differential names that subject.
+# 6.1 shows TEO-5's bin-middle search, which spec/teo.md accepts for v6.1.
+for v in 6.1 6.12; do
+  tarball=/usr/src/linux-source-$v.tar.xz
+  if [ ! -r "$tarball" ]; then
+    echo "NOTE: no $tarball: Debian $v's teo.c not checked"
+    continue
+  fi
+  tar -xJOf "$tarball" "linux-source-$v/drivers/cpuidle/governors/teo.c" >"$SCRATCH/debian_$v.c" ||
+    { fail "debian_$v: cannot extract teo.c"; continue; }
+  run "debian_$v" --source "$SCRATCH/debian_$v.c" --component teo --subject "v$v" --budget "$BUDGET"
+  expect_rc "debian_$v" 0
+  expect_no_driver_crash "debian_$v"
+  for c in $CLAUSES; do
+    case "$v $c" in
+      *" TEO-1" | "6.1 TEO-5") expect_clause "debian_$v" "$c" accepted ;;
+      *) expect_clause "debian_$v" "$c" held ;;
+    esac
+  done
+  expect_text "debian_$v" "equal subject v$v on all"
+done
+
 finish
