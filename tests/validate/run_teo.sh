@@ -89,6 +89,19 @@ for v in 6.1 6.12; do
     esac
   done
   expect_text "debian_$v" "equal subject v$v on all"
+  # Witnesses on the real text, made at test time: 6.1 without the recent
+  # ring's decrement (the recent counts drift from the ring: TEO-6 through
+  # judge_metrics' 6.1 era), 6.12 without the hits' decay (TEO-6).
+  case $v in
+    6.1) bug='s/\.recent--;/.recent += 0;/'; said="slots name it" ;;
+    *) bug='s/bin->hits >> DECAY_SHIFT/0/'; said="hits 9216 > 8199" ;;
+  esac
+  sed "$bug" "$SCRATCH/debian_$v.c" >"$SCRATCH/debian_${v}_broken.c"
+  cmp -s "$SCRATCH/debian_$v.c" "$SCRATCH/debian_${v}_broken.c" && fail "debian_${v}_broken: the sed changed nothing"
+  run "debian_${v}_broken" --source "$SCRATCH/debian_${v}_broken.c" --component teo --subject "v$v" --budget "$BUDGET"
+  expect_rc "debian_${v}_broken" 1
+  expect_clause "debian_${v}_broken" TEO-6 failed
+  expect_text "debian_${v}_broken" "$said"
 done
 
 finish
