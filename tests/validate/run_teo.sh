@@ -60,6 +60,15 @@ for v in no_polling:accepted:TEO-3 no_decay:accepted:TEO-6 no_constraint:held:TE
   grep -q "step [0-9]* of [0-9]*" "$SCRATCH/$name.out" || fail "$name: no step named in the counterexample"
 done
 
+# A crash in teo_reflect() after state 3: the inputs stop there, nothing
+# that did not fail is held: `error` with the signal, exit 3.
+variant crash 's/dev->last_state_idx = state;/dev->last_state_idx = state; if (state == 3) *(volatile int *)0 = 0;/'
+run crash --source "$SCRATCH/teo_crash.c" --component teo --budget "$BUDGET"
+expect_rc crash 3
+expect_no_driver_crash crash
+for c in TEO-2 TEO-3 TEO-4 TEO-5 TEO-6; do expect_clause crash "$c" error; done
+expect_text crash "signal 11 (SIGSEGV) at step"
+
 # --subject: every subject of spec/teo.md is accepted on the command line.
 for s in v6.1 v6.12 v6.19 mainline; do
   run "subject_$s" --source "$(src faithful)" --component teo --subject "$s" --budget "$BUDGET"
