@@ -49,7 +49,8 @@ scripts/setup.sh kernel
 work=$(mktemp -d "${TMPDIR:-/tmp}/idlespec-kernel-check.XXXXXX")
 [ -n "$keep" ] || trap 'rm -rf "$work"' EXIT
 files=(arch/powerpc/kernel/rtas.c drivers/cpuidle/cpuidle-pseries.c
-  drivers/cpuidle/governors/menu.c arch/powerpc/platforms/powernv/idle.c)
+  drivers/cpuidle/governors/menu.c drivers/cpuidle/governors/teo.c
+  arch/powerpc/platforms/powernv/idle.c)
 
 for v in $trees; do
   tarball=/usr/src/linux-source-$v.tar.xz

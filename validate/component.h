@@ -43,6 +43,7 @@ Part check_busy_delay(const Options& options, const Target& target);
 Part check_xcede(const Options& options, const Target& target);
 Part check_states(const Options& options, const Target& target);
 Part check_governor(const Options& options, const Target& target);
+Part check_teo(const Options& options, const Target& target);
 Part check_idle_core(const Options& options, const Target& target);
 
 // Verdicts for a part none of whose runs happened: absent where the function

@@ -57,6 +57,11 @@ const std::vector<Component>& components() {
          {"menu_select", "menu_update"},
          {},
          &check_governor},
+        {"teo",
+         "drivers/cpuidle/governors/teo.c",
+         {"teo_select", "teo_reflect", "teo_update"},
+         {},
+         &check_teo},
         {"idle_core",
          "arch/powerpc/platforms/powernv/idle.c",
          {"power7_idle_insn", "power9_idle_stop"},
@@ -499,7 +504,7 @@ Report validate(const Options& opt) {
     if (!find_component(name)) {
       rep.error = "unknown component '" + name +
                   "' (components: busy_delay, xcede, states, "
-                  "governor, idle_core)";
+                  "governor, teo, idle_core)";
       rep.exit_code = 2;
       return rep;
     }
@@ -973,7 +978,7 @@ into a plain and an ASan+UBSan harness, and run in child processes.
   --kernel-tree DIR      a Linux source tree: each component's file in it
   --candidate LIB.so     a library exporting idlespec_candidate_v1() (the C ABI
                          of validate/candidate_abi.h); run without sanitizers
-  --component NAME...    busy_delay, xcede, states, governor, idle_core
+  --component NAME...    busy_delay, xcede, states, governor, teo, idle_core
   --function NAME...     only these functions
   --json                 the report as JSON on stdout
   --junit FILE           also write JUnit XML (one testcase per clause)
@@ -1011,7 +1016,7 @@ into a plain and an ASan+UBSan harness, and run in child processes.
                          report then says so
   --subject NAME         the spec subject to judge the file against (default:
                          the component's "- Validate default:" in spec/*.md,
-                         mainline for governor, else reference; e.g. legacy
+                         mainline for governor and teo, else reference; e.g. legacy
                          for a pre-v5.17 rtas.c, v6.19 for a menu.c of that
                          era): the spec's accepted violations of that subject
                          are reported as accepted

@@ -59,8 +59,8 @@ run tree --kernel-tree "$TREE"
 expect_rc tree 1
 expect_clause tree BUSY-1 failed
 expect_clause tree GOV-1 error
-# Each component against its spec default: governor's is mainline.
-expect_text tree "subject reference (busy_delay, xcede, states, idle_core); mainline (governor), exit 1"
+# Each component against its spec default: governor's and teo's is mainline.
+expect_text tree "subject reference (busy_delay, xcede, states, idle_core); mainline (governor, teo), exit 1"
 run tree_unbuildable_only --kernel-tree "$TREE" --component governor
 expect_rc tree_unbuildable_only 3
 run tree_unbuildable_allowed --kernel-tree "$TREE" --component governor --allow-unknown

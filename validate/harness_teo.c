@@ -1,0 +1,269 @@
+/*
+ * The TEO harness of `idlespec validate` (spec/teo.md).
+ *
+ * Compiled in one translation unit after validate/shims/kernel.h,
+ * validate/shims/teo_env.h and the code extracted from the file under test
+ * (teo_select(), teo_reflect(), teo_update() with struct teo_cpu, struct
+ * teo_bin, the per-CPU teo_cpus and the helpers). The driver defines
+ * HAVE_TEO_SELECT when it found teo_select(), and one TEO_HAVE_<field> per
+ * member of struct teo_cpu / struct teo_bin the file's struct has
+ * (TEO_HAVE_RECENT: bins' recent and the recent_idx ring of 6.1;
+ * TEO_HAVE_TICK_HITS: 6.12; TEO_HAVE_TOTAL_TICK, TEO_HAVE_TICK_INTERCEPTS,
+ * TEO_HAVE_SHORT_IDLES, TEO_HAVE_TICK_WAKEUP: v6.19 and later;
+ * TEO_HAVE_TIME_SPAN: 6.1, 6.12).
+ *
+ *   harness_teo [trace]   inputs on stdin, results on stdout
+ *
+ * Input, one line each (blank lines are skipped):
+ *   <id> <hz> <states> <steps>
+ * states: comma-separated "<exit latency ns>:<target residency ns>:<flags>",
+ * flags "-" or letters p (CPUIDLE_FLAG_POLLING), d (states_usage[i].disable);
+ * steps: semicolon-separated
+ *   <latency_req ns>/<sleep length ns>/<delta_tick ns>/<tick stopped 0|1>/
+ *   <residency ns>/<tick woke 0|1>/<poll_time_limit 0|1>
+ *
+ * Per input the per-CPU struct teo_cpu starts as teo_enable_device() leaves
+ * it (zeroed; 6.1's recent slots -1) and dev->last_state_idx = -1 (nothing
+ * to learn at the first selection). Per step: the scenario is set,
+ * teo_select(drv, dev, &stop_tick) runs (stop_tick preset true, the core's
+ * default; teo_update() of the previous period runs inside it, as in the
+ * kernel), then the idle period: local_clock() advances by the residency,
+ * dev->last_residency_ns and dev->poll_time_limit are set and
+ * teo_reflect(dev, idx) runs with tick_nohz_idle_got_tick() answering the
+ * step's "tick woke".
+ *
+ * Output, per input:
+ *   S <id> <step> idx=<i> stop_tick=<0|1> timer=<0|1>   each selection
+ *   M <id> <step> <metrics>     struct teo_cpu after that selection:
+ *       sl=<sleep_length_ns> total=<t> h=<hits,...> i=<intercepts,...>
+ *       [r=<recent,...> nri=<next_recent_idx> ri=<recent_idx,...>]
+ *       [tick_hits=] [total_tick=] [tick_intercepts=] [short_idles=]
+ *       [tick_wakeup=]  (the members the file's struct has)
+ *   WARN <id> <text>            WARN_ON/BUG_ON hits
+ *   CRASH <id> <step> <signal> <name> | HANG <id> <step>
+ * After all inputs: DONE <inputs run>.
+ */
+#include <errno.h>
+
+#define MAX_STEPS 256
+
+#include "harness_runtime.c"
+
+#ifdef HAVE_TEO_SELECT
+struct teo_step {
+  unsigned long long latency_req, sleep_length, delta_tick, residency;
+  int tick_stopped, got_tick, poll_time_limit;
+};
+
+static struct cpuidle_driver drv;
+static struct cpuidle_device dev;
+static struct teo_step steps[MAX_STEPS];
+static unsigned nsteps;
+
+static unsigned long long number(char **p, const char *what) {
+  char *end;
+  errno = 0;
+  const unsigned long long v = strtoull(*p, &end, 10);
+  if (end == *p || errno) bad_input(what);
+  *p = end;
+  return v;
+}
+
+static void parse_states(char *s) {
+  memset(&drv, 0, sizeof(drv));
+  memset(&dev, 0, sizeof(dev));
+  drv.name = "idlespec";
+  int n = 0;
+  char *save = NULL;
+  for (char *tok = strtok_r(s, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+    if (n >= CPUIDLE_STATE_MAX) bad_input("more than CPUIDLE_STATE_MAX states");
+    char *p = tok;
+    const unsigned long long exit_ns = number(&p, "exit latency is not a number");
+    if (*p++ != ':') bad_input("a state is <exit>:<target>:<flags>");
+    const unsigned long long target_ns = number(&p, "target residency is not a number");
+    if (*p++ != ':') bad_input("a state is <exit>:<target>:<flags>");
+    struct cpuidle_state *st = &drv.states[n];
+    snprintf(st->name, sizeof(st->name), "S%d", n);
+    st->exit_latency_ns = (s64)exit_ns;
+    st->target_residency_ns = (s64)target_ns;
+    st->exit_latency = (unsigned int)(exit_ns / 1000);
+    st->target_residency = (unsigned int)(target_ns / 1000);
+    for (; *p; p++) {
+      if (*p == 'p')
+        st->flags |= CPUIDLE_FLAG_POLLING;
+      else if (*p == 'd')
+        dev.states_usage[n].disable = CPUIDLE_STATE_DISABLED_BY_USER;
+      else if (*p != '-')
+        bad_input("state flags are '-' or the letters p, d");
+    }
+    n++;
+  }
+  if (n == 0) bad_input("no states");
+  drv.state_count = n;
+}
+
+static void parse_steps(char *s) {
+  nsteps = 0;
+  char *save = NULL;
+  for (char *tok = strtok_r(s, ";", &save); tok; tok = strtok_r(NULL, ";", &save)) {
+    if (nsteps >= MAX_STEPS) bad_input("too many steps");
+    unsigned long long v[7];
+    char *p = tok;
+    for (int k = 0; k < 7; k++) {
+      v[k] = number(&p, "a step is seven numbers separated by '/'");
+      if (k < 6 && *p++ != '/') bad_input("a step is seven numbers separated by '/'");
+    }
+    if (*p) bad_input("trailing characters in a step");
+    struct teo_step *st = &steps[nsteps++];
+    st->latency_req = v[0];
+    st->sleep_length = v[1];
+    st->delta_tick = v[2];
+    st->tick_stopped = v[3] != 0;
+    st->residency = v[4];
+    st->got_tick = v[5] != 0;
+    st->poll_time_limit = v[6] != 0;
+  }
+}
+
+/* --- the per-CPU metrics -------------------------------------------------------- */
+static void emit_metrics(long long id, long step) {
+  const struct teo_cpu *c = &teo_cpus;
+  char h[512], in[512];
+  size_t hl = 0, il = 0;
+  h[0] = in[0] = 0;
+  for (int b = 0; b < drv.state_count; b++) {
+    hl += (size_t)snprintf(h + hl, sizeof(h) - hl, "%s%u", b ? "," : "", (unsigned)c->state_bins[b].hits);
+    il += (size_t)snprintf(in + il, sizeof(in) - il, "%s%u", b ? "," : "",
+                           (unsigned)c->state_bins[b].intercepts);
+  }
+  char extra[1024];
+  size_t el = 0;
+  extra[0] = 0;
+#ifdef TEO_HAVE_RECENT
+  el += (size_t)snprintf(extra + el, sizeof(extra) - el, " r=");
+  for (int b = 0; b < drv.state_count; b++)
+    el += (size_t)snprintf(extra + el, sizeof(extra) - el, "%s%u", b ? "," : "", (unsigned)c->state_bins[b].recent);
+  el += (size_t)snprintf(extra + el, sizeof(extra) - el, " nri=%d ri=", (int)c->next_recent_idx);
+  for (unsigned j = 0; j < ARRAY_SIZE(c->recent_idx); j++)
+    el += (size_t)snprintf(extra + el, sizeof(extra) - el, "%s%d", j ? "," : "", (int)c->recent_idx[j]);
+#endif
+#ifdef TEO_HAVE_TICK_HITS
+  el += (size_t)snprintf(extra + el, sizeof(extra) - el, " tick_hits=%u", (unsigned)c->tick_hits);
+#endif
+#ifdef TEO_HAVE_TOTAL_TICK
+  el += (size_t)snprintf(extra + el, sizeof(extra) - el, " total_tick=%u", (unsigned)c->total_tick);
+#endif
+#ifdef TEO_HAVE_TICK_INTERCEPTS
+  el += (size_t)snprintf(extra + el, sizeof(extra) - el, " tick_intercepts=%u", (unsigned)c->tick_intercepts);
+#endif
+#ifdef TEO_HAVE_SHORT_IDLES
+  el += (size_t)snprintf(extra + el, sizeof(extra) - el, " short_idles=%u", (unsigned)c->short_idles);
+#endif
+#ifdef TEO_HAVE_TICK_WAKEUP
+  el += (size_t)snprintf(extra + el, sizeof(extra) - el, " tick_wakeup=%d", c->tick_wakeup ? 1 : 0);
+#endif
+  (void)el;
+  emit("M %lld %ld sl=%lld total=%u h=%s i=%s%s", id, step, (long long)c->sleep_length_ns,
+       (unsigned)c->total, h, in, extra);
+}
+
+/* --- one input ----------------------------------------------------------------- */
+static void run_input(long long id, bool trace, unsigned hz) {
+  static volatile long step;
+  static volatile int idx;
+
+  memset(&teo_cpus, 0, sizeof(teo_cpus));
+#ifdef TEO_HAVE_RECENT
+  for (unsigned j = 0; j < ARRAY_SIZE(teo_cpus.recent_idx); j++) teo_cpus.recent_idx[j] = -1;
+#endif
+  memset(&gov_env, 0, sizeof(gov_env));
+  gov_env.tick_nsec = (1000000000ULL + hz / 2) / hz;
+  gov_env.tick_usec = (1000000ULL + hz / 2) / hz;
+  teo_env_clock_ns = 1000000000ULL;
+  dev.cpu = 0;
+  dev.last_state_idx = -1;
+  dev.last_residency_ns = 0;
+  dev.poll_time_limit = 0;
+  nwarns = 0;
+  trap_sig = 0;
+
+  trace_at(trace, id);
+  step = 0;
+  if (sigsetjmp(recover, 1) == 0) {
+    watchdog(WATCHDOG_SECONDS);
+    for (step = 0; step < (long)nsteps; step++) {
+      const struct teo_step *st = &steps[step];
+      gov_env.latency_req = (s64)st->latency_req;
+      gov_env.sleep_length_ns = (s64)st->sleep_length;
+      gov_env.delta_tick_ns = (s64)st->delta_tick;
+      gov_env.tick_stopped = st->tick_stopped;
+      const unsigned calls_before = gov_env.sleep_length_calls;
+      bool stop = true;
+      in_call = 1;
+      idx = teo_select(&drv, &dev, &stop);
+      in_call = 0;
+      emit("S %lld %ld idx=%d stop_tick=%d timer=%d", id, step, idx, stop ? 1 : 0,
+           gov_env.sleep_length_calls != calls_before ? 1 : 0);
+      emit_metrics(id, step);
+      /* The idle period. */
+      teo_env_clock_ns += st->residency;
+      dev.last_residency_ns = st->residency;
+      dev.poll_time_limit = st->poll_time_limit ? 1 : 0;
+      gov_env.got_tick = st->got_tick;
+      in_call = 1;
+      teo_reflect(&dev, idx);
+      in_call = 0;
+    }
+    watchdog(0);
+  } else {
+    watchdog(0);
+  }
+  if (trap_sig != 0) {
+    traps++;
+    if (trap_sig > 0)
+      emit("CRASH %lld %ld %d %s", id, step, (int)trap_sig, signal_name(trap_sig));
+    else
+      emit("HANG %lld %ld", id, step);
+  }
+  for (unsigned i = 0; i < nwarns; i++) emit("WARN %lld %s", id, warns[i]);
+  if (traps >= MAX_TRAPS) {
+    emit("ABORT too many crashes/hangs");
+    flush_out();
+    exit(3);
+  }
+}
+
+static void teo_input(long long id, char **f, int nf, bool trace) {
+  (void)nf;
+  char *end;
+  const long hz = strtol(f[0], &end, 10);
+  if (end == f[0] || *end || hz < 1 || hz > 100000) bad_input("hz is not a number in 1..100000");
+  parse_states(f[1]);
+  parse_steps(f[2]);
+  run_input(id, trace, (unsigned)hz);
+}
+#endif
+
+static int usage(void) {
+  fprintf(stderr, "usage: harness_teo [trace]  (inputs on stdin: <id> <hz> <states> <steps>)\n");
+  return 2;
+}
+
+int main(int argc, char **argv) {
+  bool trace = false;
+  if (argc > 2) return usage();
+  if (argc == 2) {
+    if (strcmp(argv[1], "trace") && strcmp(argv[1], "boundary")) return usage();
+    trace = true;
+  }
+#ifndef HAVE_TEO_SELECT
+  (void)trace;
+  emit("ABSENT teo_select");
+  emit("DONE 0");
+  flush_out();
+  return 0;
+#else
+  install_traps();
+  return harness_input_loop(teo_input, 3, 3, "expected four fields: <id> <hz> <states> <steps>", trace);
+#endif
+}
