@@ -27,7 +27,7 @@ commands:
             [--format text|markdown|json]
   help      this text; 'idlespec COMMAND --help' for a command's options
 
-components: xcede, states, busy_delay, idle_core, governor
+components: xcede, states, busy_delay, idle_core, governor, teo
 
 exit codes (verify, check, validate, review, matrix):
   0  every judged clause held (accepted, n/a and absent allowed)
