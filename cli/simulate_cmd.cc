@@ -533,10 +533,12 @@ int simulate_governor(const std::vector<std::string>& argv) {
     const std::string header = strprintf(
         "governor%s: table %s (%s), wake %s, HZ=%u, %llu wake-ups per interval after %llu "
         "warm-up, seed %llu",
-        which == "menu" ? "" : which == "teo" ? " (teo)" : " (menu and teo)",
+        which == "menu"  ? ""
+        : which == "teo" ? " (teo)"
+                         : " (menu and teo)",
         table_arg == "-" ? "(stdin)" : table_arg.c_str(), gsim::describe_table(table).c_str(),
-        std::string(gsim::wake_name(config.wake)).c_str(),
-        config.hz, static_cast<unsigned long long>(config.wakeups),
+        std::string(gsim::wake_name(config.wake)).c_str(), config.hz,
+        static_cast<unsigned long long>(config.wakeups),
         static_cast<unsigned long long>(config.warmup),
         static_cast<unsigned long long>(config.seed));
     print_governor_text(header, table, names, rows);
