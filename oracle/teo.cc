@@ -17,13 +17,6 @@ bool table_is_ordered(std::span<const State<Concrete>> states) {
   return true;
 }
 
-size_t first_enabled(std::span<const State<Concrete>> states) {
-  for (size_t i = 0; i < states.size(); ++i) {
-    if (!states[i].disabled) return i;
-  }
-  return states.size();
-}
-
 bool inputs_in_order(const ConcreteInputs& in) {
   return in.delta_tick_ns.v <= in.sleep_length_ns.v &&
          (in.tick_stopped || in.delta_tick_ns.v <= in.tick_ns.v);

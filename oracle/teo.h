@@ -12,6 +12,7 @@
 #include <span>
 
 #include "impl/teo.h"
+#include "oracle/governor.h"
 #include "oracle/violation.h"
 
 namespace idlespec::teo::oracle {
@@ -22,8 +23,9 @@ using Violations = idlespec::oracle::Violations;
 // Exit latencies and target residencies non-decreasing with the index (the
 // order TEO-2 and TEO-5 are stated for).
 bool table_is_ordered(std::span<const State<Concrete>> states);
-// The index of the first enabled state, states.size() if none.
-size_t first_enabled(std::span<const State<Concrete>> states);
+// The index of the first enabled state, states.size() if none (the same
+// table type as menu's: one definition, in oracle/governor.h).
+using governor::oracle::first_enabled;
 // The inputs as the kernel hands them over: delta_next at most the sleep
 // length, and within a tick while the tick runs. TEO-4 and TEO-5 speak of
 // such inputs only.
