@@ -273,7 +273,7 @@ TEST(IdleCoreChecker, RegisteredChecksPassOnTheReference) {
     EXPECT_EQ(c->component, "idle_core");
     EXPECT_EQ(c->clauses, e.clauses);
     EXPECT_EQ(c->subjects, std::vector<std::string>{"reference"});
-    verify::RunOptions opts;
+    verify::RunOptions opts = verify::RunOptions::unhurried();
     const verify::CheckResult r = c->run("reference", opts);
     EXPECT_EQ(r.outcome, verify::Outcome::pass) << e.name << ": " << r.detail << r.counterexample;
   }

@@ -200,9 +200,8 @@ TEST(IdleCoreSpin, RegisteredCheckPasses) {
   ASSERT_NE(check, nullptr);
   EXPECT_EQ(check->component, "idle_core");
   EXPECT_EQ(check->clauses, (std::vector<std::string>{"IDLE-1", "IDLE-2", "IDLE-3", "IDLE-4"}));
-  verify::RunOptions opts;
+  verify::RunOptions opts = verify::RunOptions::unhurried();
   opts.source_dir = IDLESPEC_SOURCE_DIR;
-  opts.budget_seconds = 300;
   const verify::CheckResult r = check->run("reference", opts);
   EXPECT_EQ(r.outcome, verify::Outcome::pass) << r.detail << "\n" << r.counterexample;
   EXPECT_NE(r.detail.find("SMT4"), std::string::npos) << r.detail;
@@ -228,9 +227,8 @@ TEST(IdleCoreSpin, RegisteredCheckFailsWithTheTrailOnABrokenModel) {
     std::ofstream f(src / "spec" / "idle_core.pml");
     f << without(model(), "resync_tb");
   }
-  verify::RunOptions opts;
+  verify::RunOptions opts = verify::RunOptions::unhurried();
   opts.source_dir = src.string();
-  opts.budget_seconds = 60;
   const verify::CheckResult r = check->run("reference", opts);
   fs::remove_all(src);
   EXPECT_EQ(r.outcome, verify::Outcome::fail) << r.detail;

@@ -206,8 +206,7 @@ TEST(BusyDelayProofRegistry, RunsPerSubject) {
   const verify::Check* c =
       verify::builtin_registry().find(verify::CheckKind::proof, "busy_delay_sleep_bounds");
   ASSERT_NE(c, nullptr);
-  verify::RunOptions opts;
-  opts.budget_seconds = 120;
+  verify::RunOptions opts = verify::RunOptions::unhurried();
   const verify::CheckResult held = c->run("reference", opts);
   EXPECT_EQ(held.outcome, verify::Outcome::pass) << held.detail;
   EXPECT_NE(held.detail.find("proved"), std::string::npos) << held.detail;

@@ -286,7 +286,7 @@ TEST(GovernorProofRegistry, EveryCheckRegistered) {
   EXPECT_EQ(fits->run("mainline", verify::RunOptions{}).outcome, verify::Outcome::unknown);
   const verify::Check* c = registry.find(verify::CheckKind::proof, "governor_latency_limit");
   ASSERT_NE(c, nullptr);
-  verify::RunOptions opts;
+  verify::RunOptions opts = verify::RunOptions::unhurried();
   const verify::CheckResult held = c->run("reference", opts);
   EXPECT_EQ(held.outcome, verify::Outcome::pass) << held.detail;
   const verify::CheckResult broken = c->run("v6.14", opts);

@@ -241,8 +241,7 @@ TEST(IdleCoreProofRegistry, CheckPassesForTheReference) {
   const verify::Check* c =
       verify::builtin_registry().find(verify::CheckKind::proof, "idle_core_induction");
   ASSERT_NE(c, nullptr);
-  verify::RunOptions opts;
-  opts.budget_seconds = 300;
+  verify::RunOptions opts = verify::RunOptions::unhurried();
   const verify::CheckResult r = c->run("reference", opts);
   EXPECT_EQ(r.outcome, verify::Outcome::pass) << r.detail << "\n" << r.counterexample;
   EXPECT_NE(r.detail.find("N = 1, 2, 4, 8"), std::string::npos) << r.detail;

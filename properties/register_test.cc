@@ -48,7 +48,7 @@ TEST(PropertiesRegistry, EverySpecCheckIsRegisteredWithItsClauses) {
 }
 
 verify::RunOptions quick(int cases) {
-  verify::RunOptions o;
+  verify::RunOptions o = verify::RunOptions::unhurried();
   o.property_cases = cases;
   return o;
 }
@@ -58,7 +58,7 @@ TEST(PropertiesRegistry, EveryPropertyPassesForTheReference) {
     if (e.kind != CheckKind::property) continue;
     const verify::Check* c = verify::builtin_registry().find(e.kind, e.name);
     ASSERT_NE(c, nullptr);
-    const verify::CheckResult r = c->run("reference", verify::RunOptions{});
+    const verify::CheckResult r = c->run("reference", verify::RunOptions::unhurried());
     EXPECT_EQ(r.outcome, Outcome::pass) << e.name << ": " << r.detail << " " << r.counterexample;
     EXPECT_NE(r.detail.find("1000 random cases passed"), std::string::npos) << r.detail;
   }
@@ -68,7 +68,7 @@ TEST(PropertiesRegistry, UpstreamBreaksXcede7AsTheSpecAccepts) {
   const verify::Check* c =
       verify::builtin_registry().find(CheckKind::property, "xcede_query_retries");
   ASSERT_NE(c, nullptr);
-  verify::RunOptions o;
+  verify::RunOptions o = verify::RunOptions::unhurried();
   o.seed = 7;
   const verify::CheckResult r = c->run("upstream", o);
   ASSERT_EQ(r.outcome, Outcome::fail) << r.detail;

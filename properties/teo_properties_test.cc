@@ -16,7 +16,7 @@ using verify::Outcome;
 TEST(TeoProperties, SelectionOnEverySubject) {
   for (const char* subject : {"v6.1", "v6.12", "v6.19", "mainline"}) {
     SCOPED_TRACE(subject);
-    const verify::CheckResult r = run_teo_property("teo_selection", subject, verify::RunOptions{});
+    const verify::CheckResult r = run_teo_property("teo_selection", subject, verify::RunOptions::unhurried());
     ASSERT_EQ(r.outcome, Outcome::fail) << r.detail;
     const std::set<std::string> want = std::string(subject) == "v6.1"
                                            ? std::set<std::string>{"TEO-1", "TEO-5"}
@@ -30,7 +30,7 @@ TEST(TeoProperties, WakeupSequenceOnEverySubject) {
   for (const char* subject : {"v6.1", "v6.12", "v6.19", "mainline"}) {
     SCOPED_TRACE(subject);
     const verify::CheckResult r =
-        run_teo_property("teo_wakeup_sequence", subject, verify::RunOptions{});
+        run_teo_property("teo_wakeup_sequence", subject, verify::RunOptions::unhurried());
     ASSERT_EQ(r.outcome, Outcome::fail) << r.detail;
     EXPECT_TRUE(r.violated.count("TEO-1")) << r.detail;
     EXPECT_FALSE(r.violated.count("TEO-6")) << r.detail;
@@ -41,7 +41,7 @@ TEST(TeoProperties, WakeupSequenceOnEverySubject) {
 }
 
 TEST(TeoProperties, AnUnknownSubjectIsUnknown) {
-  const verify::CheckResult r = run_teo_property("teo_selection", "v5.4", verify::RunOptions{});
+  const verify::CheckResult r = run_teo_property("teo_selection", "v5.4", verify::RunOptions::unhurried());
   EXPECT_EQ(r.outcome, Outcome::unknown);
   EXPECT_NE(r.detail.find("v6.1, v6.12, v6.19, mainline"), std::string::npos) << r.detail;
 }

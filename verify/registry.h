@@ -31,6 +31,16 @@ struct RunOptions {
   // after the other, in this process). A check's verdict does not depend on
   // it: each child runs the same code with the same seed and budget.
   int jobs = 1;
+
+  // The options of the test suite: the defaults with a budget of an hour,
+  // which no check comes near even under a sanitizer on a loaded machine.
+  // A budget is a user's cap; a test's verdict must never depend on the
+  // machine's speed (ctest's own timeout still ends a hang).
+  static RunOptions unhurried() {
+    RunOptions o;
+    o.budget_seconds = 3600;
+    return o;
+  }
 };
 
 struct CheckResult {

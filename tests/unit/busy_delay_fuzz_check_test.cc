@@ -221,7 +221,7 @@ TEST(BusyDelayFuzzRegistration, ReplayVerdictPerSubject) {
   EXPECT_EQ(c->component, "busy_delay");
   EXPECT_EQ(c->clauses, (std::vector<std::string>{"BUSY-1", "BUSY-3", "BUSY-6", "BUSY-7"}));
   EXPECT_EQ(c->subjects, (std::vector<std::string>{"reference", "legacy", "early"}));
-  verify::RunOptions opts;
+  verify::RunOptions opts = verify::RunOptions::unhurried();
   opts.source_dir = IDLESPEC_SOURCE_DIR;
   for (const char* subject : {"reference", "early"}) {
     const verify::CheckResult res = c->run(subject, opts);

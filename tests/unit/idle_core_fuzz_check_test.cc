@@ -208,9 +208,9 @@ TEST(IdleCoreFuzzReplayCheck, RegisteredForTheReferenceAndPasses) {
   EXPECT_EQ(check->clauses,
             (std::vector<std::string>{"IDLE-3", "IDLE-4", "IDLE-5", "IDLE-6", "IDLE-9"}));
   EXPECT_EQ(check->subjects, std::vector<std::string>{"reference"});
-  const verify::CheckResult r = check->run("reference", verify::RunOptions{});
+  const verify::CheckResult r = check->run("reference", verify::RunOptions::unhurried());
   EXPECT_EQ(r.outcome, verify::Outcome::pass) << r.detail << "\n" << r.counterexample;
-  EXPECT_EQ(check->run("upstream", verify::RunOptions{}).outcome, verify::Outcome::unknown);
+  EXPECT_EQ(check->run("upstream", verify::RunOptions::unhurried()).outcome, verify::Outcome::unknown);
 }
 
 }  // namespace

@@ -131,8 +131,7 @@ TEST(IdleCoreProofWitnesses, NoWinkleDecOnNoLossBreaksIdle5) {
 
 // The check as `idlespec verify` runs it fails on the witness, with the path.
 TEST(IdleCoreProofWitnesses, CheckFailsOnClearOutsideLock) {
-  verify::RunOptions opts;
-  opts.budget_seconds = 240;
+  verify::RunOptions opts = verify::RunOptions::unhurried();
   const IdleCheckReport rep = run_idle_core_check<w::ClearOutsideLock>(opts, false);
   EXPECT_TRUE(rep.binding.bound);
   EXPECT_EQ(rep.result.outcome, verify::Outcome::fail) << rep.result.detail;
@@ -200,8 +199,7 @@ TEST(IdleCoreProofWitnesses, BindingCatchesAMoveEncodedDifferently) {
   EXPECT_NE(b.mismatch.find("unlock_cmpxchg"), std::string::npos) << b.mismatch;
   std::printf("%s\n", b.mismatch.c_str());
 
-  verify::RunOptions opts;
-  opts.budget_seconds = 120;
+  verify::RunOptions opts = verify::RunOptions::unhurried();
   const IdleCheckReport rep = run_idle_core_check<EncodesCmpxchgKeepingTheLock>(opts, false);
   EXPECT_EQ(rep.result.outcome, verify::Outcome::fail);
   EXPECT_NE(rep.result.detail.find("the encoding is not the code that runs"), std::string::npos)

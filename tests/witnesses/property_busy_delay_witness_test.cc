@@ -96,7 +96,7 @@ class BusyDelayPropertyWitnessTest : public ::testing::TestWithParam<PropertyWit
 
 TEST_P(BusyDelayPropertyWitnessTest, PropertyFailsWithTheCounterexample) {
   const PropertyWitness& w = GetParam();
-  const verify::CheckResult r = w.run(verify::RunOptions{});
+  const verify::CheckResult r = w.run(verify::RunOptions::unhurried());
   std::cout << r.detail << "\n  counterexample: " << r.counterexample << "\n";
   ASSERT_EQ(r.outcome, Outcome::fail) << w.check << " vs " << w.subject << ": " << r.detail;
   EXPECT_EQ(r.violated, w.violated) << r.detail;
@@ -177,7 +177,7 @@ TEST(BusyDelayPropertyWitnesses, ReferenceAndEarlyPass) {
 
 TEST(BusyDelayPropertyWitnesses, OtherSeedsFindTheSameClauses) {
   for (uint64_t seed : {2u, 3u, 4u}) {
-    verify::RunOptions o;
+    verify::RunOptions o = verify::RunOptions::unhurried();
     o.seed = seed;
     EXPECT_EQ(run_registered("busy_delay_single_status", "legacy", o).violated,
               (std::set<std::string>{"BUSY-2", "BUSY-3"}))

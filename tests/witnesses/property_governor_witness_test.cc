@@ -26,7 +26,7 @@ void print(const verify::CheckResult& r) {
 // A disabled state chosen: GOV-1, in the part that judges GOV-1.
 TEST(GovernorPropertyWitnesses, SelectionCatchesIgnoresDisabled) {
   const verify::CheckResult r =
-      props::gov::run_selection<IgnoresDisabled>(IgnoresDisabled::name, verify::RunOptions{});
+      props::gov::run_selection<IgnoresDisabled>(IgnoresDisabled::name, verify::RunOptions::unhurried());
   print(r);
   ASSERT_EQ(r.outcome, Outcome::fail) << r.detail;
   EXPECT_TRUE(r.violated.count("GOV-1")) << r.detail;
@@ -42,7 +42,7 @@ TEST(GovernorPropertyWitnesses, SelectionCatchesIgnoresDisabled) {
 // promotion returns a state past the limit (GOV-2 only).
 TEST(GovernorPropertyWitnesses, SelectionCatchesLimitCheckAfterResidency) {
   const verify::CheckResult r = props::gov::run_selection<LimitCheckAfterResidency>(
-      LimitCheckAfterResidency::name, verify::RunOptions{});
+      LimitCheckAfterResidency::name, verify::RunOptions::unhurried());
   print(r);
   ASSERT_EQ(r.outcome, Outcome::fail) << r.detail;
   EXPECT_EQ(r.violated, std::set<std::string>{"GOV-2"});
@@ -58,7 +58,7 @@ TEST(GovernorPropertyWitnesses, SelectionCatchesLimitCheckAfterResidency) {
 // subject) only.
 TEST(GovernorPropertyWitnesses, WakeupSequenceCatchesStoppedSkipsTimer) {
   const verify::CheckResult r = props::gov::run_wakeup_sequence<StoppedSkipsTimer>(
-      StoppedSkipsTimer::name, verify::RunOptions{});
+      StoppedSkipsTimer::name, verify::RunOptions::unhurried());
   print(r);
   ASSERT_EQ(r.outcome, Outcome::fail) << r.detail;
   EXPECT_EQ(r.violated, (std::set<std::string>{"GOV-8", "GOV-9"}));
@@ -71,7 +71,7 @@ TEST(GovernorPropertyWitnesses, WakeupSequenceCatchesStoppedSkipsTimer) {
 // that fits an unsigned int.
 TEST(GovernorPropertyWitnesses, PredictorExactCatchesPrediction32Bit) {
   const verify::CheckResult r =
-      props::gov::run_predictor_exact<Prediction32Bit>(Prediction32Bit::name, verify::RunOptions{});
+      props::gov::run_predictor_exact<Prediction32Bit>(Prediction32Bit::name, verify::RunOptions::unhurried());
   print(r);
   ASSERT_EQ(r.outcome, Outcome::fail) << r.detail;
   EXPECT_EQ(r.violated, std::set<std::string>{"GOV-5"});
@@ -84,7 +84,7 @@ TEST(GovernorPropertyWitnesses, PredictorExactCatchesPrediction32Bit) {
   EXPECT_TRUE(has(part, "timer_us, sum_of_squares: 1000 random cases each passed")) << part;
   EXPECT_TRUE(has(r.counterexample, "other: states [")) << r.counterexample;
   const verify::CheckResult ref =
-      props::gov::run_predictor_exact<Reference>(Reference::name, verify::RunOptions{});
+      props::gov::run_predictor_exact<Reference>(Reference::name, verify::RunOptions::unhurried());
   EXPECT_EQ(ref.outcome, Outcome::pass) << ref.detail;
 }
 
@@ -92,7 +92,7 @@ TEST(GovernorPropertyWitnesses, PredictorExactCatchesPrediction32Bit) {
 // reference's selections and arithmetic hold.
 TEST(GovernorPropertyWitnesses, OtherSeedsFindTheSameClauses) {
   for (uint64_t seed : {2u, 3u, 4u}) {
-    verify::RunOptions o;
+    verify::RunOptions o = verify::RunOptions::unhurried();
     o.seed = seed;
     EXPECT_TRUE(props::gov::run_selection<IgnoresDisabled>(IgnoresDisabled::name, o)
                     .violated.count("GOV-1"))

@@ -22,10 +22,9 @@ namespace sm = props::idle_core_sm;
 using verify::Outcome;
 
 verify::RunOptions options(int cases = 300) {
-  verify::RunOptions o;
+  verify::RunOptions o = verify::RunOptions::unhurried();
   o.seed = 1;
   o.property_cases = cases;
-  o.budget_seconds = 120;
   return o;
 }
 

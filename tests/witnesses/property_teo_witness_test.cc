@@ -33,7 +33,7 @@ std::set<std::string> beyond_teo1(const verify::CheckResult& r) {
 
 TEST(TeoPropertyWitnesses, SelectionCatchesNoConstraint) {
   const verify::CheckResult r =
-      props::teo_props::run_selection<NoConstraint>(NoConstraint::name, verify::RunOptions{});
+      props::teo_props::run_selection<NoConstraint>(NoConstraint::name, verify::RunOptions::unhurried());
   print(r);
   ASSERT_EQ(r.outcome, Outcome::fail) << r.detail;
   EXPECT_EQ(beyond_teo1(r), std::set<std::string>{"TEO-2"}) << r.detail;
@@ -42,7 +42,7 @@ TEST(TeoPropertyWitnesses, SelectionCatchesNoConstraint) {
 
 TEST(TeoPropertyWitnesses, SelectionCatchesPollingStopsTick) {
   const verify::CheckResult r = props::teo_props::run_selection<PollingStopsTick>(
-      PollingStopsTick::name, verify::RunOptions{});
+      PollingStopsTick::name, verify::RunOptions::unhurried());
   print(r);
   ASSERT_EQ(r.outcome, Outcome::fail) << r.detail;
   EXPECT_EQ(beyond_teo1(r), std::set<std::string>{"TEO-3"}) << r.detail;
@@ -52,7 +52,7 @@ TEST(TeoPropertyWitnesses, SelectionCatchesPollingStopsTick) {
 
 TEST(TeoPropertyWitnesses, SelectionCatchesNoTickCorrection) {
   const verify::CheckResult r = props::teo_props::run_selection<NoTickCorrection>(
-      NoTickCorrection::name, verify::RunOptions{});
+      NoTickCorrection::name, verify::RunOptions::unhurried());
   print(r);
   ASSERT_EQ(r.outcome, Outcome::fail) << r.detail;
   EXPECT_EQ(beyond_teo1(r), std::set<std::string>{"TEO-4"}) << r.detail;
@@ -61,7 +61,7 @@ TEST(TeoPropertyWitnesses, SelectionCatchesNoTickCorrection) {
 
 TEST(TeoPropertyWitnesses, SelectionCatchesNoStoppedTickPromotion) {
   const verify::CheckResult r = props::teo_props::run_selection<NoStoppedTickPromotion>(
-      NoStoppedTickPromotion::name, verify::RunOptions{});
+      NoStoppedTickPromotion::name, verify::RunOptions::unhurried());
   print(r);
   ASSERT_EQ(r.outcome, Outcome::fail) << r.detail;
   EXPECT_EQ(beyond_teo1(r), std::set<std::string>{"TEO-5"}) << r.detail;
@@ -70,7 +70,7 @@ TEST(TeoPropertyWitnesses, SelectionCatchesNoStoppedTickPromotion) {
 
 TEST(TeoPropertyWitnesses, WakeupSequenceCatchesNoDecay) {
   const verify::CheckResult r =
-      props::teo_props::run_wakeup_sequence<NoDecay>(NoDecay::name, verify::RunOptions{});
+      props::teo_props::run_wakeup_sequence<NoDecay>(NoDecay::name, verify::RunOptions::unhurried());
   print(r);
   ASSERT_EQ(r.outcome, Outcome::fail) << r.detail;
   EXPECT_TRUE(r.violated.count("TEO-6")) << r.detail;
@@ -82,11 +82,11 @@ TEST(TeoPropertyWitnesses, WakeupSequenceCatchesNoDecay) {
 
 TEST(TeoPropertyWitnesses, TheRepairPassesEveryClause) {
   const verify::CheckResult s = props::teo_props::run_selection<ConstraintFromFirst>(
-      ConstraintFromFirst::name, verify::RunOptions{});
+      ConstraintFromFirst::name, verify::RunOptions::unhurried());
   print(s);
   EXPECT_EQ(s.outcome, Outcome::pass) << s.detail;
   const verify::CheckResult q = props::teo_props::run_wakeup_sequence<ConstraintFromFirst>(
-      ConstraintFromFirst::name, verify::RunOptions{});
+      ConstraintFromFirst::name, verify::RunOptions::unhurried());
   print(q);
   EXPECT_EQ(q.outcome, Outcome::pass) << q.detail;
 }

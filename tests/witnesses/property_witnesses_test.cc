@@ -59,7 +59,7 @@ class PropertyWitnessTest : public ::testing::TestWithParam<PropertyWitness> {};
 
 TEST_P(PropertyWitnessTest, PropertyFails) {
   const PropertyWitness& w = GetParam();
-  const verify::CheckResult r = w.run(verify::RunOptions{});
+  const verify::CheckResult r = w.run(verify::RunOptions::unhurried());
   std::cout << r.detail << "\n  counterexample: " << r.counterexample << "\n";
   ASSERT_EQ(r.outcome, verify::Outcome::fail) << w.check << " vs " << w.subject << ": " << r.detail;
   EXPECT_FALSE(r.counterexample.empty());
