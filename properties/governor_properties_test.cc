@@ -241,7 +241,8 @@ TEST(GovernorJudge, TickStoppedWithoutTheTimer) {
 
 verify::CheckResult run(const std::string& name, const std::string& subject) {
   const auto t0 = std::chrono::steady_clock::now();
-  const verify::CheckResult r = run_governor_property(name, subject, verify::RunOptions::unhurried());
+  const verify::CheckResult r =
+      run_governor_property(name, subject, verify::RunOptions::unhurried());
   const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   std::cout << name << " " << subject << ": " << verify::outcome_name(r.outcome) << " in " << s
             << " s; " << r.detail << "\n  counterexample: " << r.counterexample << "\n";

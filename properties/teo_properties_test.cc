@@ -16,7 +16,8 @@ using verify::Outcome;
 TEST(TeoProperties, SelectionOnEverySubject) {
   for (const char* subject : {"v6.1", "v6.12", "v6.19", "mainline"}) {
     SCOPED_TRACE(subject);
-    const verify::CheckResult r = run_teo_property("teo_selection", subject, verify::RunOptions::unhurried());
+    const verify::CheckResult r =
+        run_teo_property("teo_selection", subject, verify::RunOptions::unhurried());
     ASSERT_EQ(r.outcome, Outcome::fail) << r.detail;
     const std::set<std::string> want = std::string(subject) == "v6.1"
                                            ? std::set<std::string>{"TEO-1", "TEO-5"}
@@ -41,7 +42,8 @@ TEST(TeoProperties, WakeupSequenceOnEverySubject) {
 }
 
 TEST(TeoProperties, AnUnknownSubjectIsUnknown) {
-  const verify::CheckResult r = run_teo_property("teo_selection", "v5.4", verify::RunOptions::unhurried());
+  const verify::CheckResult r =
+      run_teo_property("teo_selection", "v5.4", verify::RunOptions::unhurried());
   EXPECT_EQ(r.outcome, Outcome::unknown);
   EXPECT_NE(r.detail.find("v6.1, v6.12, v6.19, mainline"), std::string::npos) << r.detail;
 }

@@ -210,7 +210,8 @@ TEST(IdleCoreFuzzReplayCheck, RegisteredForTheReferenceAndPasses) {
   EXPECT_EQ(check->subjects, std::vector<std::string>{"reference"});
   const verify::CheckResult r = check->run("reference", verify::RunOptions::unhurried());
   EXPECT_EQ(r.outcome, verify::Outcome::pass) << r.detail << "\n" << r.counterexample;
-  EXPECT_EQ(check->run("upstream", verify::RunOptions::unhurried()).outcome, verify::Outcome::unknown);
+  EXPECT_EQ(check->run("upstream", verify::RunOptions::unhurried()).outcome,
+            verify::Outcome::unknown);
 }
 
 }  // namespace

@@ -25,8 +25,8 @@ void print(const verify::CheckResult& r) {
 
 // A disabled state chosen: GOV-1, in the part that judges GOV-1.
 TEST(GovernorPropertyWitnesses, SelectionCatchesIgnoresDisabled) {
-  const verify::CheckResult r =
-      props::gov::run_selection<IgnoresDisabled>(IgnoresDisabled::name, verify::RunOptions::unhurried());
+  const verify::CheckResult r = props::gov::run_selection<IgnoresDisabled>(
+      IgnoresDisabled::name, verify::RunOptions::unhurried());
   print(r);
   ASSERT_EQ(r.outcome, Outcome::fail) << r.detail;
   EXPECT_TRUE(r.violated.count("GOV-1")) << r.detail;
@@ -70,8 +70,8 @@ TEST(GovernorPropertyWitnesses, WakeupSequenceCatchesStoppedSkipsTimer) {
 // in GOV-5's ranges, where the reference differs nowhere, with a timer_us
 // that fits an unsigned int.
 TEST(GovernorPropertyWitnesses, PredictorExactCatchesPrediction32Bit) {
-  const verify::CheckResult r =
-      props::gov::run_predictor_exact<Prediction32Bit>(Prediction32Bit::name, verify::RunOptions::unhurried());
+  const verify::CheckResult r = props::gov::run_predictor_exact<Prediction32Bit>(
+      Prediction32Bit::name, verify::RunOptions::unhurried());
   print(r);
   ASSERT_EQ(r.outcome, Outcome::fail) << r.detail;
   EXPECT_EQ(r.violated, std::set<std::string>{"GOV-5"});

@@ -32,8 +32,8 @@ std::set<std::string> beyond_teo1(const verify::CheckResult& r) {
 }
 
 TEST(TeoPropertyWitnesses, SelectionCatchesNoConstraint) {
-  const verify::CheckResult r =
-      props::teo_props::run_selection<NoConstraint>(NoConstraint::name, verify::RunOptions::unhurried());
+  const verify::CheckResult r = props::teo_props::run_selection<NoConstraint>(
+      NoConstraint::name, verify::RunOptions::unhurried());
   print(r);
   ASSERT_EQ(r.outcome, Outcome::fail) << r.detail;
   EXPECT_EQ(beyond_teo1(r), std::set<std::string>{"TEO-2"}) << r.detail;
@@ -69,8 +69,8 @@ TEST(TeoPropertyWitnesses, SelectionCatchesNoStoppedTickPromotion) {
 }
 
 TEST(TeoPropertyWitnesses, WakeupSequenceCatchesNoDecay) {
-  const verify::CheckResult r =
-      props::teo_props::run_wakeup_sequence<NoDecay>(NoDecay::name, verify::RunOptions::unhurried());
+  const verify::CheckResult r = props::teo_props::run_wakeup_sequence<NoDecay>(
+      NoDecay::name, verify::RunOptions::unhurried());
   print(r);
   ASSERT_EQ(r.outcome, Outcome::fail) << r.detail;
   EXPECT_TRUE(r.violated.count("TEO-6")) << r.detail;
