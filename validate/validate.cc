@@ -341,14 +341,26 @@ void judge_against_spec(Report& rep, const Options& opt) {
       const verify::Acceptance* acc = clause->acceptance_for(subject);
       for (const auto& m : modes)
         if (!acc) acc = clause->acceptance_for(m);
-      if (v.status == "failed" && acc) {
+      // Where the check replayed the spec's subjects on its counterexample,
+      // an acceptance covers the failure only if its subject breaks the
+      // clause there too; otherwise the file fails another way than the
+      // accepted violation, and neither the acceptance nor its fix applies.
+      auto shows = [&](const std::string& s) {
+        return !v.subjects_compared ||
+               std::find(v.fails_like.begin(), v.fails_like.end(), s) != v.fails_like.end();
+      };
+      if (v.status == "failed" && acc && shows(acc->subject)) {
         v.status = "accepted";
         v.spec_note = "the spec accepts this for " + acc->subject + ": " + acc->reason;
         v.fixed_by = acc->fixed_by_commit;
       } else if (v.status == "failed") {
         // Which other subjects the spec accepts it for, and their fix.
-        std::string like, fix;
+        std::string like, unlike, fix;
         for (const auto& a : clause->accepted) {
+          if (!shows(a.subject)) {
+            unlike += (unlike.empty() ? "" : ", ") + a.subject;
+            continue;
+          }
           if (a.subject == subject) continue;
           like += (like.empty() ? "" : ", ") + a.subject;
           if (fix.empty()) fix = a.fixed_by_commit;
@@ -357,6 +369,11 @@ void judge_against_spec(Report& rep, const Options& opt) {
           v.spec_note = "as " + like + " (the spec accepts this violation there)";
           if (!fix.empty()) v.spec_note += "; fixed upstream by " + fix;
           v.fixed_by = fix;
+        } else if (!unlike.empty()) {
+          v.spec_note = "the spec accepts a " + v.id + " violation for " + unlike +
+                        ", but none of them breaks " + v.id +
+                        " on this counterexample (each compared from the file's state): the "
+                        "file fails another way than the accepted one";
         } else if (!clause->since_commit.empty()) {
           // The clause asks for what an upstream commit brought: text from
           // before it fails as upstream then did (spec "- Since:").
@@ -731,7 +748,8 @@ std::string clause_json(const ClauseVerdict& v) {
          ",\"status\":" + js(v.status) + ",\"coverage\":" + js(v.coverage) +
          ",\"error\":" + js(v.error) + ",\"note\":" + js(v.note) +
          ",\"spec_note\":" + js(v.spec_note) + ",\"fixed_by\":" + js(v.fixed_by) +
-         ",\"replay\":" + js(v.replay) + ",\"counterexamples\":" + js_list(v.counterexamples) + "}";
+         ",\"replay\":" + js(v.replay) + ",\"counterexamples\":" + js_list(v.counterexamples) +
+         (v.subjects_compared ? ",\"fails_like\":" + js_list(v.fails_like) : std::string()) + "}";
 }
 
 }  // namespace

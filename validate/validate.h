@@ -86,6 +86,14 @@ struct ClauseVerdict {
   std::string replay;                        // a command that replays the first counterexample
   std::string error;                         // for error
   std::string note;                          // what the check adds (coverage, differential)
+  // failed: the check compared its first counterexample with the spec's
+  // subjects (governor: the selection clauses by replaying each subject from
+  // the file's state; GOV-8, whose judge sets the accepted truncation apart,
+  // with none); fails_like names the subjects that break the clause there
+  // too. The spec post-pass then names an acceptance, and its fix, only for
+  // a subject in fails_like.
+  bool subjects_compared = false;
+  std::vector<std::string> fails_like;
   // Set by the spec post-pass:
   std::string subject;    // the subject the clause was judged against
   std::string spec_note;  // accepted: the spec's reason; failed: the subjects that share it

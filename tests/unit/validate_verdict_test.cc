@@ -139,6 +139,49 @@ TEST(ValidateVerdicts, GovernorIsJudgedAgainstMainlineByDefault) {
   EXPECT_EQ(find(judge(true, "reference"), "GOV-9").status, "accepted");
 }
 
+// A check that compared its counterexample with the subjects (governor):
+// an acceptance, and its fix, count only for a subject that shares the
+// failure. One no accepting subject shares stays failed, also under
+// --subject, and names no fix.
+TEST(ValidateVerdicts, AnAcceptanceCoversOnlyAViolationItsSubjectShares) {
+  auto judge = [](bool given, const std::string& subject, std::vector<std::string> like) {
+    Options opt;
+    opt.subject = subject;
+    opt.subject_given = given;
+    Report r;
+    Part p;
+    p.component = "governor";
+    p.functions = {{"menu_select", true, 1, 9, ""}, {"menu_update", true, 10, 20, ""}};
+    for (int i = 1; i <= 9; ++i)
+      p.clauses.push_back(verdict("GOV-" + std::to_string(i), "governor",
+                                  i == 5 || i == 8 ? "menu_update" : "menu_select",
+                                  i == 9 ? "failed" : "held"));
+    p.clauses[8].subjects_compared = true;
+    p.clauses[8].fails_like = like;
+    r.parts = {p};
+    judge_against_spec(r, opt);
+    return find(r, "GOV-9");
+  };
+  // Shared with v6.14 and v6.19: as before, the fix is named.
+  const ClauseVerdict shared = judge(false, "reference", {"v6.14", "v6.19"});
+  EXPECT_EQ(shared.status, "failed");
+  EXPECT_EQ(shared.fixed_by, "80606f4eb8d7");
+  EXPECT_NE(shared.spec_note.find("as v6.14, v6.19 (the spec accepts"), std::string::npos)
+      << shared.spec_note;
+  // Shared with none: another defect.
+  const ClauseVerdict other = judge(false, "reference", {});
+  EXPECT_EQ(other.status, "failed");
+  EXPECT_EQ(other.fixed_by, "");
+  EXPECT_EQ(other.spec_note.find("80606f4eb8d7"), std::string::npos) << other.spec_note;
+  EXPECT_NE(other.spec_note.find("but none of them breaks GOV-9 on this counterexample"),
+            std::string::npos)
+      << other.spec_note;
+  // Under the accepting subject: accepted only if it shares the failure.
+  EXPECT_EQ(judge(true, "v6.19", {}).status, "failed");
+  EXPECT_EQ(judge(true, "v6.19", {"v6.14"}).status, "failed");
+  EXPECT_EQ(judge(true, "v6.19", {"v6.19"}).status, "accepted");
+}
+
 TEST(ValidateVerdicts, ExitCodes) {
   auto code = [](std::vector<std::string> statuses, bool allow_unknown = false) {
     std::vector<ClauseVerdict> vs;

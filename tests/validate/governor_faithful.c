@@ -245,7 +245,7 @@ static u64 menu_predict(struct menu_device *md, ktime_t *tick_left)
 	}
 
 	sleep_len = tick_nohz_get_sleep_length(tick_left);
-	if (unlikely(sleep_len < 0)) {
+	if (unlikely(sleep_len < 0)) {	/* variant: no_negative_guard */
 		*tick_left = 0;
 		sleep_len = 0;
 	}
