@@ -96,6 +96,9 @@ struct Outcome {
 struct Layout {
   bool recent = false, tick_hits = false, total_tick = false, tick_intercepts = false;
   bool short_idles = false, tick_wakeup = false, time_span = false;
+  // v6.14 to v6.18: artificial_wakeup instead of tick_wakeup, and `total`
+  // decayed on its own (no subject models this era; spec/teo.md, TEO-6).
+  bool artificial_wakeup = false;
   teo::Era era = teo::Era::kMainline;
 };
 
@@ -589,6 +592,7 @@ Part check_teo(const Options& opt, const Target& target) {
   lay.short_idles = has_member(ex.code, "teo_cpu", "short_idles");
   lay.tick_wakeup = has_member(ex.code, "teo_cpu", "tick_wakeup");
   lay.time_span = has_member(ex.code, "teo_cpu", "time_span_ns");
+  lay.artificial_wakeup = has_member(ex.code, "teo_cpu", "artificial_wakeup") && !lay.tick_wakeup;
   lay.era = lay.recent        ? teo::Era::k61
             : lay.tick_hits   ? teo::Era::k612
             : lay.short_idles ? teo::Era::k619
@@ -618,6 +622,10 @@ Part check_teo(const Options& opt, const Target& target) {
   {
     std::string era = lay.era == teo::Era::k61    ? "6.1 (bins with recent, the recent_idx ring)"
                       : lay.era == teo::Era::k612 ? "6.12 (tick_hits)"
+                      : lay.era == teo::Era::k619 && lay.artificial_wakeup
+                          ? "v6.14 to v6.18 (short_idles, artificial_wakeup; `total` decays on "
+                            "its own), which no subject of spec/teo.md models: read with the v6.19 "
+                            "layout (the differential names the closest subject)"
                       : lay.era == teo::Era::k619
                           ? "v6.19 or later (short_idles, tick_intercepts)"
                           : "unknown (none of recent_idx, tick_hits, short_idles)";
@@ -749,6 +757,15 @@ Part check_teo(const Options& opt, const Target& target) {
       v.coverage =
           std::to_string(list.size()) + " of " + std::to_string(inputs.size()) + " inputs fail";
       v.replay = "printf '0 " + line_of(inputs[list.front().first]) + "\\n' | harness";
+      if (id == "TEO-6" && lay.artificial_wakeup &&
+          list.front().second.find("< the bins' sum") != std::string::npos) {
+        v.note =
+            "as teo.c of v6.14 to v6.18, which decays `total` on its own: rounding leaves it "
+            "below the bins' sum, so `total - idx_hit_sum` can wrap; upstream makes `total` the "
+            "bins' sum plus PULSE again in b54df61c7428 (\"cpuidle: governors: teo: Decay "
+            "metrics below DECAY_SHIFT threshold\", v6.19)";
+        v.fixed_by = "b54df61c7428";
+      }
     } else if (!plain.errors.empty()) {
       v.status = "error";
       for (const auto& e : plain.errors) v.error += (v.error.empty() ? "" : "; ") + e;

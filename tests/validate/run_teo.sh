@@ -60,6 +60,27 @@ for v in no_polling:accepted:TEO-3 no_decay:accepted:TEO-6 no_constraint:held:TE
   grep -q "step [0-9]* of [0-9]*" "$SCRATCH/$name.out" || fail "$name: no step named in the counterexample"
 done
 
+# The v6.14 to v6.18 form of the metrics: artificial_wakeup instead of
+# tick_wakeup (a rename here: the same code), the bins decayed by an eighth
+# with no drop of small counts, and `total` decayed on its own instead of
+# recomputed as the bins' sum plus PULSE. Rounding leaves `total` below the
+# bins' sum (TEO-6); the report names the era and b54df61c7428, the
+# upstream commit that made `total` the sum again.
+sed -e 's/tick_wakeup/artificial_wakeup/g' \
+    -e 's/teo_decayed(b->\([a-z]*\))/b->\1 - (b->\1 >> DECAY_SHIFT)/' \
+    -e 's/td->total = sum + PULSE;/td->total -= td->total >> DECAY_SHIFT; td->total += PULSE;/' \
+    "$(src faithful)" >"$SCRATCH/teo_total_decays.c"
+grep -q "td->total -= td->total >> DECAY_SHIFT" "$SCRATCH/teo_total_decays.c" &&
+  grep -q "b->hits - (b->hits >> DECAY_SHIFT)" "$SCRATCH/teo_total_decays.c" &&
+  ! grep -q "tick_wakeup" "$SCRATCH/teo_total_decays.c" || fail "total_decays: the v6.14 form was not made"
+run total_decays --source "$SCRATCH/teo_total_decays.c" --component teo --budget "$BUDGET"
+expect_rc total_decays 1
+expect_no_driver_crash total_decays
+expect_clause total_decays TEO-6 failed
+expect_text total_decays "< the bins' sum"
+expect_text total_decays "struct teo_cpu of the era v6.14 to v6.18"
+expect_text total_decays "upstream makes \`total\` the bins' sum plus PULSE again in b54df61c7428"
+
 # A crash in teo_reflect() after state 3: the inputs stop there, nothing
 # that did not fail is held: `error` with the signal, exit 3.
 variant crash 's/dev->last_state_idx = state;/dev->last_state_idx = state; if (state == 3) *(volatile int *)0 = 0;/'
