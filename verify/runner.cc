@@ -112,8 +112,33 @@ void write_all(int fd, const std::string& s) {
 
 using Run = std::pair<const Check*, std::string>;
 
-void run_in_children(const std::vector<Run>& runs, const RunOptions& options,
+// The order children start checks in: the kinds that usually run longest
+// first (model checks and proofs: tens of seconds of solver or search time
+// each), then properties, then exhaustive scans and corpus replays (seconds),
+// so that a long check does not start last and leave the other jobs idle.
+// Stable within a kind; the report's order is the plan's, not this one.
+int start_rank(CheckKind k) {
+  switch (k) {
+    case CheckKind::model_check:
+      return 0;
+    case CheckKind::proof:
+      return 1;
+    case CheckKind::property:
+      return 2;
+    case CheckKind::exhaustive:
+      return 3;
+    case CheckKind::fuzz_replay:
+      return 4;
+  }
+  return 5;
+}
+
+void run_in_children(const std::vector<Run>& planned, const RunOptions& options,
                      const Progress& progress, std::map<Run, CheckResult>& results) {
+  std::vector<Run> runs = planned;
+  std::stable_sort(runs.begin(), runs.end(), [](const Run& a, const Run& b) {
+    return start_rank(a.first->kind) < start_rank(b.first->kind);
+  });
   struct Child {
     pid_t pid;
     int fd;
