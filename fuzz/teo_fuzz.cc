@@ -6,7 +6,8 @@
 // mainline) through the select/learn loop from a fresh CPU, judges TEO-1..5
 // on every selection and TEO-6 after every update (oracle/teo.h), and aborts
 // with the violated clauses on the first input that breaks one the spec does
-// not accept for the subject (accepted() below). The corpus replay (`fuzz-replay
+// not accept for the subject (its "- Accepted for" lines, read from the
+// built-in spec: TEO-1 for every subject, TEO-5 for v6.1). The corpus replay (`fuzz-replay
 // teo_fuzz`) reports the accepted ones too. Built as a libFuzzer binary
 // (clang, IDLESPEC_LIBFUZZER) and as teo_fuzz_replay; with
 // IDLESPEC_TEO_SUBJECT=<subject> every input runs that subject instead.
@@ -15,20 +16,8 @@
 #include <span>
 #include <string_view>
 
+#include "fuzz/spec_acceptance.h"
 #include "fuzz/teo_input.h"
-
-namespace {
-
-// spec/teo.md's acceptances: TEO-1 for v6.1, v6.12, v6.19 and mainline
-// (constraint_idx starts at 0, so the clamp can return a disabled state 0:
-// the spec's finding, not reported upstream yet) and TEO-5 for v6.1 (its
-// alternative search judges a state by the middle of its bin). The target
-// does not read the spec; keep this in step with its "Accepted for" lines.
-bool accepted(std::string_view clause, std::string_view subject) {
-  return clause == "TEO-1" || (clause == "TEO-5" && subject == "v6.1");
-}
-
-}  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   namespace tf = idlespec::teo_fuzz;
@@ -39,7 +28,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (out.violations.empty()) return 0;
   tf::Violations stop;
   for (const tf::Violation& v : out.violations) {
-    if (!accepted(v.clause, subject.name)) stop.push_back(v);
+    if (!idlespec::fuzz::spec_accepts(v.clause, subject.name)) stop.push_back(v);
   }
   if (!stop.empty()) tf::report_and_abort("teo_fuzz", subject.name, input, stop);
   return 0;
