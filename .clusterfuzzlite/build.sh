@@ -9,8 +9,9 @@
 # The environment is the engines' own: CC, CXX, CFLAGS, CXXFLAGS,
 # LIB_FUZZING_ENGINE, SRC, OUT, SANITIZER (only logged: the flags carry it).
 # The library the targets link is what cmake/IdlespecFuzz.cmake links them
-# with (idlespec_fuzz: impl/, oracle/, verify/registry.cc and fuzz/'s own
-# sources but targets, seed writers and replay_main.cc), found by globbing at
+# with (idlespec_fuzz: impl/, oracle/, verify/registry.cc, the spec parser
+# with the spec built in, and fuzz/'s own sources but targets, seed writers
+# and replay_main.cc), found by globbing at
 # build time so that a new source file needs no edit here. Nothing is
 # downloaded. Outside a container (tests/cli/clusterfuzzlite.sh) set the same
 # variables by hand; IDLESPEC_FUZZ_JOBS caps the parallel compiles (default:
@@ -29,7 +30,23 @@ mkdir -p "$OUT" "$work/obj"
 flags=(-std=c++20 "-I$root" -DIDLESPEC_EXHAUSTIVE=0 "-DIDLESPEC_SOURCE_DIR=\"$root\""
        '-DIDLESPEC_CVC5_PATH=""')
 
-lib_sources=()
+# The spec built in, as CMakeLists.txt embeds it (verify/spec_embedded.cc.in
+# with one raw string per spec/*.md but README.md): the targets read the
+# spec's acceptances from it (fuzz/spec_acceptance.cc). The template is split
+# at its marker rather than substituted, so that no character of the spec is
+# taken for a pattern.
+spec_cc="$work/spec_embedded.cc"
+entries=""
+for md in "$root"/spec/*.md; do
+  stem=$(basename "$md" .md)
+  [ "$stem" = README ] && continue
+  entries+="    {\"$stem\", \"spec/$stem.md\", R\"idlespec_spec($(cat "$md"))idlespec_spec\"},"$'\n'
+done
+template=$(cat "$root/verify/spec_embedded.cc.in")
+printf '%s%s%s\n' "${template%%@IDLESPEC_SPEC_ENTRIES@*}" "$entries" \
+  "${template#*@IDLESPEC_SPEC_ENTRIES@}" >"$spec_cc"
+
+lib_sources=("$root/verify/spec_index.cc" "$spec_cc")
 for src in "$root"/impl/*.cc "$root"/oracle/*.cc "$root"/verify/registry.cc "$root"/fuzz/*.cc; do
   case "$(basename "$src")" in
     *_fuzz.cc | *_seeds.cc | replay_main.cc | *_test.cc) continue ;;
