@@ -708,6 +708,15 @@ std::string choice_text(long long idx, bool stop) {
   return "idx=" + std::to_string(idx) + " stop_tick=" + (stop ? "1" : "0");
 }
 
+// Subject `s`'s choice for the selection of `c`: its prediction from the
+// file's state before the selection, then its walk; `h` is left holding what
+// the subject learned while predicting.
+gov::Choice<Concrete> subject_choice(const gf::Subject& s, const std::vector<CState>& states,
+                                     const Ctx& c, gov::History<Concrete>& h) {
+  h = c.h;
+  return s.walk(states, s.predict(states, h, c.in), c.in);
+}
+
 // The differential: per subject, the selections whose choice and learned
 // state equal the file's, and the first that does not.
 struct Diff {
@@ -729,9 +738,8 @@ void differ(const Input& input, const Outcome& o, Diff& d) {
       std::string why;
       bool eq = c.history_ok;
       if (eq) {
-        gov::History<Concrete> h = c.h;
-        const auto p = subjects[j].predict(states, h, c.in);
-        const auto ch = subjects[j].walk(states, p, c.in);
+        gov::History<Concrete> h;
+        const auto ch = subject_choice(subjects[j], states, c, h);
         if (static_cast<long long>(ch.idx.v) != s.idx || ch.stop_tick != s.stop) {
           eq = false;
           why = "the file chose " + choice_text(s.idx, s.stop) + ", the subject " +
@@ -751,6 +759,39 @@ void differ(const Input& input, const Outcome& o, Diff& d) {
       }
     }
   }
+}
+
+// The selection clauses the oracle judges on a choice alone, for which a
+// failure can be compared with the spec's subjects on the same input.
+bool selection_clause(const std::string& clause) {
+  return clause == "GOV-1" || clause == "GOV-2" || clause == "GOV-4" || clause == "GOV-7" ||
+         clause == "GOV-9";
+}
+
+// The subjects whose own choice breaks `clause` on some selection of
+// `input`, each predicted and walked from the file's state before that
+// selection (as the differential compares them) and judged by the oracle.
+// A subject the spec accepts a violation for, but which holds the clause on
+// the file's counterexample, does not fail the way the file does: the
+// file's failure is another defect than the one the acceptance names.
+std::vector<std::string> failing_like(const Input& input, const Outcome& o,
+                                      const std::string& clause) {
+  std::vector<std::string> out;
+  const std::vector<CState> states = gov::to_states(input.table);
+  for (const gf::Subject& subject : gf::all_subjects()) {
+    bool fails = false;
+    for (size_t k = 0; k < o.sels.size() && k < input.steps.size() && !fails; ++k) {
+      if (!o.sels[k].ok) break;
+      Ctx c = context(input, o, k);
+      if (!c.history_ok) break;
+      gov::History<Concrete> h;
+      const auto ch = subject_choice(subject, states, c, h);
+      for (const oracle::Violation& v : gov::oracle::judge_selection(states, c.in, ch))
+        if (v.clause == clause) fails = true;
+    }
+    if (fails) out.push_back(std::string(subject.name));
+  }
+  return out;
 }
 
 // The subject the file matches best (the first of the most matches).
@@ -865,40 +906,6 @@ uint32_t typical_two_pass_zeros(const std::array<uint32_t, gov::kIntervals>& iv)
 // asked the tick layer (then the tick delta is the step's, else half a
 // tick), and the predictions the known predictors make from its own ring and
 // correction factor.
-// The selection clauses the oracle judges on a choice alone, for which a
-// failure can be compared with the spec's subjects on the same input.
-bool selection_clause(const std::string& clause) {
-  return clause == "GOV-1" || clause == "GOV-2" || clause == "GOV-4" || clause == "GOV-7" ||
-         clause == "GOV-9";
-}
-
-// The subjects whose own choice breaks `clause` on some selection of
-// `input`, each predicted and walked from the file's state before that
-// selection (as the differential compares them) and judged by the oracle.
-// A subject the spec accepts a violation for, but which holds the clause on
-// the file's counterexample, does not fail the way the file does: the
-// file's failure is another defect than the one the acceptance names.
-std::vector<std::string> failing_like(const Input& input, const Outcome& o,
-                                      const std::string& clause) {
-  std::vector<std::string> out;
-  const std::vector<CState> states = gov::to_states(input.table);
-  for (const gf::Subject& subject : gf::all_subjects()) {
-    bool fails = false;
-    for (size_t k = 0; k < o.sels.size() && k < input.steps.size() && !fails; ++k) {
-      if (!o.sels[k].ok) break;
-      Ctx c = context(input, o, k);
-      if (!c.history_ok) break;
-      gov::History<Concrete> h = c.h;
-      const auto p = subject.predict(states, h, c.in);
-      const auto ch = subject.walk(states, p, c.in);
-      for (const oracle::Violation& v : gov::oracle::judge_selection(states, c.in, ch))
-        if (v.clause == clause) fails = true;
-    }
-    if (fails) out.push_back(std::string(subject.name));
-  }
-  return out;
-}
-
 struct WalkBase {
   gov::Prediction<Concrete> p;  // predicted_ns set per candidate
   bool timer = false;
