@@ -199,4 +199,20 @@ std::string describe_buffer(std::span<const uint8_t> bytes, uint32_t capacity) {
   return out + strprintf("buffer of %zu bytes, capacity %u", bytes.size(), capacity);
 }
 
+std::optional<Violation> judge_query_retries(std::span<const int32_t> script, uint64_t calls) {
+  if (script.empty() || !std::all_of(script.begin(), script.end(), spec_retried_status))
+    return std::nullopt;
+  const uint64_t due = script.size() + 1;
+  if (calls == due) return std::nullopt;
+  if (calls < due) {
+    const int32_t at = script[calls == 0 ? 0 : calls - 1];
+    return Violation("XCEDE-7", "the query gave up after " + std::to_string(calls) +
+                                    " RTAS call(s), on status " + std::to_string(at) +
+                                    ", which is not final (" + std::to_string(due) +
+                                    " calls reach the firmware's success)");
+  }
+  return Violation("XCEDE-7", "the query made " + std::to_string(calls) + " RTAS calls, " +
+                                  std::to_string(due) + " reach the firmware's success");
+}
+
 }  // namespace idlespec::xcede::oracle

@@ -150,6 +150,22 @@ Violations judge_decoder(std::span<const uint8_t> bytes, uint32_t capacity,
   return out;
 }
 
+// --- XCEDE-7: the query's retries ------------------------------------------
+
+// "Busy (-2) and extended delay (9900..9905) answers to the query are not
+// final."
+constexpr bool spec_retried_status(int32_t status) {
+  return status == -2 || (status >= 9900 && status <= 9905);
+}
+
+// XCEDE-7 for one query: the firmware answers `script` in turn and success
+// after it; the code made `calls` RTAS calls. When the script is busy and
+// extended-delay answers only (at least one), the query must retry through
+// every one of them and make exactly one call more, the successful one: a
+// query that stops before it gave up on a status that is not final. Scripts
+// with a final failing status (XCEDE-6's) and empty ones say nothing here.
+std::optional<Violation> judge_query_retries(std::span<const int32_t> script, uint64_t calls);
+
 // "payload_size 12, record-size byte 9, buffer of 15 bytes, capacity 16"
 std::string describe_buffer(std::span<const uint8_t> bytes, uint32_t capacity);
 

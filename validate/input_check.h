@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <thread>
 #include <utility>
@@ -63,6 +64,13 @@ struct InputChecker {
   std::string sanitizer_clause;  // judged only with the ASan build ("" none): unknown without it
   std::map<std::string, std::string> failure_notes;  // clause -> note when it fails
   int shrink_rounds = 48;
+  // The spec's subjects that break `clause` on the shrunk counterexample as
+  // the file does (`finding` is what the file did), judged by the same
+  // oracle; nullopt where the component does not compare (then an acceptance
+  // applies to any failure of the clause). Null: never compared.
+  std::function<std::optional<std::vector<std::string>>(const std::string& clause, const Input& in,
+                                                        const std::string& finding)>
+      fails_like;
 };
 
 namespace detail {
@@ -173,6 +181,11 @@ void check_inputs(const Options& opt, const HarnessBuild& hb, const Component& c
       v.replay =
           "printf '0 " + c.line(small) + "\\n' | " + (via_san ? "harness_san trace" : "harness");
       if (const auto n = c.failure_notes.find(id); n != c.failure_notes.end()) v.note = n->second;
+      if (c.fails_like)
+        if (auto like = c.fails_like(id, small, text)) {
+          v.subjects_compared = true;
+          v.fails_like = std::move(*like);
+        }
     } else {
       std::vector<std::string> errors = plain.errors;
       if (id == c.sanitizer_clause)
