@@ -44,6 +44,7 @@
 #include <set>
 #include <sstream>
 
+#include "impl/busy_delay.h"
 #include "oracle/busy_delay.h"
 #include "validate/component.h"
 #include "validate/process.h"
@@ -74,12 +75,28 @@ struct ClauseEvidence {
   unsigned long long calls = 0;
   std::set<std::string> covered;    // "plain scan-policy 0", ...
   std::vector<std::string> errors;  // runs that did not finish
+  // The policy calls that broke the clause (status, need_resched), for the
+  // comparison with the spec's subjects (subjects_sharing); `foreign` when a
+  // finding is no answer at all (a crash, a hang, a sanitizer report, a
+  // finding of the early-boot or delay-time runs), which no subject shares.
+  std::vector<std::pair<uint32_t, bool>> cases;
+  bool foreign = false;
 };
 using Evidence = std::map<std::string, ClauseEvidence>;
 
+// At most this many distinct failing calls per clause are kept for the
+// comparison with the subjects (a faithful function's answers change about
+// 20 times over the 2^32 statuses; the scan stops far below this).
+constexpr size_t kMaxCases = 4096;
+
 void add_finding(Evidence& ev, const std::string& clause, const std::string& text,
-                 unsigned long long times = 1) {
+                 unsigned long long times = 1, const std::pair<uint32_t, bool>* call = nullptr) {
   auto& e = ev[clause];
+  if (!call)
+    e.foreign = true;
+  else if (e.cases.size() < kMaxCases &&
+           std::find(e.cases.begin(), e.cases.end(), *call) == e.cases.end())
+    e.cases.push_back(*call);
   e.findings_total += times;
   if (std::find(e.findings.begin(), e.findings.end(), text) == e.findings.end())
     e.findings.push_back(text);
@@ -178,8 +195,10 @@ void judge_policy_run(Evidence& ev, int nr, uint32_t lo, uint32_t hi, const Answ
       else
         what = "requested " + describe_answer(a) + (a.retry ? ", retry" : "") + "; expected " +
                bo::spec_expectation(i, g.first);
+      const std::pair<uint32_t, bool> call{g.first, nr != 0};
       add_finding(ev, bo::clause_id(i),
-                  status_prefix(g.first, "policy", nr) + ": " + what + group_suffix(g), g.count);
+                  status_prefix(g.first, "policy", nr) + ": " + what + group_suffix(g), g.count,
+                  &call);
     }
   }
 }
@@ -305,6 +324,28 @@ RunState judge_run_output(Evidence& ev, const std::string& out,
   }
   judge_early(ev, calls, phases, answers);
   return st;
+}
+
+// The subjects that break `clause` on every call the file broke it on: each
+// form of each subject of impl/busy_delay.h answers the same status with the
+// same need_resched(), judged by the same oracle clause. A subject with
+// several forms shares the failure when one of its forms does. None shares a
+// finding that is no answer (ClauseEvidence::foreign).
+std::vector<std::string> subjects_sharing(const std::string& clause, const ClauseEvidence& e) {
+  std::vector<std::string> out;
+  const unsigned bit = bo::clause_mask({clause});
+  if (e.foreign || e.cases.empty() || !(bit & bo::kStepClauses)) return out;
+  for (const busy_delay::PolicyInfo& p : busy_delay::policies()) {
+    const std::string subject(p.subject);
+    if (std::find(out.begin(), out.end(), subject) != out.end()) continue;
+    const bool every = std::all_of(e.cases.begin(), e.cases.end(), [&](const auto& c) {
+      busy_delay::ConcreteContext ctx;
+      ctx.need_resched = c.second;
+      return (bo::step_violations(c.first, p.step(c.first, ctx), bit) & bit) != 0;
+    });
+    if (every) out.push_back(subject);
+  }
+  return out;
 }
 
 struct Run {
@@ -562,6 +603,12 @@ Part check_busy_delay(const Options& opt, const Target& target) {
       mark_not_found(v, target.text);
     } else if (e.findings_total > 0) {
       v.status = "failed";
+      // Which subjects break the clause where the file does: an acceptance
+      // covers the failure only for them (validate.cc).
+      if (bo::clause_mask({id}) & bo::kStepClauses) {
+        v.subjects_compared = true;
+        v.fails_like = subjects_sharing(id, e);
+      }
       v.counterexamples.assign(
           e.findings.begin(),
           e.findings.begin() + std::min(e.findings.size(), kMaxCounterexamples));

@@ -35,7 +35,9 @@
 #include <map>
 #include <random>
 #include <regex>
+#include <set>
 #include <sstream>
+#include <tuple>
 
 #include "impl/teo.h"
 #include "oracle/teo.h"
@@ -641,6 +643,9 @@ Part check_teo(const Options& opt, const Target& target) {
   std::map<std::string, std::vector<std::pair<size_t, std::string>>> findings;
   std::vector<std::string> stopped;  // crashes, hangs, WARNs
   size_t selections = 0, metrics = 0;
+  // Where each selection clause failed (input, step: the first step per
+  // input, as `findings` keeps it), for the comparison with the subjects.
+  std::map<std::string, std::vector<std::pair<size_t, size_t>>> failed_at;
   for (size_t i = 0; i < inputs.size(); ++i) {
     const Input& in = inputs[i];
     const Outcome& o = plain.outcomes[i];
@@ -660,9 +665,11 @@ Part check_teo(const Options& opt, const Target& target) {
       const auto vs = teo::oracle::judge_selection(st, inputs_of(in, in.steps[k]), c);
       for (const auto& v : vs) {
         auto& list = findings[v.clause];
-        if (std::none_of(list.begin(), list.end(), [&](const auto& x) { return x.first == i; }))
+        if (std::none_of(list.begin(), list.end(), [&](const auto& x) { return x.first == i; })) {
           list.push_back({i, where(i, in, k) + ": idx=" + std::to_string(s.idx) +
                                  " stop_tick=" + std::to_string(s.stop) + ": " + v.message});
+          failed_at[v.clause].push_back({i, k});
+        }
       }
       if (s.after.ok) {
         ++metrics;
@@ -675,9 +682,16 @@ Part check_teo(const Options& opt, const Target& target) {
     }
   }
 
-  // The differential: each subject from the file's own state.
+  // The differential: each subject from the file's own state. At the steps
+  // where the file broke a selection clause, the same oracle judges each
+  // subject's choice: `breaks[j]` holds (clause, input, step) where subject j
+  // breaks it too, so that an acceptance covers a failure only for a subject
+  // that shares it (validate.cc).
+  const auto subjects = teo::subjects();
+  std::vector<std::set<std::tuple<std::string, size_t, size_t>>> breaks(subjects.size());
+  std::set<std::pair<size_t, size_t>> compare_at;
+  for (const auto& [clause, at] : failed_at) compare_at.insert(at.begin(), at.end());
   {
-    const auto subjects = teo::subjects();
     std::vector<size_t> equal(subjects.size(), 0);
     std::vector<std::string> first(subjects.size());
     for (size_t j = 0; j < subjects.size(); ++j) {
@@ -694,6 +708,9 @@ Part check_teo(const Options& opt, const Target& target) {
                               Word<64>(tick_of(in.hz)));
           }
           const teo::ConcreteChoice c = subjects[j].select(st, cpu, inputs_of(in, in.steps[k]));
+          if (compare_at.count({i, k}))
+            for (const auto& v : teo::oracle::judge_selection(st, inputs_of(in, in.steps[k]), c))
+              breaks[j].insert({v.clause, i, k});
           const Sel& s = o.sels[k];
           if (static_cast<long long>(c.idx.v) == s.idx && c.stop_tick == s.stop) {
             ++equal[j];
@@ -757,6 +774,14 @@ Part check_teo(const Options& opt, const Target& target) {
       v.coverage =
           std::to_string(list.size()) + " of " + std::to_string(inputs.size()) + " inputs fail";
       v.replay = "printf '0 " + line_of(inputs[list.front().first]) + "\\n' | harness";
+      if (const auto at = failed_at.find(id); at != failed_at.end()) {
+        v.subjects_compared = true;
+        for (size_t j = 0; j < subjects.size(); ++j)
+          if (std::all_of(at->second.begin(), at->second.end(), [&](const auto& ik) {
+                return breaks[j].count({id, ik.first, ik.second}) > 0;
+              }))
+            v.fails_like.push_back(std::string(subjects[j].name));
+      }
       if (id == "TEO-6" && lay.artificial_wakeup &&
           list.front().second.find("< the bins' sum") != std::string::npos) {
         v.note =

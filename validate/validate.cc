@@ -370,10 +370,11 @@ void judge_against_spec(Report& rep, const Options& opt) {
           if (!fix.empty()) v.spec_note += "; fixed upstream by " + fix;
           v.fixed_by = fix;
         } else if (!unlike.empty()) {
-          v.spec_note = "the spec accepts a " + v.id + " violation for " + unlike +
-                        ", but none of them breaks " + v.id +
-                        " on this counterexample (each compared from the file's state): the "
-                        "file fails another way than the accepted one";
+          v.spec_note =
+              "the spec accepts a " + v.id + " violation for " + unlike +
+              ", but none of them breaks " + v.id +
+              " as the file does on this counterexample (each compared from the file's state): the "
+              "file fails another way than the accepted one";
         } else if (!clause->since_commit.empty()) {
           // The clause asks for what an upstream commit brought: text from
           // before it fails as upstream then did (spec "- Since:").

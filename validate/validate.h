@@ -86,12 +86,17 @@ struct ClauseVerdict {
   std::string replay;                        // a command that replays the first counterexample
   std::string error;                         // for error
   std::string note;                          // what the check adds (coverage, differential)
-  // failed: the check compared its first counterexample with the spec's
-  // subjects (governor: the selection clauses by replaying each subject from
-  // the file's state; GOV-8, whose judge sets the accepted truncation apart,
-  // with none); fails_like names the subjects that break the clause there
-  // too. The spec post-pass then names an acceptance, and its fix, only for
-  // a subject in fails_like.
+  // failed: the check compared its counterexample with the spec's subjects,
+  // each judged by the same oracle; fails_like names the subjects that break
+  // the clause there as the file does. Governor: the selection clauses on the
+  // shrunk counterexample, each subject predicting and walking from the
+  // file's state (GOV-8, whose judge sets the accepted truncation apart,
+  // with none); teo: the selection clauses at every failing step, each
+  // subject from the file's struct teo_cpu; busy_delay: BUSY-1/2/3/5 on every
+  // failing status and need_resched() (a crash or sanitizer report is no
+  // subject's); xcede: XCEDE-7 on the shrunk script, the same violation
+  // (a hang is no subject's). The spec post-pass then names an acceptance,
+  // and its fix, only for a subject in fails_like.
   bool subjects_compared = false;
   std::vector<std::string> fails_like;
   // Set by the spec post-pass:

@@ -60,6 +60,19 @@ for v in no_polling:accepted:TEO-3 no_decay:accepted:TEO-6 no_constraint:held:TE
   grep -q "step [0-9]* of [0-9]*" "$SCRATCH/$name.out" || fail "$name: no step named in the counterexample"
 done
 
+# Disabled states ignored everywhere: the file returns disabled states where
+# no subject does. spec/teo.md accepts one TEO-1 violation for every subject
+# (state 0 through the constraint clamp); the subjects, replayed from the
+# file's state at each failing step, do not share this one, so TEO-1 is
+# failed, not accepted, and the report says that the accepted violation is
+# another one.
+variant ignores_disabled '/variant: ignores_disabled/s/return dev->states_usage\[i\].disable != 0;/return false;/'
+run ignores_disabled --source "$SCRATCH/teo_ignores_disabled.c" --component teo --budget "$BUDGET"
+expect_rc ignores_disabled 1
+expect_no_driver_crash ignores_disabled
+expect_clause ignores_disabled TEO-1 failed
+expect_text ignores_disabled "the spec accepts a TEO-1 violation for v6.1, v6.12, v6.19, mainline, but none of them breaks TEO-1"
+
 # The v6.14 to v6.18 form of the metrics: artificial_wakeup instead of
 # tick_wakeup (a rename here: the same code), the bins decayed by an eighth
 # with no drop of small counts, and `total` decayed on its own instead of

@@ -41,6 +41,24 @@ assert got == want, got
 assert d["judged_subject"] == "legacy" and d["exit_code"] == 0, d
 PY
 
+# A legacy-era file that sleeps on busy whether or not a reschedule is
+# pending: its BUSY-2 failure (msleep(1) on -2 with need_resched() false) is
+# not legacy's, which sleeps only with one pending, so neither the acceptance
+# nor its fix is named, also under --subject legacy; its BUSY-3 failure
+# (100 s on 9905) is legacy's and stays accepted there.
+sed 's/if (need_resched())/if (1)/' "$(src legacy)" >"$SCRATCH/always_sleeps.c"
+cmp -s "$(src legacy)" "$SCRATCH/always_sleeps.c" && fail "always_sleeps: the variant changed nothing"
+run always_sleeps --source "$SCRATCH/always_sleeps.c"
+expect_rc always_sleeps 1
+expect_text always_sleeps "BUSY-2 [rtas_busy_delay] failed: the spec accepts a BUSY-2 violation for legacy, but none of them breaks BUSY-2 as the file does on this counterexample"
+expect_text always_sleeps "BUSY-3 [rtas_busy_delay] failed: as legacy (the spec accepts this violation there); fixed upstream by 38f7b7067dae"
+run always_sleeps_legacy --source "$SCRATCH/always_sleeps.c" --subject legacy
+expect_rc always_sleeps_legacy 1
+expect_clause always_sleeps_legacy BUSY-2 failed
+expect_clause always_sleeps_legacy BUSY-3 accepted
+grep "^BUSY-2 " "$SCRATCH/always_sleeps.out" | grep -q 38f7b7067dae &&
+  fail "always_sleeps: BUSY-2 names legacy's fix"
+
 # The faithful file judged as legacy: better than the subject is not a failure.
 run faithful_as_legacy --source "$(src faithful)" --subject legacy
 expect_rc faithful_as_legacy 0
