@@ -246,7 +246,8 @@ verify::CheckResult run(const std::string& name, const std::string& subject) {
   const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   std::cout << name << " " << subject << ": " << verify::outcome_name(r.outcome) << " in " << s
             << " s; " << r.detail << "\n  counterexample: " << r.counterexample << "\n";
-  EXPECT_LT(s, 30.0) << name << " " << subject;
+  // The time is printed, never asserted: a verdict must not depend on the
+  // machine's speed (make bench measures speed).
   return r;
 }
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Benchmarks, and the ratios that matter, all measured in this one run:
-#   1. idlespec_bench (decode vs memcpy, table build, checker per input, proof
-#      times of every proof check in the registry);
+#   1. idlespec_bench (decode vs memcpy, table build, checker per input,
+#      validate's extraction at two source sizes, proof times of every proof
+#      check in the registry);
 #   2. libFuzzer exec/s of xcede_fuzz beside noop_fuzz (same flags, does
 #      nothing) for equal time, from the same seed corpus and options.
 #
@@ -77,6 +78,8 @@ build_plain=$(cpu_ns BM_BuildTable4Records/expose:0)
 build_expose=$(cpu_ns BM_BuildTable4Records/expose:1)
 check4=$(cpu_ns BM_XcedeFuzzCheck4Records)
 check_corpus=$(cpu_ns BM_XcedeFuzzCheckCorpus)
+extract_small=$(cpu_ns BM_Extract/KiB:512)
+extract_large=$(cpu_ns BM_Extract/KiB:5120)
 # ratio A B [SCALE]: A / B * SCALE with one decimal, "?" when either is missing.
 ratio() {
   awk -v a="$1" -v b="$2" -v k="${3:-1}" \
@@ -91,6 +94,10 @@ echo "table build, 4 records:     ${build_plain:-?} ns (expose off)," \
      "${build_expose:-?} ns (expose on)"
 echo "xcede_fuzz checker:         ${check4:-?} ns per 4-record input," \
      "${check_corpus:-?} ns per corpus input"
+# per byte: (large / 5120 KiB) / (small / 512 KiB)
+echo "extraction, 512 KiB / 5 MiB: ${extract_small:-?} ns / ${extract_large:-?} ns:" \
+     "time per byte at 5 MiB = $(ratio "$extract_large" "$extract_small" 0.1) x at 512 KiB" \
+     "(goal <= 1.5 x: linear)"
 fuzz_ratio=$(ratio "${eps[xcede_fuzz]}" "${eps[noop_fuzz]}" 100)
 echo "libFuzzer, ${seconds}s each:     xcede_fuzz ${eps[xcede_fuzz]} exec/s," \
      "noop_fuzz ${eps[noop_fuzz]} exec/s: ratio ${fuzz_ratio}% (goal >= 50%)"
