@@ -776,9 +776,10 @@ Part check_teo(const Options& opt, const Target& target) {
       v.replay = "printf '0 " + line_of(inputs[list.front().first]) + "\\n' | harness";
       if (const auto at = failed_at.find(id); at != failed_at.end()) {
         v.subjects_compared = true;
+        const std::string clause = id;  // clang 14: no lambda capture of a structured binding
         for (size_t j = 0; j < subjects.size(); ++j)
           if (std::all_of(at->second.begin(), at->second.end(), [&](const auto& ik) {
-                return breaks[j].count({id, ik.first, ik.second}) > 0;
+                return breaks[j].count({clause, ik.first, ik.second}) > 0;
               }))
             v.fails_like.push_back(std::string(subjects[j].name));
       }
