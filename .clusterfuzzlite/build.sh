@@ -29,6 +29,12 @@ mkdir -p "$OUT" "$work/obj"
 # never read the corpus through IDLESPEC_SOURCE_DIR (only the replay does).
 flags=(-std=c++20 "-I$root" -DIDLESPEC_EXHAUSTIVE=0 "-DIDLESPEC_SOURCE_DIR=\"$root\""
        '-DIDLESPEC_CVC5_PATH=""')
+# Coverage feedback from the code under test only, as the fuzz preset builds
+# it (fuzz/coverage.ignorelist); only where the engine instruments coverage.
+case "$CXXFLAGS" in
+  *fuzzer-no-link* | *sanitize-coverage*)
+    flags+=("-fsanitize-coverage-ignorelist=$root/fuzz/coverage.ignorelist") ;;
+esac
 
 # The spec built in, as CMakeLists.txt embeds it (verify/spec_embedded.cc.in
 # with one raw string per spec/*.md but README.md): the targets read the
