@@ -2,6 +2,7 @@
 // (witnesses in tests/ plug broken ones in here). Included by impl/xcede.h.
 #pragma once
 
+#include <algorithm>
 #include <cstdio>
 #include <limits>
 
@@ -32,6 +33,11 @@ struct SpanSource {
 template <class Decoder>
 Decoded decode_using(std::span<const uint8_t> buffer, uint32_t capacity) {
   Decoded d;
+  // Room for every record the buffer can hold, in one allocation (a decoder
+  // that delivers more still gets them all).
+  d.records.reserve(buffer.size() < kHeaderSize
+                        ? 0
+                        : std::min<size_t>(capacity, (buffer.size() - kHeaderSize) / kRecordSize));
   detail::SpanSource src{buffer};
   const RawDecode<Concrete> raw =
       Decoder::template run<Concrete>(src, capacity, [&](uint32_t, const RawRecord<Concrete>& r) {

@@ -20,6 +20,7 @@
 //   warning and encodes back to itself (XCEDE-5).
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
@@ -104,6 +105,8 @@ struct Probe {
 template <class Decoder>
 Probe probe_decode(std::span<const uint8_t> bytes, uint32_t capacity) {
   Probe p;
+  // One allocation for every record the buffer holds (3-byte header, 10-byte records).
+  p.records.reserve(bytes.size() < 3 ? 0 : std::min<size_t>(capacity, (bytes.size() - 3) / 10));
   CheckedSource src(bytes);
   p.raw = Decoder::template run<Concrete>(
       src, capacity, [&](uint32_t slot, const RawRecord<Concrete>& r) {
