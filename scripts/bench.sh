@@ -3,12 +3,12 @@
 #   1. idlespec_bench (decode vs memcpy, table build, checker per input,
 #      validate's extraction at two source sizes, proof times of every proof
 #      check in the registry);
-#   2. libFuzzer exec/s of xcede_fuzz beside noop_fuzz (same flags, does
-#      nothing) for equal time, from the same seed corpus and options.
+#   2. libFuzzer exec/s of every fuzz target beside noop_fuzz (same flags,
+#      does nothing) for equal time, from that target's seed corpus and options.
 #
 #   scripts/bench.sh BUILD_DIR FUZZ_BUILD_DIR
 #       BUILD_DIR       a build with idlespec_bench (IDLESPEC_BENCH=ON), e.g. build/release
-#       FUZZ_BUILD_DIR  a build with -DIDLESPEC_LIBFUZZER=ON (xcede_fuzz, noop_fuzz)
+#       FUZZ_BUILD_DIR  a build with -DIDLESPEC_LIBFUZZER=ON (the *_fuzz targets, noop_fuzz)
 #   environment:
 #       BENCH_FUZZ_SECONDS  seconds per libFuzzer binary (default 20)
 #       BENCH_ARGS          extra idlespec_bench flags, e.g. --benchmark_filter=BM_
@@ -51,25 +51,34 @@ cpu_ns() {
     }' "$work/bench.json"
 }
 
-options=$root/fuzz/xcede_fuzz.options
-dict=$(sed -n 's/^[[:space:]]*dict[[:space:]]*=[[:space:]]*\([^[:space:]]*\).*/\1/p' "$options")
-max_len=$(sed -n 's/^[[:space:]]*max_len[[:space:]]*=[[:space:]]*\([0-9]*\).*/\1/p' "$options")
-declare -A eps
-for target in noop_fuzz xcede_fuzz; do
-  echo "== $target: ${seconds}s from fuzz/corpus/xcede_fuzz"
-  mkdir -p "$work/$target/corpus"
+# campaign TARGET BINARY: BINARY for $seconds from TARGET's corpus, options and
+# dictionary; prints "exec/s" (empty on failure).
+campaign() {
+  local target=$1 bin=$2 options=$root/fuzz/$1.options dict max_len dir
+  dict=$(sed -n 's/^[[:space:]]*dict[[:space:]]*=[[:space:]]*\([^[:space:]]*\).*/\1/p' "$options")
+  max_len=$(sed -n 's/^[[:space:]]*max_len[[:space:]]*=[[:space:]]*\([0-9]*\).*/\1/p' "$options")
+  dir=$work/$target/$bin
+  mkdir -p "$dir/corpus"
   # shellcheck disable=SC2086  # BENCH_FUZZ_FLAGS is a list of flags
-  (cd "$work/$target" && "$fuzz_build/$target" -max_total_time="$seconds" -print_final_stats=1 \
-    -dict="$root/fuzz/$dict" -max_len="$max_len" ${BENCH_FUZZ_FLAGS:-} corpus \
-    "$root/fuzz/corpus/xcede_fuzz") >"$work/$target/log" 2>&1
-  rc=$?
-  eps[$target]=$(sed -n 's/^stat::average_exec_per_sec:[[:space:]]*//p' "$work/$target/log")
-  runs=$(sed -n 's/^stat::number_of_executed_units:[[:space:]]*//p' "$work/$target/log")
-  echo "$target: ${runs:-?} runs, ${eps[$target]:-?} exec/s (exit $rc)"
-  if [ "$rc" -ne 0 ] || [ -z "${eps[$target]}" ]; then
-    echo "bench.sh: $target failed, see $work/$target/log" >&2
-    exit 1
+  (cd "$dir" && "$fuzz_build/$bin" -max_total_time="$seconds" -print_final_stats=1 \
+    ${dict:+-dict="$root/fuzz/$dict"} ${max_len:+-max_len="$max_len"} ${BENCH_FUZZ_FLAGS:-} \
+    corpus "$root/fuzz/corpus/$target") >"$dir/log" 2>&1 || { echo "bench.sh: $bin on $target's corpus failed, see $dir/log" >&2; return; }
+  sed -n 's/^stat::average_exec_per_sec:[[:space:]]*//p' "$dir/log"
+}
+# Every target beside noop_fuzz run from the same corpus just before it, so
+# that each ratio is measured under the same load.
+fuzz_targets=(xcede_fuzz states_fuzz busy_delay_fuzz idle_core_fuzz governor_fuzz teo_fuzz)
+declare -A eps noop_eps
+for target in "${fuzz_targets[@]}"; do
+  if [ ! -x "$fuzz_build/$target" ]; then
+    echo "== $target: not built"
+    continue
   fi
+  echo "== $target and noop_fuzz: ${seconds}s each from fuzz/corpus/$target"
+  noop_eps[$target]=$(campaign "$target" noop_fuzz)
+  eps[$target]=$(campaign "$target" "$target")
+  echo "$target ${eps[$target]:-?} exec/s, noop_fuzz ${noop_eps[$target]:-?} exec/s"
+  [ -n "${eps[$target]}" ] && [ -n "${noop_eps[$target]}" ] || exit 1
 done
 
 decode=$(cpu_ns BM_Decode4Records)
@@ -98,9 +107,12 @@ echo "xcede_fuzz checker:         ${check4:-?} ns per 4-record input," \
 echo "extraction, 512 KiB / 5 MiB: ${extract_small:-?} ns / ${extract_large:-?} ns:" \
      "time per byte at 5 MiB = $(ratio "$extract_large" "$extract_small" 0.1) x at 512 KiB" \
      "(goal <= 1.5 x: linear)"
-fuzz_ratio=$(ratio "${eps[xcede_fuzz]}" "${eps[noop_fuzz]}" 100)
-echo "libFuzzer, ${seconds}s each:     xcede_fuzz ${eps[xcede_fuzz]} exec/s," \
-     "noop_fuzz ${eps[noop_fuzz]} exec/s: ratio ${fuzz_ratio}% (goal >= 50%)"
+echo "libFuzzer, ${seconds}s each, ASan+UBSan, against noop_fuzz from the same corpus (goal >= 25%):"
+for target in "${fuzz_targets[@]}"; do
+  [ -n "${eps[$target]:-}" ] || continue
+  printf '  %-16s %9s exec/s, noop_fuzz %9s exec/s: %s%%\n' "$target" "${eps[$target]}" \
+    "${noop_eps[$target]}" "$(ratio "${eps[$target]}" "${noop_eps[$target]}" 100)"
+done
 proofs=$(awk '
   function flush() { if (line != "") print line; line = "" }
   $1 == "\"name\":" { flush(); name = $2; gsub(/[",]/, "", name); sub(/\/iterations:.*/, "", name) }
