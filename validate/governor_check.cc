@@ -94,6 +94,7 @@
 #include "validate/component.h"
 #include "validate/input_check.h"
 #include "validate/process.h"
+#include "validate/sandbox.h"
 
 namespace idlespec::validate {
 namespace {
@@ -1440,8 +1441,10 @@ Part check_governor(const Options& opt, const Target& target) {
   Batch plain, sanb;
   {
     std::thread other;
+    SandboxLog& log = SandboxLog::current();  // the san runs are this part's too
     if (san)
       other = std::thread([&] {
+        SandboxLog::Scope scope(log);
         sanb = run_inputs(hb.san, true, inputs, part.temp_dir, "san", opt.budget_seconds);
       });
     plain = run_inputs(hb.plain, false, inputs, part.temp_dir, "plain", opt.budget_seconds);

@@ -516,7 +516,8 @@ std::vector<JobResult> run_jobs(const std::vector<Job>& jobs, unsigned parallel,
         res.stderr_capped = r.err.total > so.stderr_cap;
         res.protocol_bytes = r.proto.total;
         if (const std::string note = output_summary(res); !note.empty())
-          add_note(note + " (" + job.argv[0].substr(job.argv[0].rfind('/') + 1) + ")");
+          SandboxLog::current().add_note(note + " (" +
+                                         job.argv[0].substr(job.argv[0].rfind('/') + 1) + ")");
         unregister_group(r.st.pid);
         it = running.erase(it);
       } else {

@@ -59,16 +59,8 @@ namespace idlespec::validate {
 
 namespace {
 
-std::mutex findings_mutex;
-std::vector<std::string> findings_list;
-
-bool add_finding(const std::string& f) {  // false: seen before
-  std::lock_guard<std::mutex> lock(findings_mutex);
-  for (const auto& g : findings_list)
-    if (g == f) return false;
-  findings_list.push_back(f);
-  return true;
-}
+SandboxLog process_log;
+thread_local SandboxLog* open_log = nullptr;
 
 }  // namespace
 
@@ -89,30 +81,33 @@ std::string sandbox_banner() {
                "(files, network, processes); nothing it did was confined or detected";
 }
 
-namespace {
-std::vector<std::string> notes_list;  // under findings_mutex
+SandboxLog::Scope::Scope(SandboxLog& log) : previous_(open_log) { open_log = &log; }
+SandboxLog::Scope::~Scope() { open_log = previous_; }
 
-void add_note(const std::string& n) {
-  std::lock_guard<std::mutex> lock(findings_mutex);
-  if (notes_list.size() < 3) fprintf(stderr, "idlespec: sandbox: %s\n", n.c_str());
-  if (notes_list.size() < 100) notes_list.push_back(n);
-}
-}  // namespace
+SandboxLog& SandboxLog::current() { return open_log ? *open_log : process_log; }
 
-std::vector<std::string> sandbox_notes() {
-  std::lock_guard<std::mutex> lock(findings_mutex);
-  return notes_list;
+bool SandboxLog::add_finding(const std::string& f) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  for (const auto& g : findings_)
+    if (g == f) return false;
+  findings_.push_back(f);
+  return true;
 }
 
-std::vector<std::string> sandbox_findings() {
-  std::lock_guard<std::mutex> lock(findings_mutex);
-  return findings_list;
+void SandboxLog::add_note(const std::string& n) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (notes_.size() < 3) fprintf(stderr, "idlespec: sandbox: %s\n", n.c_str());
+  if (notes_.size() < 100) notes_.push_back(n);
 }
 
-void clear_sandbox_findings() {
-  std::lock_guard<std::mutex> lock(findings_mutex);
-  findings_list.clear();
-  notes_list.clear();
+std::vector<std::string> SandboxLog::findings() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return findings_;
+}
+
+std::vector<std::string> SandboxLog::notes() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return notes_;
 }
 
 namespace {
@@ -724,7 +719,8 @@ class Supervisor {
         resp.error = -error;
         const std::string f = "the code under test tried to " + why;
         if (std::find(escapes.begin(), escapes.end(), f) == escapes.end()) escapes.push_back(f);
-        if (add_finding(f)) fprintf(stderr, "idlespec: sandbox: %s\n", f.c_str());
+        if (SandboxLog::current().add_finding(f))
+          fprintf(stderr, "idlespec: sandbox: %s\n", f.c_str());
       }
       ioctl(listener, SECCOMP_IOCTL_NOTIF_SEND, &resp);
     }

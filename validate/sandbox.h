@@ -23,6 +23,7 @@
 // supervisor (they fork and exec their own tools).
 #pragma once
 
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -57,14 +58,38 @@ std::string sandbox_unavailable();
 // The line every report prints while the sandbox is off; "" while it is on.
 std::string sandbox_banner();
 
-// Every escape attempt seen so far in this process, one sentence each
-// ("the code under test tried to open /etc/shadow for reading"), in order,
-// without repeats; the driver reports them (and drains them per run).
-std::vector<std::string> sandbox_findings();
-void clear_sandbox_findings();
+// What the sandbox saw during one part of a run (one component on one
+// file): every escape attempt, one sentence each ("the code under test tried
+// to open /etc/shadow for reading"), in order and without repeats, and what
+// the code under test printed itself (output_summary() of each run that
+// printed anything; a note, not an escape). Parts run on several threads at
+// once, so each has its own log: the thread that runs a part's jobs opens a
+// SandboxLog::Scope on it, and a helper thread that runs jobs for the same
+// part opens a Scope on the same log. Jobs run with no scope open record
+// into the process's own log (SandboxLog::current() then returns it).
+class SandboxLog {
+ public:
+  class Scope {
+   public:
+    explicit Scope(SandboxLog& log);
+    ~Scope();
+    Scope(const Scope&) = delete;
+    Scope& operator=(const Scope&) = delete;
 
-// What the code under test printed itself (output_summary() of each run
-// that printed anything), for the report; not an escape.
-std::vector<std::string> sandbox_notes();
+   private:
+    SandboxLog* previous_;
+  };
+  // The log of the innermost scope open on this thread, else the process's.
+  static SandboxLog& current();
+
+  bool add_finding(const std::string& finding);  // false: seen before
+  void add_note(const std::string& note);
+  std::vector<std::string> findings() const;
+  std::vector<std::string> notes() const;
+
+ private:
+  mutable std::mutex mutex_;
+  std::vector<std::string> findings_, notes_;
+};
 
 }  // namespace idlespec::validate

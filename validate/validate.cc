@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <cmath>
@@ -17,6 +18,7 @@
 #include <regex>
 #include <set>
 #include <sstream>
+#include <thread>
 
 #include "impl/json.h"
 #include "validate/component.h"
@@ -45,28 +47,39 @@ const std::vector<Component>& components() {
          "arch/powerpc/kernel/rtas.c",
          {"rtas_busy_delay_time", "rtas_busy_delay"},
          {},
-         &check_busy_delay},
-        {"xcede", "drivers/cpuidle/cpuidle-pseries.c", {"parse_cede_parameters"}, {}, &check_xcede},
+         &check_busy_delay,
+         30,
+         true},
+        {"xcede",
+         "drivers/cpuidle/cpuidle-pseries.c",
+         {"parse_cede_parameters"},
+         {},
+         &check_xcede,
+         8},
         {"states",
          "drivers/cpuidle/cpuidle-pseries.c",
          {"fixup_cede0_latency", "pseries_idle_probe"},
          {},
-         &check_states},
+         &check_states,
+         19},
         {"governor",
          "drivers/cpuidle/governors/menu.c",
          {"menu_select", "menu_update"},
          {},
-         &check_governor},
+         &check_governor,
+         1},
         {"teo",
          "drivers/cpuidle/governors/teo.c",
          {"teo_select", "teo_reflect", "teo_update"},
          {},
-         &check_teo},
+         &check_teo,
+         1},
         {"idle_core",
          "arch/powerpc/platforms/powernv/idle.c",
          {"power7_idle_insn", "power9_idle_stop"},
          {},
-         &check_idle_core},
+         &check_idle_core,
+         25},
     };
     for (auto& c : cs)
       for (const auto& clause : spec().clauses)
@@ -488,15 +501,46 @@ Part run_component(const Options& opt, const Component& c, Target t) {
   // campaign, RapidCheck, then the harness runs) are each bounded by their
   // share of --budget, and a deadline over the whole would skip the last
   // ones (a probe never compiled) instead of judging them.
-  clear_sandbox_findings();
-  part = c.check(opt, t);
-  for (const auto& escape : sandbox_findings()) part.escapes.push_back(escape);
-  clear_sandbox_findings();
-  for (const auto& n : sandbox_notes())
+  SandboxLog log;
+  {
+    SandboxLog::Scope scope(log);
+    part = c.check(opt, t);
+  }
+  for (const auto& escape : log.findings()) part.escapes.push_back(escape);
+  for (const auto& n : log.notes())
     if (std::find(part.notes.begin(), part.notes.end(), n) == part.notes.end())
       part.notes.push_back(n);
   if (interrupted()) part.notes.push_back("interrupted: the verdicts are what was judged so far");
   return part;
+}
+
+// The parts of one report, in the order given: at most --jobs at once
+// (default one per CPU), each on its own thread with its own sandbox log,
+// the costliest first; a component that keeps every CPU busy on its own
+// runs after the others, alone. Every part's verdicts are those of a serial
+// run: each check's steps are bounded by their own share of --budget, and
+// the jobs of parts that run at once share the CPUs.
+using Task = std::pair<const Component*, Target>;
+std::vector<Part> run_components(const Options& opt, const std::vector<Task>& tasks) {
+  std::vector<Part> parts(tasks.size());
+  const unsigned jobs = opt.jobs > 0 ? opt.jobs : cpu_count();
+  std::vector<size_t> shared, alone;
+  for (size_t i = 0; i < tasks.size(); ++i)
+    (jobs > 1 && tasks[i].first->uses_every_cpu ? alone : shared).push_back(i);
+  std::stable_sort(shared.begin(), shared.end(), [&](size_t a, size_t b) {
+    return tasks[a].first->typical_seconds > tasks[b].first->typical_seconds;
+  });
+  std::atomic<size_t> next{0};
+  auto worker = [&] {
+    for (size_t k; (k = next++) < shared.size();)
+      parts[shared[k]] = run_component(opt, *tasks[shared[k]].first, tasks[shared[k]].second);
+  };
+  std::vector<std::thread> pool;
+  for (size_t w = 1; w < std::min<size_t>(jobs, shared.size()); ++w) pool.emplace_back(worker);
+  worker();
+  for (auto& t : pool) t.join();
+  for (size_t i : alone) parts[i] = run_component(opt, *tasks[i].first, tasks[i].second);
+  return parts;
 }
 
 // A file of the input within the input limit, or why not.
@@ -637,9 +681,10 @@ Report validate(const Options& opt) {
     if (chosen.empty() && opt.components.empty() && opt.functions.empty())
       for (const auto& c : components())
         if (c.check) chosen.push_back(&c);
+    std::vector<Task> tasks;
     for (const Component* c : chosen)
-      rep.parts.push_back(
-          run_component(opt, *c, {opt.source, opt.source, text, functions_of(*c), {}, {}}));
+      tasks.emplace_back(c, Target{opt.source, opt.source, text, functions_of(*c), {}, {}});
+    for (auto& part : run_components(opt, tasks)) rep.parts.push_back(std::move(part));
   } else {
     rep.subject = opt.kernel_tree;
     std::error_code ec;
@@ -649,6 +694,9 @@ Report validate(const Options& opt) {
       return rep;
     }
     std::vector<std::string> unchecked;
+    // The parts that run, each at its place among the absent and unreadable.
+    std::vector<Task> tasks;
+    std::vector<size_t> slots;
     for (const auto& c : components()) {
       if (!wanted_component(c) || functions_of(c).empty()) continue;
       if (opt.components.empty() && !c.check) {
@@ -676,8 +724,12 @@ Report validate(const Options& opt) {
         rep.parts.push_back(part);
         continue;
       }
-      rep.parts.push_back(run_component(opt, c, t));
+      slots.push_back(rep.parts.size());
+      rep.parts.emplace_back();
+      tasks.emplace_back(&c, std::move(t));
     }
+    std::vector<Part> ran = run_components(opt, tasks);
+    for (size_t i = 0; i < ran.size(); ++i) rep.parts[slots[i]] = std::move(ran[i]);
     if (!unchecked.empty()) {
       std::string list;
       for (const auto& u : unchecked) list += (list.empty() ? "" : ", ") + u;
@@ -1022,6 +1074,9 @@ into a plain and an ASan+UBSan harness, and run in child processes.
                          failure), generated (hand-picked edges and seeded
                          random); default all
   --cases N              xcede, states: RapidCheck cases (default 100)
+  --jobs N               components judged at once (default: one per CPU; 1: one
+                         after the other); busy_delay, whose scans use every
+                         CPU, runs alone after the others
   --memory MB            memory limit per harness process (default 2048; 0 none;
                          ASan's own allocator limits for the ASan build)
   --no-sanitizers        skip the ASan+UBSan build and its runs
@@ -1152,6 +1207,14 @@ bool parse_common(const std::vector<std::string>& args, Parsed& p,
         return false;
       }
       p.opt.property_cases = static_cast<int>(n);
+    } else if (a == "--jobs") {
+      if (!value(v, "a number")) return false;
+      uint64_t n = 0;
+      if (!parse_number(v, n) || n < 1 || n > 256) {
+        p.error = "bad --jobs '" + v + "': 1 to 256";
+        return false;
+      }
+      p.opt.jobs = static_cast<unsigned>(n);
     } else if (a == "--fuzz-cc") {
       if (!value(p.opt.fuzz_cc, "a compiler")) return false;
     } else if (a == "--memory") {

@@ -157,7 +157,9 @@ run forges --source "$(src_variant forges)" --budget "$BUDGET" --scan sampled
 expect_rc forges 1
 expect_only_failed forges BUSY-1 BUSY-5
 expect_text forges "status 0x000026b2 (9906), need_resched=0: rtas_busy_delay returned true (retry), expected false"
-grep -q "forged" "$SCRATCH/forges.out" && fail "forges: a forged line reached the report"
+# The code's stdout is quoted as such in one note; nothing else may carry it.
+grep "forged" "$SCRATCH/forges.out" | grep -qv "the code under test printed" &&
+  fail "forges: a forged line reached the report"
 
 run alternates --source "$(src_variant alternates)" --budget "$BUDGET" --scan sampled
 expect_rc alternates 1

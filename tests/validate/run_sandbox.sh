@@ -148,8 +148,34 @@ expect_clean flood
 run forge --source "$SCRATCH/forge.c" --budget "$RUN_BUDGET" --inputs generated
 expect_rc forge 0
 expect_only_failed forge
-grep -q "forged" "$SCRATCH/forge.out" && fail "forge: a forged line reached the report"
+# The report quotes what the code printed, as such, in one note; no verdict,
+# counterexample or run record may carry a forged line.
+grep "forged" "$SCRATCH/forge.out" | grep -qv "the code under test printed" &&
+  fail "forge: a forged line reached the report"
+grep -q "the code under test printed .* to stdout" "$SCRATCH/forge.out" ||
+  fail "forge: the report does not say that the code printed to stdout"
 expect_clean forge
+
+# --- parts judged at once: each part reports what its own code did ---------------------------
+# A tree whose pseries driver reads /etc/shadow and whose teo.c is faithful,
+# both judged at once (--jobs 2): the finding is the xcede part's, not teo's.
+TREE=$SCRATCH/tree
+mkdir -p "$TREE/drivers/cpuidle/governors"
+sed '/variant: unbounded/a { FILE *f = fopen("/etc/shadow", "r"); if (f) fclose(f); }' "$XC" \
+  >"$TREE/drivers/cpuidle/cpuidle-pseries.c"
+cmp -s "$XC" "$TREE/drivers/cpuidle/cpuidle-pseries.c" && fail "parallel: nothing inserted"
+cp "$HERE/teo_faithful.c" "$TREE/drivers/cpuidle/governors/teo.c"
+run parallel --kernel-tree "$TREE" --component xcede teo --jobs 2 --budget "$RUN_BUDGET" \
+  --inputs generated --json
+expect_rc parallel 1
+python3 - "$SCRATCH/parallel.out" <<'PY' || fail "parallel: the finding is not the xcede part's alone"
+import json, sys
+parts = {p["component"]: p for p in json.load(open(sys.argv[1]))["parts"]}
+shadow = "the code under test tried to open /etc/shadow for reading"
+assert shadow in parts["xcede"]["escapes"], parts["xcede"]["escapes"]
+assert parts["teo"]["escapes"] == [], parts["teo"]["escapes"]
+PY
+expect_clean parallel
 
 # --- SIGTERM (Ctrl-C alike): every child ends, every temporary directory goes ------------------------------
 "$BIN" --source "$XC" --budget 30 >"$SCRATCH/sigint.out" 2>"$SCRATCH/sigint.err" &
