@@ -34,13 +34,6 @@ struct Component {
   std::vector<std::string> functions;                        // the modelled functions
   std::vector<std::pair<std::string, std::string>> clauses;  // clause -> function it is checked on
   Part (*check)(const Options&, const Target&);              // nullptr: not checked yet (unknown)
-  // Scheduling, when validate runs several parts at once: a rough cost (the
-  // seconds one file of a tree takes, default budget, two cores), so that
-  // the longest start first; and whether the check keeps every CPU busy on
-  // its own (busy_delay's exhaustive scans run a job per CPU), so that it
-  // runs alone and its budget buys the coverage it buys in a serial run.
-  double typical_seconds = 1;
-  bool uses_every_cpu = false;
 };
 
 const std::vector<Component>& components();

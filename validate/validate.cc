@@ -5,7 +5,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <cmath>
@@ -18,7 +17,6 @@
 #include <regex>
 #include <set>
 #include <sstream>
-#include <thread>
 
 #include "impl/json.h"
 #include "validate/component.h"
@@ -47,39 +45,28 @@ const std::vector<Component>& components() {
          "arch/powerpc/kernel/rtas.c",
          {"rtas_busy_delay_time", "rtas_busy_delay"},
          {},
-         &check_busy_delay,
-         30,
-         true},
-        {"xcede",
-         "drivers/cpuidle/cpuidle-pseries.c",
-         {"parse_cede_parameters"},
-         {},
-         &check_xcede,
-         8},
+         &check_busy_delay},
+        {"xcede", "drivers/cpuidle/cpuidle-pseries.c", {"parse_cede_parameters"}, {}, &check_xcede},
         {"states",
          "drivers/cpuidle/cpuidle-pseries.c",
          {"fixup_cede0_latency", "pseries_idle_probe"},
          {},
-         &check_states,
-         19},
+         &check_states},
         {"governor",
          "drivers/cpuidle/governors/menu.c",
          {"menu_select", "menu_update"},
          {},
-         &check_governor,
-         1},
+         &check_governor},
         {"teo",
          "drivers/cpuidle/governors/teo.c",
          {"teo_select", "teo_reflect", "teo_update"},
          {},
-         &check_teo,
-         1},
+         &check_teo},
         {"idle_core",
          "arch/powerpc/platforms/powernv/idle.c",
          {"power7_idle_insn", "power9_idle_stop"},
          {},
-         &check_idle_core,
-         25},
+         &check_idle_core},
     };
     for (auto& c : cs)
       for (const auto& clause : spec().clauses)
@@ -514,32 +501,14 @@ Part run_component(const Options& opt, const Component& c, Target t) {
   return part;
 }
 
-// The parts of one report, in the order given: at most --jobs at once
-// (default one per CPU), each on its own thread with its own sandbox log,
-// the costliest first; a component that keeps every CPU busy on its own
-// runs after the others, alone. Every part's verdicts are those of a serial
-// run: each check's steps are bounded by their own share of --budget, and
-// the jobs of parts that run at once share the CPUs.
+// The parts of one report, one after the other, in the order given. They
+// once ran on several threads at once: that deadlocked, every thread in
+// fork() waiting in libz3's fork handler (Z3 4.8.12) for a lock that was
+// never released, so the parts run serially until the cause is known.
 using Task = std::pair<const Component*, Target>;
 std::vector<Part> run_components(const Options& opt, const std::vector<Task>& tasks) {
-  std::vector<Part> parts(tasks.size());
-  const unsigned jobs = opt.jobs > 0 ? opt.jobs : cpu_count();
-  std::vector<size_t> shared, alone;
-  for (size_t i = 0; i < tasks.size(); ++i)
-    (jobs > 1 && tasks[i].first->uses_every_cpu ? alone : shared).push_back(i);
-  std::stable_sort(shared.begin(), shared.end(), [&](size_t a, size_t b) {
-    return tasks[a].first->typical_seconds > tasks[b].first->typical_seconds;
-  });
-  std::atomic<size_t> next{0};
-  auto worker = [&] {
-    for (size_t k; (k = next++) < shared.size();)
-      parts[shared[k]] = run_component(opt, *tasks[shared[k]].first, tasks[shared[k]].second);
-  };
-  std::vector<std::thread> pool;
-  for (size_t w = 1; w < std::min<size_t>(jobs, shared.size()); ++w) pool.emplace_back(worker);
-  worker();
-  for (auto& t : pool) t.join();
-  for (size_t i : alone) parts[i] = run_component(opt, *tasks[i].first, tasks[i].second);
+  std::vector<Part> parts;
+  for (const auto& [c, t] : tasks) parts.push_back(run_component(opt, *c, t));
   return parts;
 }
 
@@ -1074,9 +1043,6 @@ into a plain and an ASan+UBSan harness, and run in child processes.
                          failure), generated (hand-picked edges and seeded
                          random); default all
   --cases N              xcede, states: RapidCheck cases (default 100)
-  --jobs N               components judged at once (default: one per CPU; 1: one
-                         after the other); busy_delay, whose scans use every
-                         CPU, runs alone after the others
   --memory MB            memory limit per harness process (default 2048; 0 none;
                          ASan's own allocator limits for the ASan build)
   --no-sanitizers        skip the ASan+UBSan build and its runs
@@ -1207,14 +1173,6 @@ bool parse_common(const std::vector<std::string>& args, Parsed& p,
         return false;
       }
       p.opt.property_cases = static_cast<int>(n);
-    } else if (a == "--jobs") {
-      if (!value(v, "a number")) return false;
-      uint64_t n = 0;
-      if (!parse_number(v, n) || n < 1 || n > 256) {
-        p.error = "bad --jobs '" + v + "': 1 to 256";
-        return false;
-      }
-      p.opt.jobs = static_cast<unsigned>(n);
     } else if (a == "--fuzz-cc") {
       if (!value(p.opt.fuzz_cc, "a compiler")) return false;
     } else if (a == "--memory") {

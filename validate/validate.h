@@ -69,7 +69,6 @@ struct Options {
   bool subject_given = false;         // --subject was given (else the spec's Validate default)
   bool sandbox = true;                // false: --no-sandbox (validate/sandbox.h)
   bool allow_unknown = false;         // --allow-unknown: exit 3 becomes 0
-  unsigned jobs = 0;                  // --jobs: parts run at once (0: one per CPU)
 };
 
 // The exit codes of verify, check, validate and review.

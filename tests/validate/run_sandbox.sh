@@ -156,16 +156,16 @@ grep -q "the code under test printed .* to stdout" "$SCRATCH/forge.out" ||
   fail "forge: the report does not say that the code printed to stdout"
 expect_clean forge
 
-# --- parts judged at once: each part reports what its own code did ---------------------------
-# A tree whose pseries driver reads /etc/shadow and whose teo.c is faithful,
-# both judged at once (--jobs 2): the finding is the xcede part's, not teo's.
+# --- each part reports what its own code did ---------------------------------------------
+# A tree whose pseries driver reads /etc/shadow and whose teo.c is faithful:
+# the finding is the xcede part's, not teo's (validate/sandbox.h SandboxLog).
 TREE=$SCRATCH/tree
 mkdir -p "$TREE/drivers/cpuidle/governors"
 sed '/variant: unbounded/a { FILE *f = fopen("/etc/shadow", "r"); if (f) fclose(f); }' "$XC" \
   >"$TREE/drivers/cpuidle/cpuidle-pseries.c"
 cmp -s "$XC" "$TREE/drivers/cpuidle/cpuidle-pseries.c" && fail "parallel: nothing inserted"
 cp "$HERE/teo_faithful.c" "$TREE/drivers/cpuidle/governors/teo.c"
-run parallel --kernel-tree "$TREE" --component xcede teo --jobs 2 --budget "$RUN_BUDGET" \
+run parallel --kernel-tree "$TREE" --component xcede teo --budget "$RUN_BUDGET" \
   --inputs generated --json
 expect_rc parallel 1
 python3 - "$SCRATCH/parallel.out" <<'PY' || fail "parallel: the finding is not the xcede part's alone"
