@@ -15,7 +15,6 @@
 #include <rapidcheck.h>
 
 #include <chrono>
-#include <mutex>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -40,13 +39,6 @@ class SilentListener : public rc::detail::TestListener {
   void onShrinkTried(const rc::detail::CaseDescription&, bool) override {}
   void onTestFinished(const rc::detail::TestMetadata&, const rc::detail::TestResult&) override {}
 };
-
-// RapidCheck keeps its implicit parameters in process-wide stacks, so one
-// property runs at a time (parts of a report run on several threads).
-inline std::mutex& rapidcheck_mutex() {
-  static std::mutex m;
-  return m;
-}
 }  // namespace detail
 
 // Runs `cases` RapidCheck cases of `gen` through hb.plain within `seconds`
@@ -56,7 +48,6 @@ PropertyRun<Input> check_property(const Options& opt, const HarnessBuild& hb,
                                   const std::string& dir, const rc::Gen<Input>& gen,
                                   const InputChecker<Input>& c, int cases, double seconds) {
   using Clock = std::chrono::steady_clock;
-  const std::lock_guard<std::mutex> one_at_a_time(detail::rapidcheck_mutex());
   PropertyRun<Input> run;
   const auto t0 = Clock::now();
   const auto deadline = t0 + std::chrono::duration<double>(seconds);

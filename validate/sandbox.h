@@ -62,10 +62,10 @@ std::string sandbox_banner();
 // file): every escape attempt, one sentence each ("the code under test tried
 // to open /etc/shadow for reading"), in order and without repeats, and what
 // the code under test printed itself (output_summary() of each run that
-// printed anything; a note, not an escape). Parts run on several threads at
-// once, so each has its own log: the thread that runs a part's jobs opens a
-// SandboxLog::Scope on it, and a helper thread that runs jobs for the same
-// part opens a Scope on the same log. Jobs run with no scope open record
+// printed anything; a note, not an escape). Each part has its own log: the
+// thread that runs a part's jobs opens a SandboxLog::Scope on it, and a
+// helper thread that runs jobs for the same part (governor's ASan runs)
+// opens a Scope on the same log. Jobs run with no scope open record
 // into the process's own log (SandboxLog::current() then returns it).
 class SandboxLog {
  public:

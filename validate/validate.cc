@@ -501,17 +501,6 @@ Part run_component(const Options& opt, const Component& c, Target t) {
   return part;
 }
 
-// The parts of one report, one after the other, in the order given. They
-// once ran on several threads at once: that deadlocked, every thread in
-// fork() waiting in libz3's fork handler (Z3 4.8.12) for a lock that was
-// never released, so the parts run serially until the cause is known.
-using Task = std::pair<const Component*, Target>;
-std::vector<Part> run_components(const Options& opt, const std::vector<Task>& tasks) {
-  std::vector<Part> parts;
-  for (const auto& [c, t] : tasks) parts.push_back(run_component(opt, *c, t));
-  return parts;
-}
-
 // A file of the input within the input limit, or why not.
 constexpr size_t kMaxInputBytes = 8u << 20;
 
@@ -650,10 +639,9 @@ Report validate(const Options& opt) {
     if (chosen.empty() && opt.components.empty() && opt.functions.empty())
       for (const auto& c : components())
         if (c.check) chosen.push_back(&c);
-    std::vector<Task> tasks;
     for (const Component* c : chosen)
-      tasks.emplace_back(c, Target{opt.source, opt.source, text, functions_of(*c), {}, {}});
-    for (auto& part : run_components(opt, tasks)) rep.parts.push_back(std::move(part));
+      rep.parts.push_back(
+          run_component(opt, *c, {opt.source, opt.source, text, functions_of(*c), {}, {}}));
   } else {
     rep.subject = opt.kernel_tree;
     std::error_code ec;
@@ -663,9 +651,6 @@ Report validate(const Options& opt) {
       return rep;
     }
     std::vector<std::string> unchecked;
-    // The parts that run, each at its place among the absent and unreadable.
-    std::vector<Task> tasks;
-    std::vector<size_t> slots;
     for (const auto& c : components()) {
       if (!wanted_component(c) || functions_of(c).empty()) continue;
       if (opt.components.empty() && !c.check) {
@@ -693,12 +678,8 @@ Report validate(const Options& opt) {
         rep.parts.push_back(part);
         continue;
       }
-      slots.push_back(rep.parts.size());
-      rep.parts.emplace_back();
-      tasks.emplace_back(&c, std::move(t));
+      rep.parts.push_back(run_component(opt, c, t));
     }
-    std::vector<Part> ran = run_components(opt, tasks);
-    for (size_t i = 0; i < ran.size(); ++i) rep.parts[slots[i]] = std::move(ran[i]);
     if (!unchecked.empty()) {
       std::string list;
       for (const auto& u : unchecked) list += (list.empty() ? "" : ", ") + u;
