@@ -109,6 +109,12 @@ Violations judge_selection(std::span<const State<Concrete>> states, const Concre
   return out;
 }
 
+bool judged_on_choice(std::string_view clause) {
+  for (const SelectionClause& c : kSelectionClauses)
+    if (clause == c.id) return !c.reads_prediction;
+  return false;
+}
+
 ExactHistory widen(const ConcreteHistory& h) {
   ExactHistory e;
   e.needs_update = h.needs_update;

@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "impl/governor.h"
@@ -51,6 +52,26 @@ inline constexpr uint64_t kTimerRoundingNs = kNsecPerUsec / 2;
 // clause.
 Violations judge_selection(std::span<const State<Concrete>> states, const ConcreteInputs& in,
                            const ConcreteChoice& c);
+
+// The clauses judge_selection() judges, and what each verdict reads: every
+// one the table, the inputs and the choice (index, stop_tick); GOV-3 the
+// prediction and the walk's path as well (its exemptions and its bound).
+// A clause judged on the choice alone can be compared between a file and a
+// subject that chose on the same input, whatever prediction each made
+// (validate's differential does); GOV-3 cannot. tests/unit/
+// governor_oracle_test.cc holds the table to the judge: every violation the
+// judge reports is listed, each listed clause is reported on some selection,
+// and changing the prediction or the path changes only the verdicts marked so.
+struct SelectionClause {
+  const char* id;
+  bool reads_prediction;
+};
+inline constexpr SelectionClause kSelectionClauses[] = {
+    {"GOV-1", false}, {"GOV-2", false}, {"GOV-3", true},
+    {"GOV-4", false}, {"GOV-7", false}, {"GOV-9", false},
+};
+// A clause of kSelectionClauses whose verdict reads the choice alone.
+bool judged_on_choice(std::string_view clause);
 
 // --- the exact arithmetic ------------------------------------------------------------
 

@@ -762,13 +762,6 @@ void differ(const Input& input, const Outcome& o, Diff& d) {
   }
 }
 
-// The selection clauses the oracle judges on a choice alone, for which a
-// failure can be compared with the spec's subjects on the same input.
-bool selection_clause(const std::string& clause) {
-  return clause == "GOV-1" || clause == "GOV-2" || clause == "GOV-4" || clause == "GOV-7" ||
-         clause == "GOV-9";
-}
-
 // The subjects whose own choice breaks `clause` on some selection of
 // `input`, each predicted and walked from the file's state before that
 // selection (as the differential compares them) and judged by the oracle.
@@ -1692,7 +1685,7 @@ Part check_governor(const Options& opt, const Target& target) {
       });
       auto [small, small_out, text] = shrink(id, list.front().first, list.front().second);
       v.counterexamples.push_back(text);
-      if (selection_clause(id)) {
+      if (gov::oracle::judged_on_choice(id)) {
         v.subjects_compared = true;
         v.fails_like = failing_like(small, small_out, id);
       } else if (id == "GOV-8") {

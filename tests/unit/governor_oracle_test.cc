@@ -1,0 +1,135 @@
+// oracle/governor.h: the table of the clauses judge_selection() judges
+// (kSelectionClauses) held to the judge itself on sampled selections, so that
+// validate's differential, which compares a file's choice with the spec's
+// subjects on the clauses judged on the choice alone, reads what the judge
+// really does.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <random>
+#include <set>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "oracle/governor.h"
+
+namespace idlespec::governor::oracle {
+namespace {
+
+using Table = std::vector<State<Concrete>>;
+
+struct Sample {
+  Table states;
+  ConcreteInputs in;
+  ConcreteChoice choice;
+};
+
+// Values around the boundaries the judge compares at: 0, the rounding of
+// timer_us, microseconds, milliseconds, seconds and the negative s64 range.
+uint64_t pick(std::mt19937_64& rng) {
+  static const uint64_t pool[] = {0,       1,         499,       500,           501,
+                                  1000,    2000,      10000,     100000,        1000000,
+                                  4000000, 100000000, kKtimeMax, kKtimeMax + 1, ~uint64_t{0}};
+  const uint64_t v = pool[rng() % (sizeof(pool) / sizeof(pool[0]))];
+  return rng() % 4 == 0 ? v + rng() % 3 : v;
+}
+
+Sample sample(std::mt19937_64& rng) {
+  Sample s;
+  const size_t n = rng() % 6;  // 0..5 states
+  uint64_t exit = 0, residency = 0;
+  const bool ordered = rng() % 4 != 0;
+  for (size_t i = 0; i < n; ++i) {
+    State<Concrete> st;
+    if (ordered) {
+      exit += i == 0 ? 0 : pick(rng) % 200000;
+      residency += i == 0 ? 0 : pick(rng) % 2000000;
+    } else {
+      exit = pick(rng);
+      residency = pick(rng);
+    }
+    st.exit_latency_ns = Concrete::lit<64>(exit);
+    st.target_residency_ns = Concrete::lit<64>(residency);
+    st.polling = i == 0 && rng() % 2 == 0;
+    st.timer_stop = !st.polling;
+    st.disabled = rng() % 5 == 0;
+    s.states.push_back(st);
+  }
+  s.in.latency_req_ns = Concrete::lit<64>(pick(rng));
+  s.in.sleep_length_ns = Concrete::lit<64>(pick(rng));
+  s.in.delta_tick_ns = Concrete::lit<64>(pick(rng));
+  s.in.tick_stopped = rng() % 2 == 0;
+  s.in.tick_ns = Concrete::lit<64>(4000000);
+  s.choice.idx = Concrete::lit<32>(rng() % (n + 2));
+  s.choice.stop_tick = rng() % 2 == 0;
+  s.choice.path = Concrete::lit<8>(rng() % 8);
+  s.choice.predicted_ns = Concrete::lit<64>(pick(rng));
+  return s;
+}
+
+std::set<std::string> judged(const Sample& s) {
+  return idlespec::oracle::clauses_of(judge_selection(s.states, s.in, s.choice));
+}
+
+// The first way `table` misdescribes judge_selection() on `count` sampled
+// selections, or "": a clause reported that the table lacks, a listed clause
+// never reported, or a verdict the table says reads the choice alone that
+// changes with the prediction or the path.
+std::string mismatch(std::span<const SelectionClause> table, unsigned count) {
+  std::mt19937_64 rng(20261203);
+  std::set<std::string> listed, seen;
+  for (const SelectionClause& c : table) listed.insert(c.id);
+  for (unsigned k = 0; k < count; ++k) {
+    Sample s = sample(rng);
+    const std::set<std::string> base = judged(s);
+    for (const std::string& c : base) {
+      if (!listed.count(c)) return c + " is judged but not listed";
+      seen.insert(c);
+    }
+    for (int variant = 0; variant < 4; ++variant) {
+      Sample t = s;
+      t.choice.predicted_ns = Concrete::lit<64>(pick(rng));
+      t.choice.path = Concrete::lit<8>(rng() % 8);
+      const std::set<std::string> other = judged(t);
+      for (const SelectionClause& c : table) {
+        if (c.reads_prediction) continue;
+        if (base.count(c.id) != other.count(c.id))
+          return std::string(c.id) + " changes with the prediction or the path (sample " +
+                 std::to_string(k) + ")";
+      }
+    }
+  }
+  for (const std::string& c : listed)
+    if (!seen.count(c)) return c + " is listed but never judged in " + std::to_string(count);
+  return "";
+}
+
+constexpr unsigned kSamples = 20000;
+
+TEST(GovernorOracleClauses, TableMatchesTheJudge) {
+  EXPECT_EQ(mismatch(kSelectionClauses, kSamples), "");
+  EXPECT_TRUE(judged_on_choice("GOV-1"));
+  EXPECT_TRUE(judged_on_choice("GOV-9"));
+  EXPECT_FALSE(judged_on_choice("GOV-3"));
+  EXPECT_FALSE(judged_on_choice("GOV-5"));  // not a selection clause
+}
+
+// Witnesses: tables that misdescribe the judge are caught.
+TEST(GovernorOracleClauses, WitnessTablesAreCaught) {
+  std::vector<SelectionClause> without_gov9, gov3_on_choice, with_gov5;
+  for (const SelectionClause& c : kSelectionClauses) {
+    if (std::string(c.id) != "GOV-9") without_gov9.push_back(c);
+    gov3_on_choice.push_back({c.id, false});
+    with_gov5.push_back(c);
+  }
+  with_gov5.push_back({"GOV-5", false});
+  EXPECT_EQ(mismatch(without_gov9, kSamples), "GOV-9 is judged but not listed");
+  EXPECT_NE(mismatch(gov3_on_choice, kSamples).find("GOV-3 changes with the prediction"),
+            std::string::npos);
+  EXPECT_NE(mismatch(with_gov5, kSamples).find("GOV-5 is listed but never judged"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace idlespec::governor::oracle
