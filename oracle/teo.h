@@ -46,4 +46,10 @@ Violations judge_selection(std::span<const State<Concrete>> states, const Concre
 // recent count the number of slots naming it.
 Violations judge_metrics(size_t n, const ConcreteCpu& cpu, Era era);
 
+// TEO-6's lower bound on `total` broken: it is below the sum of the first `n`
+// bins' hits and intercepts (so `total - idx_hit_sum` can wrap). The
+// defect of the era that decays `total` on its own (spec/teo.md, TEO-6);
+// judge_metrics() reports it as one of TEO-6's violations.
+bool total_below_bins(size_t n, const ConcreteCpu& cpu);
+
 }  // namespace idlespec::teo::oracle

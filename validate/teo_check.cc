@@ -641,6 +641,8 @@ Part check_teo(const Options& opt, const Target& target) {
 
   // The judge: oracle/teo.h on every selection and every metrics line.
   std::map<std::string, std::vector<std::pair<size_t, std::string>>> findings;
+  // Inputs whose TEO-6 finding has `total` below the bins' sum (the v6.14..v6.18 defect).
+  std::set<size_t> total_below;
   std::vector<std::string> stopped;  // crashes, hangs, WARNs
   size_t selections = 0, metrics = 0;
   // Where each selection clause failed (input, step: the first step per
@@ -675,8 +677,11 @@ Part check_teo(const Options& opt, const Target& target) {
         ++metrics;
         for (const auto& v : teo::oracle::judge_metrics(in.table.size(), s.after.cpu, lay.era)) {
           auto& list = findings[v.clause];
-          if (std::none_of(list.begin(), list.end(), [&](const auto& x) { return x.first == i; }))
+          if (std::none_of(list.begin(), list.end(), [&](const auto& x) { return x.first == i; })) {
             list.push_back({i, where(i, in, k) + ": after teo_update(): " + v.message});
+            if (v.clause == "TEO-6" && teo::oracle::total_below_bins(in.table.size(), s.after.cpu))
+              total_below.insert(i);
+          }
         }
       }
     }
@@ -783,15 +788,10 @@ Part check_teo(const Options& opt, const Target& target) {
               }))
             v.fails_like.push_back(std::string(subjects[j].name));
       }
-      if (id == "TEO-6" && lay.artificial_wakeup &&
-          list.front().second.find("< the bins' sum") != std::string::npos) {
-        v.note =
-            "as teo.c of v6.14 to v6.18, which decays `total` on its own: rounding leaves it "
-            "below the bins' sum, so `total - idx_hit_sum` can wrap; upstream makes `total` the "
-            "bins' sum plus PULSE again in b54df61c7428 (\"cpuidle: governors: teo: Decay "
-            "metrics below DECAY_SHIFT threshold\", v6.19)";
-        v.fixed_by = "b54df61c7428";
-      }
+      // spec/teo.md, TEO-6's "- Era v6.14-v6.18:" line: that era's `total`
+      // decays on its own and falls below the bins' sum.
+      if (id == "TEO-6" && lay.artificial_wakeup && total_below.count(list.front().first))
+        v.era = "v6.14-v6.18";
     } else if (!plain.errors.empty()) {
       v.status = "error";
       for (const auto& e : plain.errors) v.error += (v.error.empty() ? "" : "; ") + e;

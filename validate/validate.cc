@@ -349,7 +349,14 @@ void judge_against_spec(Report& rep, const Options& opt) {
         return !v.subjects_compared ||
                std::find(v.fails_like.begin(), v.fails_like.end(), s) != v.fails_like.end();
       };
-      if (v.status == "failed" && acc && shows(acc->subject)) {
+      const verify::Acceptance* era = v.era.empty() ? nullptr : clause->era(v.era);
+      if (v.status == "failed" && era) {
+        // Text of an era the spec explains (no subject): its words and fix.
+        v.spec_note = "as text of the era " + era->subject +
+                      " (no subject of the spec): " + era->reason + "; fixed upstream by " +
+                      era->fixed_by;
+        v.fixed_by = era->fixed_by_commit;
+      } else if (v.status == "failed" && acc && shows(acc->subject)) {
         v.status = "accepted";
         v.spec_note = "the spec accepts this for " + acc->subject + ": " + acc->reason;
         v.fixed_by = acc->fixed_by_commit;
@@ -751,7 +758,8 @@ std::string clause_json(const ClauseVerdict& v) {
          ",\"status\":" + js(v.status) + ",\"coverage\":" + js(v.coverage) +
          ",\"error\":" + js(v.error) + ",\"note\":" + js(v.note) +
          ",\"spec_note\":" + js(v.spec_note) + ",\"fixed_by\":" + js(v.fixed_by) +
-         ",\"replay\":" + js(v.replay) + ",\"counterexamples\":" + js_list(v.counterexamples) +
+         ",\"era\":" + js(v.era) + ",\"replay\":" + js(v.replay) +
+         ",\"counterexamples\":" + js_list(v.counterexamples) +
          (v.subjects_compared ? ",\"fails_like\":" + js_list(v.fails_like) : std::string()) + "}";
 }
 

@@ -99,6 +99,10 @@ struct ClauseVerdict {
   // and its fix, only for a subject in fails_like.
   bool subjects_compared = false;
   std::vector<std::string> fails_like;
+  // failed: the file is text of this era of the clause's "- Era NAME:" line
+  // (no subject of the spec) and fails as the spec says that era does; the
+  // post-pass names the era and its fix from the spec.
+  std::string era;
   // Set by the spec post-pass:
   std::string subject;    // the subject the clause was judged against
   std::string spec_note;  // accepted: the spec's reason; failed: the subjects that share it

@@ -51,6 +51,13 @@ const Acceptance* Clause::acceptance_for(std::string_view subject) const {
   return nullptr;
 }
 
+const Acceptance* Clause::era(std::string_view name) const {
+  for (const auto& e : eras) {
+    if (e.subject == name) return &e;
+  }
+  return nullptr;
+}
+
 bool Clause::applies_to(std::string_view subject, const std::vector<std::string>& modes) const {
   for (const auto& s : subjects) {
     if (s == subject || std::find(modes.begin(), modes.end(), s) != modes.end()) return true;
@@ -114,7 +121,7 @@ void parse_spec_file(std::string_view component, std::string_view file_name, std
                      SpecIndex& into) {
   static const std::regex heading(R"(^### ([A-Z]+)-([0-9]+[a-z]?) \(([a-z]+)\)\s*$)");
   static const std::regex field(
-      R"(^- (Subjects|Source|Checks|Since|Fixed by|Accepted for ([A-Za-z0-9_.-]+(, *[A-Za-z0-9_.-]+)*)):\s*(.*)$)");
+      R"(^- (Subjects|Source|Checks|Since|Fixed by|Accepted for ([A-Za-z0-9_.-]+(, *[A-Za-z0-9_.-]+)*)|Era ([A-Za-z0-9_.-]+)):\s*(.*)$)");
   static const std::regex modes_line(R"(^- Modes of ([A-Za-z0-9_.-]+):\s*(.*)$)");
   static const std::regex default_line(R"(^- Validate default:\s*([A-Za-z0-9_.-]+)\s*$)");
   static const std::regex commit_id(R"(^([0-9a-f]{12,40})\b.*)");
@@ -124,12 +131,14 @@ void parse_spec_file(std::string_view component, std::string_view file_name, std
   Clause* cur = nullptr;
   bool in_obligation = false;
   size_t pending_fix = 0;  // acceptances of the last "Accepted for" line still without a fix
+  std::vector<Acceptance>* pending_in = nullptr;  // where they are: accepted or eras
   auto err = [&](const std::string& msg) {
     into.errors.push_back(std::string(file_name) + ":" + std::to_string(lineno) + ": " + msg);
   };
   auto finish = [&]() {
     if (!cur) return;
-    if (pending_fix) err(cur->id + ": an 'Accepted for' line without its '- Fixed by:' line");
+    if (pending_fix)
+      err(cur->id + ": an 'Accepted for' or 'Era' line without its '- Fixed by:' line");
     pending_fix = 0;
     if (cur->obligation.empty()) err(cur->id + ": no obligation sentence");
     if (cur->subjects.empty()) err(cur->id + ": no '- Subjects:' line");
@@ -189,9 +198,9 @@ void parse_spec_file(std::string_view component, std::string_view file_name, std
     if (std::regex_match(line, m, field)) {
       in_obligation = false;
       const std::string key = m[1];
-      const std::string value = trim(std::string(m[4]));
+      const std::string value = trim(std::string(m[5]));
       if (key != "Fixed by" && pending_fix) {
-        err(cur->id + ": an 'Accepted for' line without its '- Fixed by:' line");
+        err(cur->id + ": an 'Accepted for' or 'Era' line without its '- Fixed by:' line");
         pending_fix = 0;
       }
       if (key == "Subjects") {
@@ -224,7 +233,7 @@ void parse_spec_file(std::string_view component, std::string_view file_name, std
         }
       } else if (key == "Fixed by") {
         if (!pending_fix) {
-          err(cur->id + ": a '- Fixed by:' line must follow an 'Accepted for' line");
+          err(cur->id + ": a '- Fixed by:' line must follow an 'Accepted for' or 'Era' line");
           continue;
         }
         std::smatch c;
@@ -233,11 +242,19 @@ void parse_spec_file(std::string_view component, std::string_view file_name, std
           err(cur->id +
               ": '- Fixed by:' takes a commit id (12 or more hex digits) or 'none (why)'");
         }
-        for (size_t i = cur->accepted.size() - pending_fix; i < cur->accepted.size(); ++i) {
-          cur->accepted[i].fixed_by = value;
-          if (!none && !c.empty()) cur->accepted[i].fixed_by_commit = c[1];
+        std::vector<Acceptance>& list = *pending_in;
+        for (size_t i = list.size() - pending_fix; i < list.size(); ++i) {
+          list[i].fixed_by = value;
+          if (!none && !c.empty()) list[i].fixed_by_commit = c[1];
         }
         pending_fix = 0;
+      } else if (key.rfind("Era ", 0) == 0) {
+        const std::string name = m[4];
+        if (cur->era(name)) err(cur->id + ": era '" + name + "' twice");
+        if (value.empty()) err(cur->id + ": era '" + name + "' says nothing of what it does");
+        cur->eras.push_back({name, value, "", ""});
+        pending_fix = 1;
+        pending_in = &cur->eras;
       } else {
         const auto subjects = split_list(std::string(m[2]));
         for (const auto& s : subjects) {
@@ -245,6 +262,7 @@ void parse_spec_file(std::string_view component, std::string_view file_name, std
           cur->accepted.push_back({s, value, "", ""});
         }
         pending_fix = subjects.size();
+        pending_in = &cur->accepted;
       }
       continue;
     }

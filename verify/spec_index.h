@@ -9,6 +9,8 @@
 //   - Checks: proof xcede_no_overrun, validate parse_cede_parameters
 //   - Accepted for upstream, legacy: why these subjects knowingly break the clause
 //   - Fixed by: 0123456789ab ("subsystem: the commit's title"), or: none (why)
+//   - Era v6.14-v6.18: how text of an era that is no subject breaks it
+//   - Fixed by: ...
 //
 // followed by any prose (rationale, decisions, counterexamples explained).
 // The kind is safety, efficiency or liveness. Check kinds: proof,
@@ -60,10 +62,18 @@ struct Clause {
   // upstream then did; validate names it beside such a failure.
   std::string since;         // the line's text
   std::string since_commit;  // its commit id
+  // "- Era NAME: what that era's text does", then its "- Fixed by:" line:
+  // kernel text of an era that is none of the clause's subjects and breaks
+  // it in a way the spec explains (teo.c of v6.14 to v6.18 and TEO-6).
+  // A check that recognises the era and its failure sets
+  // ClauseVerdict::era; validate then names the era and its fix.
+  std::vector<Acceptance> eras;  // subject: the era's name
   std::string file;
   int line = 0;
 
   const Acceptance* acceptance_for(std::string_view subject) const;
+  // The "- Era NAME:" line of that name, or null.
+  const Acceptance* era(std::string_view name) const;
   // The clause applies to `subject` judged with `modes` (its modes, from
   // SpecIndex::modes_of): the subject or one of its modes is listed.
   bool applies_to(std::string_view subject, const std::vector<std::string>& modes) const;

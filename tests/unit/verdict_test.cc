@@ -104,6 +104,11 @@ TEST(SpecParser, RejectsMalformedClauses) {
       {"### XCEDE-1 (safety)\nx\n- Subjects: r\n- Source: s\n- Since: 09d1ea72c881\n- Since: "
        "50741b70b0cb\n",
        "two"},
+      {"### XCEDE-1 (safety)\nx\n- Subjects: r\n- Source: s\n- Era v1: why\n",
+       "'Era' line without"},
+      {"### XCEDE-1 (safety)\nx\n- Subjects: r\n- Source: s\n- Era v1: why\n- Fixed by: none\n"
+       "- Era v1: again\n- Fixed by: none\n",
+       "twice"},
       {"### GOV-1 (safety)\nx\n- Subjects: r\n- Source: s\n", "does not belong"},
       {"### XCEDE-1 safety\n", "malformed"},
   };
@@ -145,6 +150,31 @@ x
   EXPECT_TRUE(c.applies_to("x", {"b"}));
   EXPECT_FALSE(c.applies_to("x", {"y"}));
   EXPECT_EQ(idx.subjects_of("governor"), (std::vector<std::string>{"a", "b", "reference"}));
+}
+
+TEST(SpecParser, AnEraLineWithItsFix) {
+  SpecIndex idx;
+  parse_spec_file("teo", "spec/teo.md", R"(### TEO-6 (safety)
+x
+
+- Subjects: a
+- Source: s
+- Accepted for a: why
+- Fixed by: none (open)
+- Era v6.14-v6.18: total decays on its own
+- Fixed by: b54df61c7428 ("cpuidle: a title")
+)",
+                  idx);
+  ASSERT_TRUE(idx.errors.empty()) << idx.errors[0];
+  const Clause& c = idx.clauses.at(0);
+  ASSERT_NE(c.era("v6.14-v6.18"), nullptr);
+  EXPECT_EQ(c.era("v6.14-v6.18")->reason, "total decays on its own");
+  EXPECT_EQ(c.era("v6.14-v6.18")->fixed_by_commit, "b54df61c7428");
+  EXPECT_EQ(c.era("v6.19"), nullptr);
+  // The era's fix is not the acceptance's, and an era is no acceptance.
+  ASSERT_NE(c.acceptance_for("a"), nullptr);
+  EXPECT_EQ(c.acceptance_for("a")->fixed_by_commit, "");
+  EXPECT_EQ(c.acceptance_for("v6.14-v6.18"), nullptr);
 }
 
 TEST(Verdicts, ExitCodes) {

@@ -92,7 +92,8 @@ expect_no_driver_crash total_decays
 expect_clause total_decays TEO-6 failed
 expect_text total_decays "< the bins' sum"
 expect_text total_decays "struct teo_cpu of the era v6.14 to v6.18"
-expect_text total_decays "upstream makes \`total\` the bins' sum plus PULSE again in b54df61c7428"
+expect_text total_decays "as text of the era v6.14-v6.18 (no subject of the spec): teo.c with \`artificial_wakeup\`"
+expect_text total_decays "fixed upstream by b54df61c7428 (\"cpuidle: governors: teo: Decay metrics below DECAY_SHIFT threshold\", v6.19)"
 
 # A crash in teo_reflect() after state 3: the inputs stop there, nothing
 # that did not fail is held: `error` with the signal, exit 3.
