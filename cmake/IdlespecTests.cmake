@@ -19,6 +19,9 @@ set(IDLESPEC_COST_property 5)
 set(IDLESPEC_COST_proof 10)
 set(IDLESPEC_COST_exhaustive 20)
 set(IDLESPEC_COST_model-check 30)
+# validate keeps Z3's answers for the next run (validate/boundaries.cc); the
+# tests keep theirs in the build tree, never in the caller's home.
+set(IDLESPEC_TEST_ENV "IDLESPEC_CACHE_DIR=${CMAKE_BINARY_DIR}/cache")
 
 function(idlespec_test_binary name label)
   set(sources ${ARGN})
@@ -30,7 +33,7 @@ function(idlespec_test_binary name label)
                                         Threads::Threads)
   gtest_discover_tests(${name} TEST_PREFIX "${label}/" DISCOVERY_TIMEOUT 120
                        PROPERTIES LABELS ${label} TIMEOUT ${IDLESPEC_BUDGET_${label}}
-                                  COST ${IDLESPEC_COST_${label}})
+                                  COST ${IDLESPEC_COST_${label}} ENVIRONMENT ${IDLESPEC_TEST_ENV})
 endfunction()
 
 file(GLOB unit_sources CONFIGURE_DEPENDS tests/unit/*_test.cc)
@@ -55,7 +58,8 @@ file(GLOB cli_scripts CONFIGURE_DEPENDS tests/cli/*.sh)
 foreach(script ${cli_scripts})
   get_filename_component(stem ${script} NAME_WE)
   add_test(NAME unit/cli_${stem} COMMAND bash ${script} $<TARGET_FILE:idlespec> ${CMAKE_SOURCE_DIR})
-  set_tests_properties(unit/cli_${stem} PROPERTIES LABELS unit TIMEOUT ${IDLESPEC_BUDGET_unit})
+  set_tests_properties(unit/cli_${stem} PROPERTIES LABELS unit TIMEOUT ${IDLESPEC_BUDGET_unit}
+                                                  ENVIRONMENT ${IDLESPEC_TEST_ENV})
 endforeach()
 # It compiles every fuzz target as ClusterFuzzLite would (~2.5 min loaded).
 if(TEST unit/cli_clusterfuzzlite)
@@ -85,7 +89,8 @@ foreach(script ${validate_scripts})
   string(REGEX REPLACE "^# ctest: budget=([0-9]+) timeout=([0-9]+)$" "\\2" timeout "${header}")
   add_test(NAME unit/validate_${name}
            COMMAND sh ${script} $<TARGET_FILE:idlespec-validate> ${budget})
-  set_tests_properties(unit/validate_${name} PROPERTIES LABELS unit TIMEOUT ${timeout})
+  set_tests_properties(unit/validate_${name} PROPERTIES LABELS unit TIMEOUT ${timeout}
+                                                       ENVIRONMENT ${IDLESPEC_TEST_ENV})
 endforeach()
 
 # The scripts' seconds in a release CI run (2026-12-03), for ctest's order.

@@ -2,16 +2,23 @@
 // impl/'s templates over proofs/z3_domain.h, the code production runs.
 #include "validate/boundaries.h"
 
+#include <sys/stat.h>
+#include <unistd.h>
 #include <z3++.h>
 
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <functional>
 #include <optional>
 #include <set>
 #include <span>
+#include <sstream>
 
 #include "impl/busy_delay.h"
+#include "impl/domain.h"
 #include "impl/states.h"
 #include "impl/xcede.h"
 #include "proofs/proof.h"
@@ -161,6 +168,141 @@ std::vector<Flag> fixup_flags(z3::context& ctx, const Sym<64>& ticks, uint64_t t
   return {{"zero", table.fates[0].zero_latency.e}, {"too_large", table.fates[0].too_large.e}};
 }
 
+// The same flags on the concrete model (impl/'s templates over Concrete): the
+// bits of the valuation one record of `ticks` takes (bit 0 zero, bit 1
+// too_large, in fixup_flags' order). A cached edge is re-checked with it.
+unsigned fixup_bits(uint64_t ticks, uint64_t tb_hz) {
+  xcede::RawRecord<Concrete> rec;
+  rec.present = true;
+  rec.hint = Concrete::lit<8>(1);
+  rec.latency_ticks = Concrete::lit<64>(ticks);
+  rec.wake_on_irqs = Concrete::lit<8>(1);
+  const auto lat = states::exact_latency_us<Concrete>(rec.latency_ticks, tb_hz);
+  states::BuildConfig cfg;
+  cfg.tb_hz = tb_hz;
+  const auto table =
+      states::build_from_latencies<Concrete>(std::span<const xcede::RawRecord<Concrete>>(&rec, 1),
+                                             std::span<const Concrete::U<128>>(&lat, 1), cfg);
+  return (table.fates[0].zero_latency ? 1u : 0u) | (table.fates[0].too_large ? 2u : 0u);
+}
+
+// --- the cache of Z3's answers ------------------------------------------------
+// states' edges take Z3 about 10 s and depend only on the model built into
+// this executable and on tb_hz, so a run keeps them for the next one: one
+// file per executable (its device, inode, size and modification time: a
+// rebuild or another installation is another key) and tb_hz. Reading one
+// re-checks every edge on the concrete model (the branch's flags at the
+// edge, others one tick beyond it), so a stale or edited file can only lose
+// its edges, never add a wrong one; a file that fails the check is ignored
+// and Z3 asked again. Where: $IDLESPEC_CACHE_DIR, else
+// $XDG_CACHE_HOME/idlespec, else $HOME/.cache/idlespec; IDLESPEC_CACHE_DIR
+// set to "off" (or empty) keeps nothing.
+struct CachedEdge {
+  uint64_t ticks;
+  unsigned bits;
+  int dir;  // 0: upper edge (ticks + 1 leaves the branch), 1: lower edge
+  std::string text;
+};
+
+std::string cache_dir() {
+  if (const char* d = std::getenv("IDLESPEC_CACHE_DIR"))
+    return std::string(d) == "off" ? "" : std::string(d);
+  if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) return std::string(x) + "/idlespec";
+  if (const char* h = std::getenv("HOME"); h && *h) return std::string(h) + "/.cache/idlespec";
+  return "";
+}
+
+}  // namespace
+
+std::string states_cache_path(uint64_t tb_hz) {
+  const std::string dir = cache_dir();
+  struct stat st;
+  if (dir.empty() || ::stat("/proc/self/exe", &st) != 0) return "";
+  char name[160];
+  std::snprintf(name, sizeof(name), "/z3-states-edges-%llx-%llx-%llx-%lld.%09ld-%llu.txt",
+                (unsigned long long)st.st_dev, (unsigned long long)st.st_ino,
+                (unsigned long long)st.st_size, (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec,
+                (unsigned long long)tb_hz);
+  return dir + name;
+}
+
+namespace {
+
+// The header line of a cache file: what Z3 was asked and answered.
+constexpr const char* kCacheMagic = "idlespec z3 states edges v1";
+
+bool read_cache(const std::string& file, uint64_t tb_hz, std::vector<CachedEdge>& edges,
+                Boundaries& out) {
+  std::ifstream in(file);
+  if (!in) return false;
+  std::string line;
+  if (!std::getline(in, line) || line != kCacheMagic) return false;
+  unsigned valuations = 0, feasible = 0, unknown = 0;
+  if (!std::getline(in, line) ||
+      std::sscanf(line.c_str(), "valuations %u feasible %u unknown %u", &valuations, &feasible,
+                  &unknown) != 3 ||
+      unknown != 0)
+    return false;  // answers Z3 did not give are asked again
+  std::vector<CachedEdge> got;
+  while (std::getline(in, line)) {
+    std::istringstream ls(line);
+    CachedEdge e;
+    std::string tag;
+    if (!(ls >> tag >> e.ticks >> e.bits >> e.dir) || tag != "edge" || e.bits > 3 ||
+        (e.dir != 0 && e.dir != 1))
+      return false;
+    std::getline(ls >> std::ws, e.text);
+    // The re-check: in the branch at the edge, out of it one tick beyond.
+    const bool at_end = e.dir == 0 ? e.ticks == ~uint64_t{0} : e.ticks == 0;
+    if (at_end || fixup_bits(e.ticks, tb_hz) != e.bits ||
+        fixup_bits(e.dir == 0 ? e.ticks + 1 : e.ticks - 1, tb_hz) == e.bits)
+      return false;
+    got.push_back(std::move(e));
+  }
+  edges = std::move(got);
+  out.valuations = valuations;
+  out.feasible = feasible;
+  out.unknown = 0;
+  out.cached_from = file;
+  return true;
+}
+
+void write_cache(const std::string& file, const std::vector<CachedEdge>& edges,
+                 const Boundaries& out) {
+  if (file.empty() || out.unknown || !out.error.empty()) return;
+  const std::string dir = file.substr(0, file.rfind('/'));
+  for (size_t p = 1; p != std::string::npos; p = dir.find('/', p + 1))
+    ::mkdir(dir.substr(0, p).c_str(), 0755);
+  ::mkdir(dir.c_str(), 0755);
+  const std::string tmp = file + ".tmp." + std::to_string(::getpid());
+  {
+    std::ofstream o(tmp);
+    if (!o) return;  // a read-only home: nothing kept, nothing lost
+    o << kCacheMagic << "\n"
+      << "valuations " << out.valuations << " feasible " << out.feasible << " unknown 0\n";
+    for (const CachedEdge& e : edges)
+      o << "edge " << e.ticks << " " << e.bits << " " << e.dir << " " << e.text << "\n";
+    if (!o) {
+      o.close();
+      ::unlink(tmp.c_str());
+      return;
+    }
+  }
+  if (std::rename(tmp.c_str(), file.c_str()) != 0) ::unlink(tmp.c_str());
+  // Each build of idlespec is a key of its own, so files pile up: those
+  // written more than 30 days ago go (a build still in use writes its own
+  // again on its next run).
+  std::error_code ec;
+  const auto now = std::filesystem::file_time_type::clock::now();
+  for (const auto& e : std::filesystem::directory_iterator(dir, ec)) {
+    const std::string name = e.path().filename();
+    if (name.rfind("z3-states-edges-", 0) != 0 || e.path() == file) continue;
+    std::error_code tec;
+    const auto t = std::filesystem::last_write_time(e.path(), tec);
+    if (!tec && now - t > std::chrono::hours(24 * 30)) std::filesystem::remove(e.path(), tec);
+  }
+}
+
 }  // namespace
 
 std::string Boundaries::summary() const {
@@ -173,6 +315,9 @@ std::string Boundaries::summary() const {
   s += " feasible branches of the spec model (";
   s += std::to_string(valuations);
   s += " valuations asked";
+  if (!cached_from.empty())
+    s += " in an earlier run, read from " + cached_from +
+         ", every edge re-checked on the concrete model";
   if (unknown) {
     s += ", ";
     s += std::to_string(unknown);
@@ -254,34 +399,41 @@ Boundaries states_boundaries(uint64_t tb_hz) {
   const auto t0 = std::chrono::steady_clock::now();
   Boundaries out;
   try {
-    z3::context ctx;
-    Z3Scope scope(ctx);
-    const Sym<64> ticks = proofs::fresh<64>("ticks");
-    const Sym<64> one(ctx.bv_val(1, 64));
-    const std::vector<Flag> here = fixup_flags(ctx, ticks, tb_hz);
-    const std::vector<Flag> next[2] = {fixup_flags(ctx, ticks + one, tb_hz),
-                                       fixup_flags(ctx, ticks - one, tb_hz)};
-    const z3::expr domain = scope.side_conditions();
-    z3::solver s = timed_solver(ctx, "smt");
-    s.add(domain);
+    const std::string file = states_cache_path(tb_hz);
+    std::vector<CachedEdge> cached;
+    if (file.empty() || !read_cache(file, tb_hz, cached, out)) {
+      z3::context ctx;
+      Z3Scope scope(ctx);
+      const Sym<64> ticks = proofs::fresh<64>("ticks");
+      const Sym<64> one(ctx.bv_val(1, 64));
+      const std::vector<Flag> here = fixup_flags(ctx, ticks, tb_hz);
+      const std::vector<Flag> next[2] = {fixup_flags(ctx, ticks + one, tb_hz),
+                                         fixup_flags(ctx, ticks - one, tb_hz)};
+      const z3::expr domain = scope.side_conditions();
+      z3::solver s = timed_solver(ctx, "smt");
+      s.add(domain);
+      cached.clear();
+      each_branch(
+          s, here, out, [&](const z3::expr& in_branch, unsigned bits, const std::string& flags) {
+            const std::string text = flags == "none" ? "usable" : flags;
+            std::string unused;
+            for (int dir = 0; dir < 2; ++dir) {
+              const z3::expr at_end = ticks.e == ctx.bv_val(dir == 0 ? ~uint64_t{0} : 0, 64);
+              s.push();
+              s.add(in_branch && !at_end && !valuation(next[dir], bits, unused));
+              const z3::check_result r = s.check();
+              if (r == z3::sat)
+                cached.push_back({model_u64(s.get_model(), ticks.e), bits, dir,
+                                  text + (dir == 0 ? ", upper edge" : ", lower edge")});
+              else if (r == z3::unknown)
+                ++out.unknown;
+              s.pop();
+            }
+          });
+      write_cache(file, cached, out);
+    }
     std::vector<std::pair<uint64_t, std::string>> edges;
-    each_branch(s, here, out,
-                [&](const z3::expr& in_branch, unsigned bits, const std::string& flags) {
-                  const std::string text = flags == "none" ? "usable" : flags;
-                  std::string unused;
-                  for (int dir = 0; dir < 2; ++dir) {
-                    const z3::expr at_end = ticks.e == ctx.bv_val(dir == 0 ? ~uint64_t{0} : 0, 64);
-                    s.push();
-                    s.add(in_branch && !at_end && !valuation(next[dir], bits, unused));
-                    const z3::check_result r = s.check();
-                    if (r == z3::sat)
-                      edges.push_back({model_u64(s.get_model(), ticks.e),
-                                       text + (dir == 0 ? ", upper edge" : ", lower edge")});
-                    else if (r == z3::unknown)
-                      ++out.unknown;
-                    s.pop();
-                  }
-                });
+    for (const CachedEdge& e : cached) edges.push_back({e.ticks, e.text});
     std::set<std::vector<uint64_t>> seen;
     auto add = [&](std::vector<uint64_t> t, const std::string& why) {
       if (seen.insert(t).second) out.inputs.push_back({{}, std::move(t), {0}, why});

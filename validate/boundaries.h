@@ -33,7 +33,8 @@ struct Boundaries {
   unsigned feasible = 0;    // of them satisfiable: the model's branches
   unsigned unknown = 0;     // Z3 gave no answer within its time limit
   double seconds = 0;
-  std::string error;  // Z3 failed outright (the other inputs still run)
+  std::string error;        // Z3 failed outright (the other inputs still run)
+  std::string cached_from;  // states: Z3's answers read from this cache file (re-checked)
 
   // "Z3: 26 boundary inputs for 13 feasible branches of 128 flag valuations (0.4 s)"
   std::string summary() const;
@@ -48,5 +49,10 @@ Boundaries xcede_boundaries(uint32_t capacity, uint32_t max_len);
 // The CEDE(0) fix-up's branches for two records at `tb_hz`: each record's
 // latency zero, usable or too large for cpuidle, and their order.
 Boundaries states_boundaries(uint64_t tb_hz);
+
+// Where states_boundaries() keeps Z3's answers for `tb_hz` for the next run
+// of this executable, "" when nowhere (IDLESPEC_CACHE_DIR "off" or empty, no
+// home). validate/boundaries.cc says what is kept and how it is re-checked.
+std::string states_cache_path(uint64_t tb_hz);
 
 }  // namespace idlespec::validate

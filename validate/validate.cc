@@ -1052,6 +1052,11 @@ into a plain and an ASan+UBSan harness, and run in child processes.
   --allow-unknown        exit 0 instead of 3 when nothing failed but a clause
                          could not be judged
 
+Environment: IDLESPEC_CACHE_DIR is where states' Z3 boundary edges are kept
+for the next run of this executable (default $XDG_CACHE_HOME/idlespec or
+~/.cache/idlespec; "off" keeps none); each edge read back is re-checked on
+the concrete model, and the note says the answers came from there.
+
 Verdicts (spec/*.md decides which clauses validate judges, on which
 function, and what each subject is accepted to break): held; failed (with a
 shrunk counterexample, and the subjects the spec accepts it for and the

@@ -3,8 +3,12 @@
 // fuzz campaign's byte encoding (validate/input_check.h).
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
+#include <stdlib.h>
 
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <span>
 #include <string>
 #include <vector>
@@ -108,8 +112,35 @@ std::string fate(uint64_t ticks) {
   return t.fates[0].zero_latency ? "zero" : t.fates[0].too_large ? "too_large" : "usable";
 }
 
+// A scratch cache directory for one test, removed after it.
+struct ScratchCache {
+  std::string dir;
+  ScratchCache() {
+    char t[] = "/tmp/idlespec-cache-test-XXXXXX";
+    dir = ::mkdtemp(t) ? t : "";
+    ::setenv("IDLESPEC_CACHE_DIR", dir.c_str(), 1);
+  }
+  ~ScratchCache() {
+    ::unsetenv("IDLESPEC_CACHE_DIR");
+    std::filesystem::remove_all(dir);
+  }
+  std::vector<std::string> files() const {
+    std::vector<std::string> out;
+    for (const auto& e : std::filesystem::directory_iterator(dir)) out.push_back(e.path());
+    return out;
+  }
+};
+
+std::vector<std::vector<uint64_t>> ticks_of(const Boundaries& z) {
+  std::vector<std::vector<uint64_t>> out;
+  for (const auto& in : z.inputs) out.push_back(in.ticks);
+  return out;
+}
+
 TEST(ValidateBoundaries, StatesEdgesSeparateTwoFates) {
+  ScratchCache cache;  // Z3 asked, not an earlier run's answers
   const Boundaries z = states_boundaries(states::kDefaultTbHz);
+  EXPECT_TRUE(z.cached_from.empty());
   ASSERT_TRUE(z.error.empty()) << z.error;
   EXPECT_EQ(z.feasible, 3u);  // zero, usable, too large
   size_t edges = 0;
@@ -129,6 +160,56 @@ TEST(ValidateBoundaries, StatesEdgesSeparateTwoFates) {
   }
   // zero's upper edge, usable's two, too_large's lower one.
   EXPECT_EQ(edges, 4u);
+}
+
+// --- states: Z3's answers kept for the next run, re-checked when read ---------
+
+TEST(ValidateBoundaries, StatesEdgesAreCachedAndReCheckedWhenRead) {
+  ScratchCache cache;
+  ASSERT_FALSE(cache.dir.empty());
+  const Boundaries asked = states_boundaries(states::kDefaultTbHz);
+  ASSERT_TRUE(asked.error.empty()) << asked.error;
+  EXPECT_TRUE(asked.cached_from.empty());
+  ASSERT_EQ(cache.files().size(), 1u);
+  const std::string file = cache.files().front();
+  // The next run reads Z3's answers: the same inputs, and it says so.
+  const Boundaries read = states_boundaries(states::kDefaultTbHz);
+  EXPECT_EQ(read.cached_from, file);
+  EXPECT_EQ(ticks_of(read), ticks_of(asked));
+  EXPECT_EQ(read.feasible, asked.feasible);
+  EXPECT_NE(read.summary().find("read from " + file), std::string::npos) << read.summary();
+  // Another tb_hz is another key.
+  EXPECT_NE(states_cache_path(states::kDefaultTbHz / 2), file);
+  EXPECT_EQ(states_cache_path(states::kDefaultTbHz), file);
+
+  // Witness: an edge moved by one tick is no edge on the concrete model; the
+  // file is not believed and Z3 is asked again (which rewrites it).
+  std::string text;
+  {
+    std::ifstream in(file);
+    text.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  const std::string edge = "edge 219902325248 0 0 ";
+  const size_t at = text.find(edge);
+  ASSERT_NE(at, std::string::npos) << text;
+  std::string moved = text;
+  moved.replace(at, edge.size(), "edge 219902325247 0 0 ");
+  std::ofstream(file, std::ios::trunc) << moved;
+  const Boundaries again = states_boundaries(states::kDefaultTbHz);
+  EXPECT_TRUE(again.cached_from.empty());
+  EXPECT_EQ(ticks_of(again), ticks_of(asked));
+  {
+    std::ifstream in(file);
+    EXPECT_EQ(std::string(std::istreambuf_iterator<char>(in), {}), text);
+  }
+}
+
+TEST(ValidateBoundaries, StatesCacheOffKeepsNothing) {
+  ScratchCache cache;
+  ::setenv("IDLESPEC_CACHE_DIR", "off", 1);
+  EXPECT_EQ(states_cache_path(states::kDefaultTbHz), "");
+  ::setenv("IDLESPEC_CACHE_DIR", "", 1);
+  EXPECT_EQ(states_cache_path(states::kDefaultTbHz), "");
 }
 
 // --- the fuzz entry's encoding -------------------------------------------------
