@@ -36,21 +36,11 @@ case "$CXXFLAGS" in
     flags+=("-fsanitize-coverage-ignorelist=$root/fuzz/coverage.ignorelist") ;;
 esac
 
-# The spec built in, as CMakeLists.txt embeds it (verify/spec_embedded.cc.in
-# with one raw string per spec/*.md but README.md): the targets read the
-# spec's acceptances from it (fuzz/spec_acceptance.cc). The template is split
-# at its marker rather than substituted, so that no character of the spec is
-# taken for a pattern.
+# The spec built in, written by the same script CMakeLists.txt runs
+# (scripts/embed_spec.sh): the targets read the spec's acceptances from it
+# (fuzz/spec_acceptance.cc).
 spec_cc="$work/spec_embedded.cc"
-entries=""
-for md in "$root"/spec/*.md; do
-  stem=$(basename "$md" .md)
-  [ "$stem" = README ] && continue
-  entries+="    {\"$stem\", \"spec/$stem.md\", R\"idlespec_spec($(cat "$md"))idlespec_spec\"},"$'\n'
-done
-template=$(cat "$root/verify/spec_embedded.cc.in")
-printf '%s%s%s\n' "${template%%@IDLESPEC_SPEC_ENTRIES@*}" "$entries" \
-  "${template#*@IDLESPEC_SPEC_ENTRIES@}" >"$spec_cc"
+bash "$root/scripts/embed_spec.sh" "$root" "$spec_cc"
 
 lib_sources=("$root/verify/spec_index.cc" "$spec_cc")
 for src in "$root"/impl/*.cc "$root"/oracle/*.cc "$root"/verify/registry.cc "$root"/fuzz/*.cc; do
