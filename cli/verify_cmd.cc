@@ -263,6 +263,9 @@ int clauses_command(const std::vector<std::string>& argv) {
     for (const auto& ch : c.checks)
       std::cout << " " << verify::check_kind_name(ch.kind) << ":" << ch.name;
     std::cout << "\n";
+    for (const auto& e : c.eras)
+      std::cout << "  era " << e.subject << " (no subject): " << e.reason << "; fixed by "
+                << e.fixed_by << "\n";
   }
   return 0;
 }

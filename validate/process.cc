@@ -30,6 +30,12 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+// Held around every fork() of start() (see there).
+std::mutex& fork_lock() {
+  static std::mutex m;
+  return m;
+}
+
 long default_memory_mb = 0;
 
 // --- the registry of live process groups and temporary directories ------------
@@ -230,7 +236,16 @@ Started start(const Job& job) {
   const int in = open(job.in.empty() ? "/dev/null" : job.in.c_str(), O_RDONLY | O_CLOEXEC);
   const bool drop = sandboxed && geteuid() == 0;
 
+  // One fork() at a time in this process: several threads start jobs at once
+  // (a part's plain and sanitizer builds; idle_core's two functions), and
+  // libraries' fork handlers need not be safe against themselves. libz3
+  // 4.8's handler stops its timer threads and loops until it has joined as
+  // many as were started, so two forks running it together could each wait
+  // for workers the other one took. The lock is held for the fork alone;
+  // the child never touches it.
+  fork_lock().lock();
   const pid_t pid = fork();
+  if (pid != 0) fork_lock().unlock();
   if (pid == 0) {
     // The child: async-signal-safe calls only from here to the exec.
     setpgid(0, 0);  // its own group: a timeout kills the harness and anything it forked

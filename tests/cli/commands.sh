@@ -33,6 +33,8 @@ expect verify-bad-budget 2 '--budget wants a positive number' -- "$bin" verify -
 expect clauses-component-alias 0 'BUSY-7 \(safety\) spec/busy_delay.md' -- "$bin" clauses --component busy-delay
 expect clauses-legacy-accepted 0 'legacy \(accepted violation\)' -- "$bin" clauses --component busy_delay
 expect clauses-governor 0 'GOV-5 \(safety\) spec/governor.md' -- "$bin" clauses --component governor
+expect clauses-era 0 'era v6.14-v6.18 \(no subject\): teo.c with .artificial_wakeup.* fixed by b54df61c7428' -- "$bin" clauses --component teo
+expect clauses-era-json 0 '"eras":\[\{"era":"v6.14-v6.18"' -- "$bin" clauses --json --component teo
 expect verify-governor-bad-subject 2 "names subject 'v5.0'" -- "$bin" verify --component governor --subject v5.0
 expect check-bad-kind 2 "unknown check kind 'lemma'" -- "$bin" check lemma x
 expect check-missing 2 "no proof check named 'nope'" -- "$bin" check proof nope
