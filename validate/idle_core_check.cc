@@ -249,6 +249,7 @@ Part check_function(const Options& opt, const Component& base, const Target& tar
       p8 ? make_jobs_power8(opt.seed, workaround) : make_jobs_power9(opt.seed);
   const std::string any = p8 ? "IDLE-1" : "IDLE-7";
   InputChecker<Job> c;
+  c.start = t0;  // the budget is the part's
   c.line = [](const Job& j) { return j.line; };
   c.judge = [sh, any](const Job& j, const HarnessOutcome& h) { return judge(*sh, j, h, any); };
   c.shrink = [sh](const Job& j) {

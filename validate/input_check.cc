@@ -280,10 +280,17 @@ std::vector<uint8_t> fuzz_bytes(const std::vector<int>& statuses,
 }
 
 FuzzCorpus run_fuzz_campaign(const Options& opt, const HarnessBuild& hb, const std::string& dir,
-                             const std::vector<std::vector<uint8_t>>& seeds, size_t max_inputs) {
+                             const std::vector<std::vector<uint8_t>>& seeds, size_t max_inputs,
+                             std::chrono::steady_clock::time_point part_start) {
   FuzzCorpus c;
   const double seconds = fuzz_seconds(opt);
   if (seconds <= 0) return c;  // none asked for (--fuzz 0, or not among --inputs)
+  const double left =
+      opt.budget_seconds - std::chrono::duration<double>(Clock::now() - part_start).count();
+  if (left < 1) {
+    c.summary = "libFuzzer: no campaign (the part's budget was spent before it)";
+    return c;
+  }
   if (hb.fuzz.empty()) {
     c.summary = "libFuzzer: no campaign (the fuzz build failed: " + hb.fuzz_note + ")";
     return c;
@@ -317,7 +324,12 @@ FuzzCorpus run_fuzz_campaign(const Options& opt, const HarnessBuild& hb, const s
   j.env = {{"ASAN_OPTIONS", "detect_leaks=0"}, {"UBSAN_OPTIONS", "print_stacktrace=0"}};
   j.out = dir + "/fuzz.out";
   j.err = dir + "/fuzz.err";
-  j.timeout = static_cast<double>(whole) + 30;
+  // Its time and a grace for start-up and the last job (a fifth of the
+  // budget, 1 to 30 s), within what is left of the part's budget. Fork mode first runs the seeds in
+  // a child that libFuzzer's -timeout does not reach, so a function that hangs on every input would
+  // otherwise keep it until this limit; what it kept by then is still read and judged below.
+  j.timeout = std::min(static_cast<double>(whole) + std::clamp(opt.budget_seconds / 5, 1.0, 30.0),
+                       std::max(left, 1.0));
   j.memory_mb = 0;  // libFuzzer's -rss_limit_mb (ASan reserves terabytes of address space)
   const JobResult r = run_jobs({j}, 1).front();
 

@@ -64,6 +64,10 @@ struct InputChecker {
   std::string sanitizer_clause;  // judged only with the ASan build ("" none): unknown without it
   std::map<std::string, std::string> failure_notes;  // clause -> note when it fails
   int shrink_rounds = 48;
+  // When the part began (its extraction and build, Z3's inputs, the fuzz
+  // campaign and RapidCheck count too): --budget is the part's, so the runs
+  // and the shrinking get what is left of it.
+  std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
   // The spec's subjects that break `clause` on the shrunk counterexample as
   // the file does (`finding` is what the file did), judged by the same
   // oracle; nullopt where the component does not compare (then an acceptance
@@ -90,7 +94,13 @@ void check_inputs(const Options& opt, const HarnessBuild& hb, const Component& c
                   const Target& target, int line, const std::vector<Input>& inputs,
                   const InputChecker<Input>& c, Part& part) {
   using Clock = std::chrono::steady_clock;
-  const auto t0 = Clock::now();
+  // What is left of the part's budget (at least a second for the main runs,
+  // so that a part whose earlier stages used it all still says which input
+  // it stopped at).
+  const auto left = [&] {
+    return opt.budget_seconds - std::chrono::duration<double>(Clock::now() - c.start).count();
+  };
+  const double run_budget = std::max(left(), 1.0);
   const bool san = !hb.san.empty();
   std::vector<std::string> lines;
   for (const auto& in : inputs) lines.push_back(c.line(in));
@@ -99,9 +109,9 @@ void check_inputs(const Options& opt, const HarnessBuild& hb, const Component& c
     std::thread other;  // both builds at once, one per CPU
     if (san)
       other = std::thread([&] {
-        sanb = run_harness_inputs(hb.san, true, lines, part.temp_dir, "san", opt.budget_seconds);
+        sanb = run_harness_inputs(hb.san, true, lines, part.temp_dir, "san", run_budget);
       });
-    plain = run_harness_inputs(hb.plain, false, lines, part.temp_dir, "plain", opt.budget_seconds);
+    plain = run_harness_inputs(hb.plain, false, lines, part.temp_dir, "plain", run_budget);
     if (other.joinable()) other.join();
   }
   part.runs.insert(part.runs.end(), plain.runs.begin(), plain.runs.end());
@@ -129,14 +139,17 @@ void check_inputs(const Options& opt, const HarnessBuild& hb, const Component& c
   // Shrink through the build that shows the finding: plain if it does.
   auto shrink = [&](const std::string& clause, Input in, std::string text, bool via_san) {
     const std::string& harness = via_san ? hb.san : hb.plain;
+    // Within what is left of the budget: a round stops the shrinking where
+    // it is (the counterexample stays a failing input, only less small).
     for (int round = 0; round < c.shrink_rounds; ++round) {
-      if (std::chrono::duration<double>(Clock::now() - t0).count() > opt.budget_seconds) break;
+      if (left() <= 1) break;
       const std::vector<Input> cand = c.shrink(in);
       if (cand.empty()) break;
       std::vector<std::string> cl;
       for (const auto& x : cand) cl.push_back(c.line(x));
-      const HarnessBatch b = run_harness_inputs(harness, via_san, cl, part.temp_dir,
-                                                "shrink" + std::to_string(round) + "-", 20);
+      const HarnessBatch b =
+          run_harness_inputs(harness, via_san, cl, part.temp_dir,
+                             "shrink" + std::to_string(round) + "-", std::min(20.0, left()));
       bool progressed = false;
       for (size_t i = 0; i < cand.size() && !progressed; ++i) {
         const Findings f = c.judge(cand[i], b.outcomes[i]);
@@ -148,9 +161,9 @@ void check_inputs(const Options& opt, const HarnessBuild& hb, const Component& c
     // ASan reports each faulting instruction once per process: the shrunk
     // input's own report may have gone to an earlier candidate. Alone in a
     // fresh process it shows it.
-    if (via_san) {
-      const HarnessBatch alone =
-          run_harness_inputs(hb.san, true, {c.line(in)}, part.temp_dir, "alone-", 20);
+    if (via_san && left() > 1) {
+      const HarnessBatch alone = run_harness_inputs(hb.san, true, {c.line(in)}, part.temp_dir,
+                                                    "alone-", std::min(20.0, left()));
       const Findings f = c.judge(in, alone.outcomes.front());
       if (const auto it = f.find(clause); it != f.end()) text = it->second;
     }
@@ -226,9 +239,11 @@ struct FuzzCorpus {
 };
 // Runs hb.fuzz for fuzz_seconds(opt) from `seeds` (fork mode: crashes,
 // timeouts and OOMs are kept as artifacts and the campaign goes on) and
-// returns what it kept, at most `max_inputs` (smallest first).
+// returns what it kept, at most `max_inputs` (smallest first); within what
+// is left of the budget of the part that began at `part_start`.
 FuzzCorpus run_fuzz_campaign(const Options& opt, const HarnessBuild& hb, const std::string& dir,
-                             const std::vector<std::vector<uint8_t>>& seeds, size_t max_inputs);
+                             const std::vector<std::vector<uint8_t>>& seeds, size_t max_inputs,
+                             std::chrono::steady_clock::time_point part_start);
 
 // Removes the temp dir (unless kept) and stamps the time.
 void finish_part(const Options& opt, Part& part, std::chrono::steady_clock::time_point t0);

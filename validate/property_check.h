@@ -14,6 +14,7 @@
 
 #include <rapidcheck.h>
 
+#include <algorithm>
 #include <chrono>
 #include <string>
 #include <unordered_map>
@@ -50,7 +51,11 @@ PropertyRun<Input> check_property(const Options& opt, const HarnessBuild& hb,
   using Clock = std::chrono::steady_clock;
   PropertyRun<Input> run;
   const auto t0 = Clock::now();
-  const auto deadline = t0 + std::chrono::duration<double>(seconds);
+  // Its own time, within what is left of the part's budget.
+  const auto deadline = std::min(
+      t0 + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds)),
+      c.start + std::chrono::duration_cast<Clock::duration>(
+                    std::chrono::duration<double>(opt.budget_seconds)));
   bool out_of_time = false, shrinking = false;
   int evaluations = 0, shrink_steps = 0;
   std::string finding;
@@ -62,8 +67,9 @@ PropertyRun<Input> check_property(const Options& opt, const HarnessBuild& hb,
     }
     ++evaluations;
     if (!shrinking) run.cases.push_back(in);
-    const HarnessBatch b =
-        run_harness_inputs(hb.plain, false, {c.line(in)}, dir, "rapidcheck-", 10);
+    const HarnessBatch b = run_harness_inputs(
+        hb.plain, false, {c.line(in)}, dir, "rapidcheck-",
+        std::clamp(std::chrono::duration<double>(deadline - Clock::now()).count(), 1.5, 10.0));
     const Findings f = c.judge(in, b.outcomes.front());
     if (f.empty()) return;
     // RapidCheck's shrinking ends on the last case that failed.

@@ -442,6 +442,7 @@ Part check_probe(const Options& opt, const Component& component, const Target& t
   if (prepare_part(opt, component, target, "states_env.h", "harness_probe.c",
                    "-DHAVE_PSERIES_IDLE_PROBE", "CANDIDATE_STATES", part, hb, line)) {
     InputChecker<ProbeInput> c;
+    c.start = t0;  // the budget is the part's
     c.line = [](const ProbeInput& in) {
       std::string st;
       for (size_t i = 0; i < in.statuses.size(); ++i)
@@ -511,6 +512,7 @@ Part check_fixup(const Options& opt, const Component& component, const Target& t
         "pseries_idle_probe); KD-1: the reference with the kernel's tb_to_ns() conversion is "
         "accepted too");
     InputChecker<Input> c;
+    c.start = t0;  // the budget is the part's
     c.line = [](const Input& in) { return "0 " + payload_hex(payload(in)); };
     c.judge = judge;
     c.shrink = shrink_candidates;
@@ -535,7 +537,7 @@ Part check_fixup(const Options& opt, const Component& component, const Target& t
       const Bytes p = payload(x);  // header (3 bytes), records, NUL
       seeds.push_back(Bytes(p.begin() + 3, p.end() - 1));
     }
-    const FuzzCorpus fc = run_fuzz_campaign(opt, hb, part.temp_dir, seeds, 1500);
+    const FuzzCorpus fc = run_fuzz_campaign(opt, hb, part.temp_dir, seeds, 1500, t0);
     if (!fc.summary.empty()) part.notes.push_back(fc.summary);
     for (size_t i = 0; i < fc.inputs.size(); ++i) {
       const Bytes& b = fc.inputs[i];

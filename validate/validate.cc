@@ -1015,9 +1015,12 @@ into a plain and an ASan+UBSan harness, and run in child processes.
                          code flows and fingerprints that survive reruns)
   --markdown FILE        also write a Markdown verdict table (a CI job summary)
   --html DIR             also write a static HTML report into DIR (needs python3)
-  --budget SECONDS       wall-clock budget per component and file (default 30):
-                         busy_delay's exhaustive 2^32 scans run in chunks after the
-                         sampled ones, and the report says which chunks it cut
+  --budget SECONDS       wall-clock budget per component and file (default 30),
+                         shared by the build, Z3, the fuzz campaign, RapidCheck,
+                         the runs and the shrinking: a part ends within it + 10%
+                         + 1 s; busy_delay's exhaustive 2^32 scans run in chunks
+                         after the sampled ones, and the report says which chunks
+                         it cut
   --scan full|sampled    busy_delay: all 2^32 statuses (default) or a sample
   --seed N               xcede, states: the generated inputs' and the fuzz
                          campaign's seed (default 1)

@@ -454,6 +454,7 @@ Part check_xcede(const Options& opt, const Target& target) {
                    "-DHAVE_PARSE_CEDE_PARAMETERS", "CANDIDATE_XCEDE", part, hb, line,
                    /*fuzz=*/true)) {
     InputChecker<Input> c;
+    c.start = t0;  // the budget is the part's
     c.line = [](const Input& in) {
       return statuses_text(in.statuses) + " " + payload_hex(in.payload);
     };
@@ -477,7 +478,7 @@ Part check_xcede(const Options& opt, const Target& target) {
     std::vector<Bytes> seeds = {fuzz_bytes({0}, {0x00, 0x02, 0x09, 0x00})};
     for (const auto& x : inputs)
       if (Bytes b = fuzz_bytes(x.statuses, x.payload); !b.empty()) seeds.push_back(b);
-    const FuzzCorpus fc = run_fuzz_campaign(opt, hb, part.temp_dir, seeds, 1500);
+    const FuzzCorpus fc = run_fuzz_campaign(opt, hb, part.temp_dir, seeds, 1500, t0);
     if (!fc.summary.empty()) part.notes.push_back(fc.summary);
     for (size_t i = 0; i < fc.inputs.size(); ++i) {
       FuzzScript sc = fuzz_script(fc.inputs[i]);

@@ -87,26 +87,22 @@ std::string clauses_json(const SpecIndex& spec, const std::vector<std::string>& 
     for (const auto& s : c.subjects) w.value(s);
     w.end_array().key("checks").begin_array();
     for (const auto& ch : c.checks) w.value(std::string(check_kind_name(ch.kind)) + " " + ch.name);
+    // An acceptance (its subject) and an era (its name) share one shape.
+    const auto each = [&](const std::vector<Acceptance>& list, const char* name_key) {
+      for (const auto& a : list)
+        w.begin_object()
+            .key(name_key)
+            .value(a.subject)
+            .key("reason")
+            .value(a.reason)
+            .key("fixed_by")
+            .value(a.fixed_by)
+            .end_object();
+    };
     w.end_array().key("accepted").begin_array();
-    for (const auto& a : c.accepted)
-      w.begin_object()
-          .key("subject")
-          .value(a.subject)
-          .key("reason")
-          .value(a.reason)
-          .key("fixed_by")
-          .value(a.fixed_by)
-          .end_object();
+    each(c.accepted, "subject");
     w.end_array().key("eras").begin_array();
-    for (const auto& e : c.eras)
-      w.begin_object()
-          .key("era")
-          .value(e.subject)
-          .key("reason")
-          .value(e.reason)
-          .key("fixed_by")
-          .value(e.fixed_by)
-          .end_object();
+    each(c.eras, "era");
     w.end_array().key("location").value(c.file + ":" + std::to_string(c.line));
     w.end_object();
   }

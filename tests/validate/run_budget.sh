@@ -1,0 +1,56 @@
+#!/bin/sh
+# ctest: budget=10 timeout=300
+# tests/validate/run_budget.sh IDLESPEC_VALIDATE [BUDGET_SECONDS]
+#
+# --budget is the part's (one component on one file): its extraction and
+# build, Z3's inputs, the libFuzzer campaign, RapidCheck, the runs and the
+# shrinking all share it, so a part ends within the budget + 10 % + 1 s
+# (issue 15) even when the function under test never returns. For each
+# component, the faithful file with a spin at the top of the judged
+# function: the run ends within that bound, reports the hang as a finding
+# or as not judged (exit 1 or 3, never 0), and names it. The bound is the
+# product's promise, not a speed target: every stage's time limit is what
+# is left of the budget, so a slow machine cuts stages short rather than
+# running past it.
+set -u
+HERE=$(cd "$(dirname "$0")" && pwd)
+CLAUSES=""
+COMPONENT=none
+. "$HERE/lib.sh"
+LIMIT=$(awk -v b="$BUDGET" 'BEGIN { printf "%.1f", b * 1.1 + 1 }')
+
+# hang COMPONENT FILE FUNCTION: FILE with a spin as the first statement of FUNCTION.
+hang() {
+  awk -v fn="$3" '
+    !done && $0 ~ "^[a-z].*[^a-z_]" fn "\\(" && $0 !~ /;[ \t]*$/ { armed = 1 }
+    { print }
+    armed && /^\{/ { print "\t{ volatile int idlespec_spin = 1; while (idlespec_spin) ; }"; armed = 0; done = 1 }
+  ' "$HERE/$2" >"$SCRATCH/hang_$1.c"
+  grep -q "idlespec_spin" "$SCRATCH/hang_$1.c" || fail "$1: no spin inserted into $3"
+}
+
+check() {  # check COMPONENT
+  run "$1" --source "$SCRATCH/hang_$1.c" --component "$1" --budget "$BUDGET"
+  case "$RC" in 1 | 3) ;; *) fail "$1: exit $RC, expected 1 (a finding) or 3 (not judged)" ;; esac
+  expect_no_driver_crash "$1"
+  awk -v s="$SECS" -v l="$LIMIT" 'BEGIN { exit !(s <= l) }' ||
+    fail "$1: ${SECS} s under --budget $BUDGET (the bound is $LIMIT s)"
+  grep -qE "hang|did not return|timed out|never returns|budget" "$SCRATCH/$1.out" ||
+    fail "$1: the report does not name the hang"
+}
+
+hang xcede xcede_faithful.c parse_cede_parameters
+hang busy_delay busy_delay_faithful.c rtas_busy_delay_time
+hang governor governor_faithful.c menu_select
+hang teo teo_faithful.c teo_select
+hang idle_core idle_core_faithful.c power9_idle_stop
+for c in xcede busy_delay governor teo idle_core; do check "$c"; done
+
+# Witness: the bound is a real one. The same spinning xcede file under a
+# budget of half as much ends in about half the time, so the check above
+# measures the budget and not a fixed cost.
+half=$(awk -v b="$BUDGET" 'BEGIN { printf "%d", b / 2 }')
+run xcede_half --source "$SCRATCH/hang_xcede.c" --component xcede --budget "$half"
+awk -v s="$SECS" -v b="$half" 'BEGIN { exit !(s <= b * 1.1 + 1) }' ||
+  fail "xcede_half: ${SECS} s under --budget $half"
+finish
