@@ -17,6 +17,7 @@ case "$template" in
   *"$marker"*) ;;
   *) echo "embed_spec.sh: $template_file has no $marker" >&2; exit 1 ;;
 esac
+mkdir -p "$(dirname "$out")"
 tmp="$out.tmp.$$"
 trap 'rm -f "$tmp"' EXIT
 {
@@ -36,5 +37,4 @@ trap 'rm -f "$tmp"' EXIT
   done
   printf '%s\n' "${template#*"$marker"}"
 } >"$tmp"
-mkdir -p "$(dirname "$out")"
 if ! cmp -s "$tmp" "$out" 2>/dev/null; then mv "$tmp" "$out"; fi
