@@ -18,9 +18,11 @@
 //             has.
 //
 // The status is held or failed; validate.cc's post-pass applies the spec's
-// acceptances for the subject judged against. A crash, a hang or a WARN
-// stops the input; the clauses not failed are then `error` (the code under
-// test did not finish what the inputs ask).
+// acceptances for the subject judged against. A crash or a hang is a failed
+// clause with its input and replay, and no subject's (so no acceptance
+// covers it): TEO-1 inside teo_select(), TEO-6 in teo_reflect() or the
+// update. A crash, a hang or a WARN stops the input; the clauses not failed
+// are then `error` (the code under test did not finish what the inputs ask).
 //
 // Differential: every selection is also run through the four subjects of
 // impl/teo.h from the file's own struct teo_cpu before it (the members the
@@ -89,6 +91,12 @@ struct Sel {
 struct Outcome {
   bool reported = false, crashed = false, hung = false;
   long long crash_step = -1;
+  // What the harness's own CRASH or HANG line says: the step it trapped at
+  // and the signal (-1 when the input ended otherwise, e.g. in a harness
+  // that had stopped after too many crashes).
+  long long trap_step = -1;
+  bool trap_hang = false;
+  std::string trap;
   std::string crash;
   std::vector<Sel> sels;
   std::vector<std::string> warns;
@@ -469,6 +477,7 @@ Batch run_inputs(const std::string& harness, const std::vector<Input>& inputs, c
         std::string sig, name;
         l >> sig >> name;
         o.crash = word == "CRASH" ? "signal " + sig + " (" + name + ")" : "no return within 2 s";
+        if (step >= 0) o.trap_step = step, o.trap_hang = word == "HANG", o.trap = o.crash;
       }
     }
   }
@@ -644,6 +653,7 @@ Part check_teo(const Options& opt, const Target& target) {
   // Inputs whose TEO-6 finding has `total` below the bins' sum (the v6.14..v6.18 defect).
   std::set<size_t> total_below;
   std::vector<std::string> stopped;  // crashes, hangs, WARNs
+  std::set<std::string> crashed_in;  // the clauses a crash or a hang failed
   size_t selections = 0, metrics = 0;
   // Where each selection clause failed (input, step: the first step per
   // input, as `findings` keeps it), for the comparison with the subjects.
@@ -655,6 +665,26 @@ Part check_teo(const Options& opt, const Target& target) {
     if (o.crashed || o.hung)
       stopped.push_back("input " + std::to_string(i) + ": " + o.crash +
                         (o.crash_step >= 0 ? " at step " + std::to_string(o.crash_step) : ""));
+    // A crash or a hang that the harness trapped at a step is a failed
+    // clause, and no subject's. In teo_select() (no selection line for its
+    // step) it is TEO-1's, which asks for a state of the table; after it, in
+    // teo_reflect() or the update, TEO-6's, which asks that one update keeps
+    // the metrics. An input the harness never reached (it had stopped after
+    // too many crashes) is only stopped.
+    if (o.trap_step >= 0) {
+      const size_t k = static_cast<size_t>(o.trap_step);
+      const bool step_known = k < o.sels.size() && k < in.steps.size();
+      const bool in_select = !step_known || !o.sels[k].ok;
+      const std::string clause = in_select ? "TEO-1" : "TEO-6";
+      auto& list = findings[clause];
+      if (std::none_of(list.begin(), list.end(), [&](const auto& x) { return x.first == i; }))
+        list.push_back(
+            {i, (step_known ? where(i, in, k) : "input " + std::to_string(i)) + ": " +
+                    (in_select ? "teo_select()" : "teo_reflect() or the update") +
+                    (o.trap_hang ? " did not return within 2 s (hang)" : " crashed: " + o.trap) +
+                    " at step " + std::to_string(k)});
+      crashed_in.insert(clause);
+    }
     for (const auto& w : o.warns) stopped.push_back("input " + std::to_string(i) + ": " + w);
     const std::vector<TState> st = states_of(in.table);
     for (size_t k = 0; k < o.sels.size(); ++k) {
@@ -787,6 +817,10 @@ Part check_teo(const Options& opt, const Target& target) {
                 return breaks[j].count({clause, ik.first, ik.second}) > 0;
               }))
             v.fails_like.push_back(std::string(subjects[j].name));
+      }
+      if (crashed_in.count(id)) {  // the code under test crashed or hung: no subject does
+        v.subjects_compared = true;
+        v.fails_like.clear();
       }
       // spec/teo.md, TEO-6's "- Era v6.14-v6.18:" line: that era's `total`
       // decays on its own and falls below the bins' sum.

@@ -95,14 +95,24 @@ expect_text total_decays "struct teo_cpu of the era v6.14 to v6.18"
 expect_text total_decays "as text of the era v6.14-v6.18 (no subject of the spec): teo.c with \`artificial_wakeup\`"
 expect_text total_decays "fixed upstream by b54df61c7428 (\"cpuidle: governors: teo: Decay metrics below DECAY_SHIFT threshold\", v6.19)"
 
-# A crash in teo_reflect() after state 3: the inputs stop there, nothing
-# that did not fail is held: `error` with the signal, exit 3.
+# A crash in teo_reflect() after state 3: TEO-6 failed (one update did not
+# complete; a crash is no subject's, so no acceptance applies) with the
+# input, the step and a replay; the inputs stop there, so the clauses that
+# did not fail are `error`, not held. Exit 1.
 variant crash 's/dev->last_state_idx = state;/dev->last_state_idx = state; if (state == 3) *(volatile int *)0 = 0;/'
 run crash --source "$SCRATCH/teo_crash.c" --component teo --budget "$BUDGET"
-expect_rc crash 3
+expect_rc crash 1
 expect_no_driver_crash crash
-for c in TEO-2 TEO-3 TEO-4 TEO-5 TEO-6; do expect_clause crash "$c" error; done
-expect_text crash "signal 11 (SIGSEGV) at step"
+expect_clause crash TEO-6 failed
+for c in TEO-2 TEO-3 TEO-4 TEO-5; do expect_clause crash "$c" error; done
+expect_text crash "teo_reflect() or the update crashed: signal 11 (SIGSEGV) at step"
+expect_text crash "replay (--keep-temp): printf '0 "
+# The same crash inside teo_select(): TEO-1 failed.
+variant select_crash '/^static int teo_select(/,/^{/ s/^{$/{ if (dev->last_state_idx == 3) *(volatile int *)0 = 0;/'
+run select_crash --source "$SCRATCH/teo_select_crash.c" --component teo --budget "$BUDGET"
+expect_rc select_crash 1
+expect_clause select_crash TEO-1 failed
+expect_text select_crash "teo_select() crashed: signal 11 (SIGSEGV) at step"
 
 # --subject: every subject of spec/teo.md is accepted on the command line.
 for s in v6.1 v6.12 v6.19 mainline; do
