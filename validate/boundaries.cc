@@ -271,9 +271,8 @@ void write_cache(const std::string& file, const std::vector<CachedEdge>& edges,
                  const Boundaries& out) {
   if (file.empty() || out.unknown || !out.error.empty()) return;
   const std::string dir = file.substr(0, file.rfind('/'));
-  for (size_t p = 1; p != std::string::npos; p = dir.find('/', p + 1))
-    ::mkdir(dir.substr(0, p).c_str(), 0755);
-  ::mkdir(dir.c_str(), 0755);
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);  // a failure shows when the file is opened
   const std::string tmp = file + ".tmp." + std::to_string(::getpid());
   {
     std::ofstream o(tmp);
@@ -292,7 +291,6 @@ void write_cache(const std::string& file, const std::vector<CachedEdge>& edges,
   // Each build of idlespec is a key of its own, so files pile up: those
   // written more than 30 days ago go (a build still in use writes its own
   // again on its next run).
-  std::error_code ec;
   const auto now = std::filesystem::file_time_type::clock::now();
   for (const auto& e : std::filesystem::directory_iterator(dir, ec)) {
     const std::string name = e.path().filename();
@@ -432,20 +430,19 @@ Boundaries states_boundaries(uint64_t tb_hz) {
           });
       write_cache(file, cached, out);
     }
-    std::vector<std::pair<uint64_t, std::string>> edges;
-    for (const CachedEdge& e : cached) edges.push_back({e.ticks, e.text});
     std::set<std::vector<uint64_t>> seen;
     auto add = [&](std::vector<uint64_t> t, const std::string& why) {
       if (seen.insert(t).second) out.inputs.push_back({{}, std::move(t), {0}, why});
     };
-    for (const auto& [t, why] : edges) {
-      add({t}, "one record: " + why);
-      if (t != ~uint64_t{0}) add({t, t + 1}, "beside one tick more: " + why);
-      if (t != 0) add({t, t - 1}, "beside one tick less: " + why);
+    for (const CachedEdge& e : cached) {
+      const uint64_t t = e.ticks;
+      add({t}, "one record: " + e.text);
+      if (t != ~uint64_t{0}) add({t, t + 1}, "beside one tick more: " + e.text);
+      if (t != 0) add({t, t - 1}, "beside one tick less: " + e.text);
     }
-    for (const auto& [a, wa] : edges)
-      for (const auto& [b, wb] : edges)
-        if (a != b) add({a, b}, "two records: " + wa + "; " + wb);
+    for (const CachedEdge& a : cached)
+      for (const CachedEdge& b : cached)
+        if (a.ticks != b.ticks) add({a.ticks, b.ticks}, "two records: " + a.text + "; " + b.text);
   } catch (const z3::exception& e) {
     out.error = e.msg();
   }

@@ -44,19 +44,21 @@ bool parse_check_kind(std::string_view s, CheckKind& k) {
 
 }  // namespace
 
-const Acceptance* Clause::acceptance_for(std::string_view subject) const {
-  for (const auto& a : accepted) {
-    if (a.subject == subject) return &a;
+namespace {
+// The entry of `list` named `name` (an acceptance's subject, an era's name).
+const Acceptance* named(const std::vector<Acceptance>& list, std::string_view name) {
+  for (const auto& a : list) {
+    if (a.subject == name) return &a;
   }
   return nullptr;
+}
+}  // namespace
+
+const Acceptance* Clause::acceptance_for(std::string_view subject) const {
+  return named(accepted, subject);
 }
 
-const Acceptance* Clause::era(std::string_view name) const {
-  for (const auto& e : eras) {
-    if (e.subject == name) return &e;
-  }
-  return nullptr;
-}
+const Acceptance* Clause::era(std::string_view name) const { return named(eras, name); }
 
 bool Clause::applies_to(std::string_view subject, const std::vector<std::string>& modes) const {
   for (const auto& s : subjects) {
