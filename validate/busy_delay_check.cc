@@ -473,7 +473,7 @@ Part check_busy_delay(const Options& opt, const Target& target) {
         build_harness(opt, rep.temp_dir, "", ex.code, "harness_busy_delay.c", defs);
     if (!hb.error.empty()) {
       rep.build_error = hb.error;
-      fill_verdicts(component, target, rep, "error", "the harness does not compile");
+      fill_verdicts(component, target, rep, "error", hb.verdict_reason);
       rep.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
       if (!opt.keep_temp) remove_tree(rep.temp_dir), rep.temp_dir.clear();
       return rep;

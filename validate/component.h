@@ -67,6 +67,9 @@ void fill_verdicts(const Component& component, const Target& target, Part& part,
 struct HarnessBuild {
   std::string plain, san, san_note, error;
   std::string fuzz, fuzz_note;  // the libFuzzer build, or why there is none
+  // With an error, what each clause's verdict says: the harness does not
+  // compile, or its build ran out of the budget.
+  std::string verdict_reason = "the harness does not compile";
 };
 // `fuzz`: also the libFuzzer build (IDLESPEC_LIBFUZZER, opt.fuzz_cc), when
 // a campaign is asked for (fuzz_seconds(options) > 0).

@@ -1402,7 +1402,7 @@ Part check_governor(const Options& opt, const Target& target) {
   };
   if (!hb.error.empty()) {
     part.build_error = hb.error;
-    fill_verdicts(component, target, part, "error", "the harness does not compile");
+    fill_verdicts(component, target, part, "error", hb.verdict_reason);
     return finish();
   }
   if (opt.sanitizers && hb.san.empty())

@@ -217,7 +217,7 @@ bool prepare_part(const Options& opt, const Component& component, const Target& 
                      fuzz && target.candidate.empty());
   if (!hb.error.empty()) {
     part.build_error = hb.error;
-    fill_verdicts(component, target, part, "error", "the harness does not compile");
+    fill_verdicts(component, target, part, "error", hb.verdict_reason);
     return false;
   }
   if (opt.sanitizers && hb.san.empty())

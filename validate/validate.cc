@@ -19,6 +19,7 @@
 #include <sstream>
 
 #include "impl/json.h"
+#include "impl/text.h"
 #include "validate/component.h"
 #include "validate/process.h"
 #include "validate/sandbox.h"
@@ -177,7 +178,9 @@ HarnessBuild build_harness(const Options& opt, const std::string& dir,
     j.argv.insert(j.argv.end(), {tu, "-o", out});
     j.out = out + ".build.out";
     j.err = out + ".build.err";
-    j.timeout = 120;
+    // The build is the part's first stage: it may take the whole --budget
+    // (issue 15: every stage within it), never more.
+    j.timeout = std::max(1.0, opt.budget_seconds);
     j.memory_mb = 0;  // the compiler is trusted
     return j;
   };
@@ -194,12 +197,17 @@ HarnessBuild build_harness(const Options& opt, const std::string& dir,
     j.argv[0] = opt.fuzz_cc;
     builds.push_back(j);
   }
-  const auto built = run_jobs(builds, 2);
+  // One deadline for all of them: a third build that starts when one of the
+  // first two ends gets what is left, not a budget of its own.
+  const auto built = run_jobs(builds, 2, std::max(1.0, opt.budget_seconds));
   if (built[0].exit_code != 0) {
     hb.error = built[0].exec_failed ? "cannot run the C compiler '" + opt.cc + "'"
-               : built[0].timed_out
-                   ? "the C compiler ran out of time"
+               : built[0].timed_out || built[0].skipped
+                   ? "the C compiler did not finish within the budget (--budget " +
+                         strprintf("%g", opt.budget_seconds) + " s)"
                    : "the harness does not compile:\n" + tail(slurp(builds[0].err), 30);
+    if (built[0].timed_out || built[0].skipped)
+      hb.verdict_reason = "not judged: the harness's build ran out of the budget";
     return hb;
   }
   hb.plain = plain;
@@ -211,13 +219,19 @@ HarnessBuild build_harness(const Options& opt, const std::string& dir,
       hb.fuzz_note = r.exec_failed ? "cannot run '" + opt.fuzz_cc +
                                          "' (install clang and libclang-rt-14-dev, or pass "
                                          "--fuzz-cc)"
-                                   : tail(slurp(builds.back().err), 3);
+                     : r.skipped || r.timed_out
+                         ? "its build did not finish within the budget (--budget " +
+                               strprintf("%g", opt.budget_seconds) + " s)"
+                         : tail(slurp(builds.back().err), 3);
   }
   if (opt.sanitizers) {
     if (built[1].exit_code == 0)
       hb.san = san;
     else
-      hb.san_note = tail(slurp(builds[1].err), 3);
+      hb.san_note = built[1].timed_out || built[1].skipped
+                        ? "its build did not finish within the budget (--budget " +
+                              strprintf("%g", opt.budget_seconds) + " s)"
+                        : tail(slurp(builds[1].err), 3);
   }
   return hb;
 }

@@ -46,6 +46,29 @@ hang teo teo_faithful.c teo_select
 hang idle_core idle_core_faithful.c power9_idle_stop
 for c in xcede busy_delay governor teo idle_core; do check "$c"; done
 
+# The build is held to the budget too: the faithful xcede file with some
+# 65,000 statements of arithmetic at the top of the judged function, which
+# the C compiler's -O3 takes far longer than the budget to optimise (about
+# 40 s on one core of this machine). The run ends within the bound and
+# says that the compiler did not finish.
+awk '
+  { print }
+  !done && /^static int __init parse_cede_parameters\(void\)/ { armed = 1 }
+  armed && /^\{/ {
+    print "\t{ volatile unsigned idlespec_seed = 1; unsigned x = idlespec_seed;"
+    for (i = 0; i < 65536; i++) print "\tx = x * 3u + (x >> 7);"
+    print "\tif (x == 5u) return -1; }"
+    armed = 0; done = 1
+  }
+' "$HERE/xcede_faithful.c" >"$SCRATCH/slow_build.c"
+grep -q "idlespec_seed" "$SCRATCH/slow_build.c" || fail "slow_build: no statements inserted"
+run slow_build --source "$SCRATCH/slow_build.c" --component xcede --budget "$BUDGET"
+[ "$RC" = 3 ] || fail "slow_build: exit $RC, expected 3 (not judged)"
+awk -v s="$SECS" -v l="$LIMIT" 'BEGIN { exit !(s <= l) }' ||
+  fail "slow_build: ${SECS} s under --budget $BUDGET (the bound is $LIMIT s)"
+grep -q "did not finish within the budget" "$SCRATCH/slow_build.out" ||
+  fail "slow_build: the report does not say the build ran out of the budget"
+
 # Witness: the bound is a real one. The same spinning xcede file under a
 # budget of half as much ends in about half the time, so the check above
 # measures the budget and not a fixed cost.
