@@ -39,7 +39,9 @@
  *       [r=<recent,...> nri=<next_recent_idx> ri=<recent_idx,...>]
  *       [tick_hits=] [total_tick=] [tick_intercepts=] [short_idles=]
  *       [tick_wakeup=]  (the members the file's struct has)
- *   WARN <id> <text>            WARN_ON/BUG_ON hits
+ *   WARN <id> step <k> in <function>: <text>   a WARN_ON/BUG_ON hit in that
+ *       step's teo_select() or teo_reflect() (or "WARN <id> <text>" when
+ *       the step is not known: a hit before a crash)
  *   CRASH <id> <step> <signal> <name> | HANG <id> <step>
  * After all inputs: DONE <inputs run>.
  */
@@ -168,6 +170,14 @@ static void emit_metrics(long long id, long step) {
 }
 
 /* --- one input ----------------------------------------------------------------- */
+/* The WARN_ON/BUG_ON hits of the call that just returned, with its step and
+ * name: "WARN <id> step <k> in teo_select(): <text>". */
+static unsigned warns_emitted;
+static void emit_warns(long long id, long step, const char *where) {
+  for (; warns_emitted < nwarns; warns_emitted++)
+    emit("WARN %lld step %ld in %s: %s", id, step, where, warns[warns_emitted]);
+}
+
 static void run_input(long long id, bool trace, unsigned hz) {
   static volatile long step;
   static volatile int idx;
@@ -184,7 +194,7 @@ static void run_input(long long id, bool trace, unsigned hz) {
   dev.last_state_idx = -1;
   dev.last_residency_ns = 0;
   dev.poll_time_limit = 0;
-  nwarns = 0;
+  nwarns = warns_emitted = 0;
   trap_sig = 0;
 
   trace_at(trace, id);
@@ -202,6 +212,7 @@ static void run_input(long long id, bool trace, unsigned hz) {
       in_call = 1;
       idx = teo_select(&drv, &dev, &stop);
       in_call = 0;
+      emit_warns(id, step, "teo_select()");
       emit("S %lld %ld idx=%d stop_tick=%d timer=%d", id, step, idx, stop ? 1 : 0,
            gov_env.sleep_length_calls != calls_before ? 1 : 0);
       emit_metrics(id, step);
@@ -213,6 +224,7 @@ static void run_input(long long id, bool trace, unsigned hz) {
       in_call = 1;
       teo_reflect(&dev, idx);
       in_call = 0;
+      emit_warns(id, step, "teo_reflect() or the update");
     }
     watchdog(0);
   } else {
@@ -225,7 +237,7 @@ static void run_input(long long id, bool trace, unsigned hz) {
     else
       emit("HANG %lld %ld", id, step);
   }
-  for (unsigned i = 0; i < nwarns; i++) emit("WARN %lld %s", id, warns[i]);
+  for (unsigned i = warns_emitted; i < nwarns; i++) emit("WARN %lld %s", id, warns[i]);
   if (traps >= MAX_TRAPS) {
     emit("ABORT too many crashes/hangs");
     flush_out();

@@ -21,8 +21,10 @@
 // acceptances for the subject judged against. A crash or a hang is a failed
 // clause with its input and replay, and no subject's (so no acceptance
 // covers it): TEO-1 inside teo_select(), TEO-6 in teo_reflect() or the
-// update. A crash, a hang or a WARN stops the input; the clauses not failed
-// are then `error` (the code under test did not finish what the inputs ask).
+// update. A WARN_ON or BUG_ON hit is failed the same way, at the step and in
+// the function the harness names. A crash or a hang stops the input; the
+// clauses not failed are then `error` (the code under test did not finish
+// what the inputs ask).
 //
 // Differential: every selection is also run through the four subjects of
 // impl/teo.h from the file's own struct teo_cpu before it (the members the
@@ -653,7 +655,7 @@ Part check_teo(const Options& opt, const Target& target) {
   // Inputs whose TEO-6 finding has `total` below the bins' sum (the v6.14..v6.18 defect).
   std::set<size_t> total_below;
   std::vector<std::string> stopped;  // crashes, hangs, WARNs
-  std::set<std::string> crashed_in;  // the clauses a crash or a hang failed
+  std::set<std::string> crashed_in;  // the clauses a crash, a hang or a WARN failed
   size_t selections = 0, metrics = 0;
   // Where each selection clause failed (input, step: the first step per
   // input, as `findings` keeps it), for the comparison with the subjects.
@@ -685,7 +687,29 @@ Part check_teo(const Options& opt, const Target& target) {
                     " at step " + std::to_string(k)});
       crashed_in.insert(clause);
     }
-    for (const auto& w : o.warns) stopped.push_back("input " + std::to_string(i) + ": " + w);
+    // A WARN_ON or BUG_ON the code under test hit, at a step the harness
+    // names: a failed clause as a crash there is (the kernel's own check
+    // says the call went wrong), and no subject's; the input went on, so
+    // the other clauses are judged on all of it. One the harness could not
+    // place (a hit just before a crash) goes with the crash.
+    static const std::regex placed(
+        R"(^step ([0-9]+) in (teo_select\(\)|teo_reflect\(\) or the update): (.*)$)");
+    for (const auto& w : o.warns) {
+      std::smatch m;
+      if (!std::regex_match(w, m, placed)) {
+        stopped.push_back("input " + std::to_string(i) + ": " + w);
+        continue;
+      }
+      const size_t k = std::stoul(m[1].str());
+      const bool in_select = m[2].str() == "teo_select()";
+      const std::string clause = in_select ? "TEO-1" : "TEO-6";
+      auto& list = findings[clause];
+      if (std::none_of(list.begin(), list.end(), [&](const auto& x) { return x.first == i; }))
+        list.push_back({i, (k < in.steps.size() ? where(i, in, k) : "input " + std::to_string(i)) +
+                               ": " + m[2].str() + " hit a kernel assertion: " + m[3].str() +
+                               " at step " + std::to_string(k)});
+      crashed_in.insert(clause);
+    }
     const std::vector<TState> st = states_of(in.table);
     for (size_t k = 0; k < o.sels.size(); ++k) {
       const Sel& s = o.sels[k];

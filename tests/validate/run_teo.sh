@@ -113,6 +113,21 @@ run select_crash --source "$SCRATCH/teo_select_crash.c" --component teo --budget
 expect_rc select_crash 1
 expect_clause select_crash TEO-1 failed
 expect_text select_crash "teo_select() crashed: signal 11 (SIGSEGV) at step"
+# A WARN_ON the code under test hits is a failed clause the same way, at
+# its step: in teo_reflect() TEO-6, in teo_select() TEO-1. The input goes on
+# after it, so every other clause is judged (held), not `error`.
+variant reflect_warn 's/dev->last_state_idx = state;/dev->last_state_idx = state; WARN_ON(state == 3);/'
+run reflect_warn --source "$SCRATCH/teo_reflect_warn.c" --component teo --budget "$BUDGET"
+expect_rc reflect_warn 1
+expect_no_driver_crash reflect_warn
+expect_teo reflect_warn accepted TEO-6
+expect_text reflect_warn "teo_reflect() or the update hit a kernel assertion: WARN_ON(state == 3) fired at"
+variant select_warn '/^static int teo_select(/,/^{/ s/^{$/{ WARN_ON(dev->last_state_idx == 3);/'
+run select_warn --source "$SCRATCH/teo_select_warn.c" --component teo --budget "$BUDGET"
+expect_rc select_warn 1
+expect_clause select_warn TEO-1 failed
+for c in TEO-2 TEO-3 TEO-4 TEO-5 TEO-6; do expect_clause select_warn "$c" held; done
+expect_text select_warn "teo_select() hit a kernel assertion: WARN_ON(dev->last_state_idx == 3) fired at"
 
 # --subject: every subject of spec/teo.md is accepted on the command line.
 for s in v6.1 v6.12 v6.19 mainline; do
