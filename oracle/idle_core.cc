@@ -90,8 +90,27 @@ Verdict Oracle::violation(const char* clause, std::string message) const {
 }
 
 Verdict Oracle::observe(const Transition& tr, uint32_t word_after) {
-  ++n_;
-  Verdict v = tr.move.kind == MoveKind::core_loss ? judge_loss(tr) : judge_thread(tr);
+  return observe(tr, word_after, Seen{});
+}
+
+void Oracle::observe_registers(bool core, uint32_t subcore_mask, uint32_t thread_mask) {
+  if (core_.core_regs && !core) core_.core_lost_at = n_;
+  core_.core_regs = core;
+  for (unsigned k = 0; k < config_.subcores && k < kMaxThreads; ++k) {
+    const bool holds = (subcore_mask >> k) & 1;
+    if (core_.subcore_regs[k] && !holds) core_.regs_lost_at = n_;
+    core_.subcore_regs[k] = holds;
+  }
+  for (unsigned t = 0; t < config_.threads; ++t) {
+    const bool holds = (thread_mask >> t) & 1;
+    if (core_.thread_regs[t] && !holds) core_.regs_lost_at = n_;
+    core_.thread_regs[t] = holds;
+  }
+}
+
+Verdict Oracle::observe(const Transition& tr, uint32_t word_after, const Seen& seen) {
+  n_ = seen.move_number ? seen.move_number : n_ + 1;
+  Verdict v = tr.move.kind == MoveKind::core_loss ? judge_loss(tr) : judge_thread(tr, seen);
   if (v.ok()) v = judge_word(word_after);
   // What the threads on the wake path may have read (IDLE-9).
   const uint32_t bits = word_after & static_cast<uint32_t>((1u << config_.threads) - 1);
@@ -144,7 +163,7 @@ Verdict Oracle::judge_loss(const Transition& tr) {
   return v;
 }
 
-Verdict Oracle::judge_thread(const Transition& tr) {
+Verdict Oracle::judge_thread(const Transition& tr, const Seen& seen) {
   const unsigned t = tr.move.thread;
   if (t >= config_.threads) return violation("model", strprintf("no thread t%u on this core", t));
   ThreadView& me = th_[t];
@@ -153,12 +172,16 @@ Verdict Oracle::judge_thread(const Transition& tr) {
     const char* what = tr.result.what ? tr.result.what : "?";
     const std::string text =
         strprintf("t%u (%s) hit a kernel assertion: %s", t, phase_name(me.phase), what);
-    // Charged to the invariant the assertion guards.
-    if (std::strstr(what, "winkle") || std::strstr(what, "sprs_saved")) {
+    // Charged to the invariant the assertion guards: the lock bit, the
+    // winkle count or the saved registers, a thread bit (the kernel's
+    // assertions test `s & thread`, `s & me`, `seen & ...`).
+    if (std::strstr(what, "LOCK")) return violation("IDLE-1", text);
+    if (std::strstr(what, "winkle") || std::strstr(what, "WINKLE") || std::strstr(what, "saved")) {
       return violation("IDLE-5", text);
     }
-    if (std::strstr(what, "LOCK")) return violation("IDLE-1", text);
-    if (std::strstr(what, "thread")) return violation("IDLE-2", text);
+    for (const char* bit : {"thread", "& me", "(s & ", "seen & "}) {
+      if (std::strstr(what, bit)) return violation("IDLE-2", text);
+    }
     return violation("model", text);
   }
   switch (tr.move.kind) {
@@ -208,6 +231,20 @@ Verdict Oracle::judge_thread(const Transition& tr) {
       core_.wa_applied = false;
       break;
     case Event::resync_tb: {
+      if (seen.decided_known) {
+        // IDLE-9 on the word it decided on: another thread's bit set there
+        // means it found that thread awake.
+        const uint32_t mask = static_cast<uint32_t>((1u << config_.threads) - 1);
+        const uint32_t others = seen.decided & mask & ~(1u << t);
+        core_.tb_valid = true;
+        if (others) {
+          return violation("IDLE-9",
+                           strprintf("t%u resynced the timebase having found other threads awake "
+                                     "(it decided on the word %#x)",
+                                     t, seen.decided));
+        }
+        break;
+      }
       // IDLE-9: only a thread that found no thread bit set resyncs. Whenever
       // this one read the word, it was one of the states since it woke: if
       // none of them had every thread bit clear, it found a bit set.

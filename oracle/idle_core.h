@@ -51,8 +51,10 @@
 //           bit set, so it is not the first awake
 //
 // Kernel assertions (Event::bug) are observable events too: each is charged
-// to the clause whose invariant it guards (the winkle count: IDLE-5; a thread
-// bit: IDLE-2; the lock bit: IDLE-1). A move the spec's model does not allow
+// to the clause whose invariant it guards (the lock bit: IDLE-1; the winkle
+// count or the saved registers: IDLE-5; a thread bit: IDLE-2); one that
+// names none of them is clause "model" (a harness reports it as its
+// platform's catch-all: POWER8 IDLE-1, POWER9 IDLE-7). A move the spec's model does not allow
 // (a step of a running thread, a loss while a thread is awake, a loss at a
 // level the kinds do not give) is reported as clause "model": the harness
 // and the implementation's model disagree, not a clause.
@@ -99,8 +101,34 @@ class Oracle {
   std::array<Kind, 3> kinds() const;
 
   // Judges one move of the implementation; `word_after` is the word after
-  // it. The first violation is also kept (first_violation()).
+  // it (the lock bit set when the lock is held, wherever the code keeps
+  // it). The first violation is also kept (first_violation()).
   Verdict observe(const Transition& tr, uint32_t word_after);
+
+  // What an observer of the real C sees besides the move (validate's
+  // harness instruments every operation on the word; the model's observers
+  // pass nothing): the word the thread decided on before it resynced (the
+  // word after its last successful lock, else after its last operation on
+  // the word). IDLE-9 is then judged on that word: another thread's bit in
+  // it means the thread found a thread awake. Without it, on the states of
+  // the word since the thread woke.
+  // `move_number` (from 1; 0: the oracle counts its observations): the
+  // observer's own numbering of moves, which the messages then use (an
+  // observer that reports several actions of one move, or none for a move
+  // that did nothing the oracle sees).
+  struct Seen {
+    bool decided_known = false;
+    uint32_t decided = 0;
+    size_t move_number = 0;
+  };
+  Verdict observe(const Transition& tr, uint32_t word_after, const Seen& seen);
+
+  // Real code restores registers by writing them, not by a duty the oracle
+  // could see: an observer that sees the register file says which sets hold
+  // their values now (the per-core set; bit k: subcore k's; bit t: thread
+  // t's). A set that stops holding is lost at this move. The model's
+  // observers never call it (their restore_* events and the losses say it).
+  void observe_registers(bool core, uint32_t subcore_mask, uint32_t thread_mask);
   // Moves observed so far; the last one observed is number moves().
   size_t moves() const { return n_; }
   const Verdict& first_violation() const { return first_; }
@@ -133,7 +161,7 @@ class Oracle {
   bool certainly_awake(unsigned t) const;
   unsigned subcore(unsigned t) const;  // the spec's split-core geometry
   Verdict judge_loss(const Transition& tr);
-  Verdict judge_thread(const Transition& tr);
+  Verdict judge_thread(const Transition& tr, const Seen& seen);
   Verdict judge_return(unsigned t);
   Verdict judge_word(uint32_t word) const;
   Verdict violation(const char* clause, std::string message) const;

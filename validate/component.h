@@ -72,11 +72,12 @@ struct HarnessBuild {
   std::string verdict_reason = "the harness does not compile";
 };
 // `fuzz`: also the libFuzzer build (IDLESPEC_LIBFUZZER, opt.fuzz_cc), when
-// a campaign is asked for (fuzz_seconds(options) > 0).
+// a campaign is asked for (fuzz_seconds(options) > 0). `libs`: what every
+// build links after the harness (an archive, -lstdc++).
 HarnessBuild build_harness(const Options& options, const std::string& dir,
                            const std::string& env_header, const std::string& code,
                            const std::string& harness_file, const std::vector<std::string>& defs,
-                           bool fuzz = false);
+                           bool fuzz = false, const std::vector<std::string>& libs = {});
 
 // The campaign's length: --fuzz, or by default a sixth of the budget, 1..5 s.
 double fuzz_seconds(const Options& options);

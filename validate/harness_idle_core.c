@@ -7,43 +7,48 @@
  * hardware thread, under a scheduler that decides
  * at every scheduling point (validate/shims/idle_env.h) which thread moves,
  * when the hardware wakes a thread from its idle instruction, and when the
- * core loses state. The clauses are judged here, in C, on every move:
+ * core loses state. The harness observes and the idle_core oracle judges
+ * (oracle/idle_core.h, linked in through oracle/idle_core_c.h: the code
+ * that judges the model checker's, RapidCheck's and the fuzz target's
+ * runs). Per move the oracle is told what the code did (began idle, the
+ * idle instruction, a wake-up, a resync with the word the thread decided
+ * on, the fastsleep workaround, a kernel assertion, the return), the word
+ * after it (the lock bit set while the lock is held, wherever the code
+ * keeps it) and which register sets hold their values; it judges
  *
- *   IDLE-1  the lock bit (the word's, or paca->idle_lock's since v6.5) is
- *           set exactly while one thread holds it (from its
- *           successful test_and_set_bit_lock to the operation that clears
- *           it); no thread returns to running holding it; no reachable
- *           state leaves every unfinished thread unable to move; the kernel
- *           assertions on the lock bit do not fire
- *   IDLE-2  while the lock is free, a thread in hardware idle in a deep
- *           stop has its bit clear and a thread running outside
- *           power9_idle_stop has it set; the assertions on the own bit
+ *   IDLE-2  while the lock is free, the bits of the threads certainly awake
+ *           are set and those of threads in hardware idle in sleep, winkle
+ *           or a deep stop are clear; assertions on a thread bit
  *   IDLE-3  no thread returns to running while the timebase is invalid
- *   IDLE-7  POWER9's form: IDLE-1's lock part, IDLE-2 and IDLE-3, and no
- *           thread returns before the per-core SPRs and its own SPRs hold
- *           their values again; any other kernel assertion, a crash
+ *   IDLE-4  POWER8 with the workaround: no loss without it applied
+ *   IDLE-5  POWER8: the winkle count lies between the winkle threads in
+ *           hardware idle and those not running; no thread returns before
+ *           the per-core and (after a full winkle) its own registers hold
+ *           their values; assertions on the count or the saved registers
+ *   IDLE-6  POWER8: no thread returns before its subcore's registers hold
+ *   IDLE-7  POWER9: no thread returns before the per-core and its own
+ *           registers hold their values
+ *   IDLE-9  a resync only by a thread whose word had no other thread's bit
+ *
+ * and this file judges what the oracle cannot see:
+ *   IDLE-1  the lock bit (the word's, or paca->idle_lock's since v6.5) is
+ *           set exactly while one thread holds it (from its successful
+ *           test_and_set_bit_lock to the operation that clears it); no
+ *           thread returns to running holding it; no reachable state leaves
+ *           every unfinished thread unable to move; assertions on the lock
+ *   IDLE-2, -5  POWER8: no plain store changes the thread bits or the
+ *           winkle fields without the lock (seen at the thread's next
+ *           scheduling point: the word differs from what the last operation
+ *           left)
  *   IDLE-8  a thread that woke returns: no deadlock leaves it spinning,
  *           and no schedule closes a fair cycle (a livelock: the same whole
  *           state again, every thread that could move moved; the criterion
  *           is stated at ic_after_move); bounded: on the explored schedules
- *   IDLE-9  a thread resyncs the timebase only when it found no other
- *           thread's bit set (the word after its last successful
- *           test_and_set_bit_lock, else after its last operation)
  *
- * POWER8 (power7_idle_insn) has no IDLE-7: its parts are judged as IDLE-1,
- * -2, -3 and, instead of "any other assertion, a crash", IDLE-1. Besides:
- *   IDLE-2  also: no plain store changes the thread bits without the lock
- *           (seen at the thread's next scheduling point: the word differs
- *           from what the last operation left)
- *   IDLE-4  (with the job's f flag: the code has the fastsleep workaround)
- *           the core never loses state without the workaround applied
- *   IDLE-5  the winkle count never exceeds the threads, never goes below 0,
- *           is changed only under the lock, and a thread returns with its
- *           own count changes undone; no thread returns before the per-core
- *           (TSCR, WORC) and its own per-thread SPRs hold their values; the
- *           assertions naming the winkle count or the saved registers
- *   IDLE-6  no thread returns before its subcore's SPRs (SDR1, RPR) hold
- *           their values
+ * POWER9's IDLE-7 is the POWER9 form of IDLE-1's lock part, IDLE-2 and
+ * IDLE-3: a POWER9 failure of those is IDLE-7's too, and any other POWER9
+ * failure (an assertion, a crash) IDLE-7's. POWER8 takes crashes and
+ * assertions that guard no clause as IDLE-1 (a thread that cannot go on).
  * A POWER8 loss ("L", every thread in sleep or winkle) always takes the
  * timebase (fastsleep), and every thread's SPRs when every thread winkles.
  *
@@ -74,6 +79,7 @@
 #include <ucontext.h>
 
 #include "harness_runtime.c"
+#include "oracle/idle_core_c.h"
 
 /* Which function this build runs: POWER8's power7_idle_insn or POWER9's power9_idle_stop. */
 #ifdef HAVE_POWER7_IDLE_INSN
@@ -178,6 +184,7 @@ static const char *const ic_op_names[IC_OP_COUNT] = {
 /* Who shares an SPR: lost and judged by scope; the rest is neither lost nor judged. */
 enum { SC_NONE, SC_THREAD, SC_SUBCORE, SC_CORE };
 static unsigned char ic_scope[IC_NR_SPRS];
+static int ic_nscope[4]; /* SPRs per scope */
 static void ic_init_scopes(void) {
 #if IC_P8
   static const int core[] = {SPRN_TSCR, SPRN_WORC}, sub[] = {SPRN_SDR1, SPRN_RPR},
@@ -190,6 +197,7 @@ static void ic_init_scopes(void) {
   for (int s = SPRN_PTCR; s < IC_FIRST_THREAD_SPR; s++) ic_scope[s] = SC_CORE;
   for (int s = IC_FIRST_THREAD_SPR; s <= IC_LAST_CHECKED_SPR; s++) ic_scope[s] = SC_THREAD;
 #endif
+  for (int s = 1; s < IC_NR_SPRS; s++) ic_nscope[ic_scope[s]]++;
 }
 static int ic_subcore_of(int t) { return t / (ic_n / ic_subcores); }
 /* The thread whose slot holds t's copy of the SPR. */
@@ -275,6 +283,115 @@ static void ic_finding(unsigned clauses, const char *fmt, ...) {
 }
 
 
+/* --- the judge: oracle/idle_core.h ------------------------------------------------
+ * The harness observes; the oracle judges IDLE-2, -3, -4, -5, -6, -7 and -9
+ * (the code every other layer's runs are judged by, linked in through
+ * oracle/idle_core_c.h). Each observation is one oracle move: the move
+ * itself ("bT", "wT", "L", a pending idle instruction), and within the run
+ * of a thread to its next point each action the code took (a resync, the
+ * fastsleep workaround, a kernel assertion, the return), with the word
+ * (the lock bit set while the lock is held, wherever the code keeps it)
+ * and the register file as they are then. What the oracle keeps is a
+ * function of the harness's state (phases, kinds, losses, the timebase,
+ * the workaround, which registers hold their values): the DFS's state
+ * hash needs nothing of it. Still judged here: the lock (IDLE-1: who holds
+ * it, what clears it, deadlocks), plain stores to the word without the
+ * lock (IDLE-2 and -5 on POWER8) and livelocks (IDLE-8). */
+static struct icx_oracle *ic_oracle;
+/* An SPR was written or lost since the oracle was last told which register
+ * sets hold (the scans cost more than the rest of an observation). */
+static int ic_regs_dirty = 1;
+/* Per scope and home slot: how many of its SPRs differ from their values
+ * (kept by ic_set_spr; ic_reset zeroes it). */
+static int ic_bad[4][IC_MAX_THREADS];
+static int ic_home_of_scope(int t, int sc) {
+  return sc == SC_CORE ? 0 : sc == SC_SUBCORE ? t - t % (ic_n / ic_subcores) : t;
+}
+static void ic_set_spr(int h, int s, unsigned long v) {
+  const int sc = ic_scope[s];
+  ic_bad[sc][h] += (v != ic_golden[h][s]) - (ic_spr[h][s] != ic_golden[h][s]);
+  ic_spr[h][s] = v;
+  ic_regs_dirty = 1;
+}
+
+static uint32_t ic_logical_word(void) {
+  return (uint32_t)(*ic_word() | (*ic_lockw() & PNV_CORE_IDLE_LOCK_BIT));
+}
+
+/* The first register of a set that does not hold its value (0: none). */
+static int ic_lost_spr(int scope, int t) {
+  const int h = scope == SC_CORE ? 0 : scope == SC_SUBCORE ? t - t % (ic_n / ic_subcores) : t;
+  for (int s = 1; s < IC_NR_SPRS; s++)
+    if (ic_scope[s] == scope && ic_spr[h][s] != ic_golden[h][s]) return s;
+  return 0;
+}
+
+static void ic_observe_registers(void) {
+  if (!ic_regs_dirty) return;
+  ic_regs_dirty = 0;
+  uint32_t sub = 0, thr = 0;
+  for (int k = 0; k < ic_subcores; k++)
+    if (!ic_bad[SC_SUBCORE][k * (ic_n / ic_subcores)]) sub |= 1u << k;
+  for (int t = 0; t < ic_n; t++)
+    if (!ic_bad[SC_THREAD][t]) thr |= 1u << t;
+  icx_registers(ic_oracle, !ic_bad[SC_CORE][0], sub, thr);
+}
+
+/* What the harness sees of a register verdict: the register, its value and
+ * the one it held (the oracle's message says which set and since when). */
+static void ic_registers_seen(int t, char *b, size_t n) {
+  int s;
+  b[0] = 0;
+  if ((s = ic_lost_spr(SC_CORE, t)))
+    snprintf(b, n, "; seen: t%d returned to running with the per-core %s lost (%#lx, not %#lx)", t,
+             ic_spr_names[s], ic_spr[0][s], ic_golden[0][s]);
+  else if ((s = ic_lost_spr(SC_SUBCORE, t)))
+    snprintf(b, n, "; seen: t%d returned to running with the per-subcore %s of subcore %d lost (%#lx, not %#lx)",
+             t, ic_spr_names[s], ic_subcore_of(t), ic_spr[ic_home(t, s)][s], ic_golden[ic_home(t, s)][s]);
+  else if ((s = ic_lost_spr(SC_THREAD, t)))
+    snprintf(b, n, "; seen: t%d returned to running with its own %s lost (%#lx, not %#lx)", t,
+             ic_spr_names[s], ic_spr[t][s], ic_golden[t][s]);
+}
+
+/* One observation, judged. POWER9's IDLE-7 is the POWER9 form of IDLE-1's
+ * lock part, IDLE-2 and IDLE-3 (spec/idle_core.md): a POWER9 failure of
+ * those is IDLE-7's too, and any other POWER9 failure (a register, an
+ * assertion) is IDLE-7's. The oracle's "model" (a move its model does not
+ * allow, an assertion that guards no clause) is the platform's catch-all. */
+static void ic_observe(int move, int t, int event, int kind, int loss, int returned, const char *what,
+                       int decided_known, unsigned long decided) {
+  struct icx_obs o;
+  memset(&o, 0, sizeof o);
+  o.move = move, o.thread = (unsigned)(t < 0 ? 0 : t), o.event = event, o.kind = kind, o.loss = loss;
+  o.returned = returned, o.what = what, o.decided_known = decided_known;
+  o.decided = (uint32_t)decided;
+  o.word_after = ic_logical_word();
+  o.move_number = (unsigned long)(ic_nmoves > 0 ? ic_nmoves : 1);
+  ic_observe_registers();
+  static char msg[400], seen[200]; /* static: no ASan frame to poison per call */
+  const int c = icx_observe(ic_oracle, &o, msg, sizeof msg);
+  if (c == 0) return;
+  unsigned mask;
+  if (c < 0)
+    mask = IC_ANY;
+  else if (IC_P8)
+    mask = C(c);
+  else
+    mask = c <= 3 ? C(c) | C(7) : c == 9 ? C(9) : C(7);
+  seen[0] = 0;
+  if (returned && c > 0 && (c == 5 || c == 6 || c == 7)) ic_registers_seen(t, seen, sizeof seen);
+  ic_finding(mask, "%s%s%s", c < 0 ? "the spec's model rejects the move: " : "", msg, seen);
+}
+
+/* The oracle's kind for the harness's kind letter. */
+static int ic_oracle_kind(int k) {
+#if IC_P8
+  return ICX_P8_NAP + k; /* n, s, w */
+#else
+  return ic_kind_letters[k] == 'd' ? ICX_P9_DEEP : ic_kind_letters[k] == 't' ? ICX_P9_TB_LOSS : ICX_P9_SHALLOW;
+#endif
+}
+
 static int ic_is_word(const volatile void *addr) {
   for (int t = 0; t < ic_n; t += threads_per_core)
     if (addr == (const volatile void *)&paca_ptrs[t]->idle_state ||
@@ -335,9 +452,7 @@ static void ic_plain_check(int line) {
     int d = ca - cb;
     if (d > 8) d -= 16;
     if (d < -8) d += 16;
-    th->wcount += d;
-    if (d < 0 && cb < -d)
-      ic_finding(C(5), "t%d took the winkle count below 0 (word %#lx -> %#lx)", t, before, w);
+    th->wcount += d; /* part of the state (the count itself is judged by the oracle) */
   }
   if (!th->holds_lock) {
     const unsigned long changed = before ^ w;
@@ -400,16 +515,19 @@ static void ic_mtspr(int spr, unsigned long v, int line) {
     ic_point(IC_OP_MTSPR_CORE, line, NULL, (unsigned long)spr);
     const int h = ic_home(ic_cur, spr);
     ic_event('m', ic_cur, IC_OP_MTSPR_CORE, line, (unsigned long)spr, ic_spr[h][spr], v, 0);
-    ic_spr[h][spr] = v;
+    ic_set_spr(h, spr, v);
   } else {
-    ic_spr[ic_cur][spr] = v;
+    ic_set_spr(ic_cur, spr, v);
   }
 }
 
 __attribute__((unused)) static void ic_workaround(unsigned long what, unsigned long how, int line) {
   ic_point(IC_OP_WORKAROUND, line, NULL, how);
   ic_event('a', ic_cur, IC_OP_WORKAROUND, line, how, (unsigned long)ic_wa_applied, what, 0);
-  if (what == OPAL_CONFIG_IDLE_FASTSLEEP) ic_wa_applied = how == OPAL_CONFIG_IDLE_APPLY;
+  if (what == OPAL_CONFIG_IDLE_FASTSLEEP) {
+    ic_wa_applied = how == OPAL_CONFIG_IDLE_APPLY;
+    ic_observe(ICX_STEP, ic_cur, ic_wa_applied ? ICX_EV_APPLY_WA : ICX_EV_UNDO_WA, 0, 0, 0, NULL, 0, 0);
+  }
   ic_th[ic_cur].hist = ic_mix(ic_th[ic_cur].hist, how + 7);
 }
 
@@ -419,11 +537,8 @@ static void ic_resync(int line) {
   ic_point(IC_OP_RESYNC, line, NULL, 0);
   const unsigned long seen = th->decided_set ? th->decided : th->last_seen;
   ic_event('y', t, IC_OP_RESYNC, line, seen, (unsigned long)ic_tb_valid, 1, 0);
-  const unsigned long others = seen & ic_core_mask & ~(1UL << (t % threads_per_core));
-  if (others)
-    ic_finding(C(9), "t%d resynced the timebase having found other threads awake (word %#lx)", t,
-               seen);
   ic_tb_valid = 1;
+  ic_observe(ICX_STEP, t, ICX_EV_RESYNC_TB, 0, 0, 0, NULL, 1, seen);
 }
 
 static unsigned long ic_idle(unsigned long psscr, int mayloss, int line) {
@@ -462,35 +577,8 @@ static void ic_check_return(int t, unsigned long ret) {
   ic_event('r', t, 0, 0, 0, *ic_word(), *ic_word(), ret);
   if (th->holds_lock)
     ic_finding(C(1) | IC_P9C, "t%d returned to running holding the lock (word %#lx)", t, *ic_word());
-  if (!ic_tb_valid)
-    ic_finding(C(3) | IC_P9C, "t%d returned to running with the timebase not resynced", t);
-  /* POWER8: the per-core and per-thread registers are IDLE-5's, the per-subcore ones IDLE-6's. */
-  const unsigned c_core = IC_P8 ? C(5) : C(7), c_sub = C(6), c_thread = IC_P8 ? C(5) : C(7);
-  for (int s = 1; s < IC_NR_SPRS; s++)
-    if (ic_scope[s] == SC_CORE && ic_spr[0][s] != ic_golden[0][s]) {
-      ic_finding(c_core, "t%d returned to running with the per-core %s lost (%#lx, not %#lx)", t,
-                 ic_spr_names[s], ic_spr[0][s], ic_golden[0][s]);
-      break;
-    }
-  for (int s = 1; s < IC_NR_SPRS; s++) {
-    const int h = ic_home(t, s);
-    if (ic_scope[s] == SC_SUBCORE && ic_spr[h][s] != ic_golden[h][s]) {
-      ic_finding(c_sub, "t%d returned to running with the per-subcore %s of subcore %d lost (%#lx, not %#lx)",
-                 t, ic_spr_names[s], ic_subcore_of(t), ic_spr[h][s], ic_golden[h][s]);
-      break;
-    }
-  }
-  for (int s = 1; s < IC_NR_SPRS; s++)
-    if (ic_scope[s] == SC_THREAD && ic_spr[t][s] != ic_golden[t][s]) {
-      ic_finding(c_thread, "t%d returned to running with its own %s lost (%#lx, not %#lx)", t,
-                 ic_spr_names[s], ic_spr[t][s], ic_golden[t][s]);
-      break;
-    }
-  if (IC_P8 && th->wcount != 0) {
-    ic_finding(C(5), "t%d returned to running with the winkle count still counting it (count %d, word %#lx)",
-               t, IC_WCOUNT(*ic_word()), *ic_word());
-    th->wcount = 0;
-  }
+  /* The timebase, the registers and the winkle count: the oracle's. */
+  ic_observe(ICX_STEP, t, ICX_EV_NONE, 0, 0, 1, NULL, 0, 0);
 }
 
 #if !IC_P8
@@ -554,6 +642,9 @@ static void ic_reset(void) {
                            : (ic_home(t, s) != t ? 0 : 0x1000UL * (unsigned long)s + (unsigned long)t + 1);
   ic_tb_valid = 1;
   ic_wa_applied = 0;
+  icx_reset(ic_oracle);
+  memset(ic_bad, 0, sizeof ic_bad); /* every SPR holds its value */
+  ic_regs_dirty = 1;
   ic_nmoves = ic_nev = ic_nfind = 0;
   ic_found_mask = 0;
   nwarns = 0;
@@ -637,35 +728,13 @@ static void ic_check_state(void) {
   int holders = 0;
   for (int t = 0; t < ic_n; t++) holders += ic_th[t].holds_lock;
   if (holders > 1) ic_finding(C(1) | IC_P9C, "%d threads hold the lock at once (word %#lx)", holders, w);
-  if (ic_locked()) return;
-  if (IC_P8 && IC_WCOUNT(w) > threads_per_core)
-    ic_finding(C(5), "lock free, word %#lx: the winkle count %d exceeds the %d threads of the core", w,
-               IC_WCOUNT(w), threads_per_core);
-  for (int t = 0; t < ic_n; t++) {
-    const struct ic_thread *th = &ic_th[t];
-    const int bit = (w >> (t % threads_per_core)) & 1;
-    if (th->st == ST_HWIDLE && ic_deep_request(th) && bit)
-      ic_finding(C(2) | IC_P9C, "lock free, word %#lx: t%d is in hardware idle in %s but its bit is set", w, t,
-                 IC_P8 ? ic_kind_names[th->kind] : "a deep stop");
-    if (!th->in_call && bit == 0)
-      ic_finding(C(2) | IC_P9C, "lock free, word %#lx: t%d is running but its bit is clear", w, t);
-  }
+  /* The thread bits and the winkle count while the lock is free: the
+   * oracle's, on the word after every observation. */
 }
 
 static void ic_check_warns(int t) {
-  for (unsigned i = 0; i < nwarns; i++) {
-    const char *w = warns[i];
-    unsigned c = IC_P9C; /* POWER9: every assertion is IDLE-7's too */
-    if (strstr(w, "LOCK_BIT"))
-      c |= C(1);
-    else if (IC_P8 && (strstr(w, "WINKLE") || strstr(w, "winkle") || strstr(w, "saved")))
-      c |= C(5);
-    else if (strstr(w, "& thread") || strstr(w, "& me") || strstr(w, "(s & ") || strstr(w, "seen & "))
-      c |= C(2);
-    else
-      c |= IC_ANY;
-    ic_finding(c, "kernel assertion on t%d: %s", t, w);
-  }
+  /* Charged by the oracle to the clause whose invariant the assertion guards. */
+  for (unsigned i = 0; i < nwarns; i++) ic_observe(ICX_STEP, t, ICX_EV_BUG, 0, 0, 0, warns[i], 0, 0);
   nwarns = 0;
 }
 
@@ -705,10 +774,13 @@ static void ic_apply(const struct ic_move *m) {
       for (int t = 0; t < ic_n; t++)
         for (int s = 1; s < IC_NR_SPRS; s++)
           if (ic_scope[s] != SC_NONE && ic_home(t, s) == t) ic_spr[t][s] = 0xdead0000UL + (unsigned long)s;
+    if (!IC_P8 || level >= 2) { /* every SPR of every slot lost: no value is 0xdead.... */
+      for (int t = 0; t < ic_n; t++)
+        for (int sc = SC_THREAD; sc <= SC_CORE; sc++) ic_bad[sc][t] = ic_home_of_scope(t, sc) == t ? ic_nscope[sc] : 0;
+      ic_regs_dirty = 1;
+    }
     if (IC_P8 || level >= 2) ic_tb_valid = 0;
-    if (IC_P8 && ic_judge_wa && !ic_wa_applied)
-      ic_finding(C(4), "the core entered a state-loss state (every thread in sleep/winkle) without the "
-                       "fastsleep workaround applied");
+    ic_observe(ICX_CORE_LOSS, -1, ICX_EV_NONE, 0, level, 0, NULL, 0, 0); /* IDLE-4: the oracle's */
     return;
   }
   const int t = m->t;
@@ -716,6 +788,7 @@ static void ic_apply(const struct ic_move *m) {
   if (m->kind == 'b') {
     th->kind = m->k;
     ic_event('b', t, 0, 0, (unsigned long)m->k, th->cycle, 0, ic_psscr_of(m->k));
+    ic_observe(ICX_BEGIN_IDLE, t, ICX_EV_NONE, ic_oracle_kind(m->k), 0, 0, NULL, 0, 0);
   } else if (m->kind == 'w') {
     unsigned long pls;
     if (IC_P8) {
@@ -724,6 +797,7 @@ static void ic_apply(const struct ic_move *m) {
       th->last_seen = *ic_word();
       ic_event('w', t, 0, 0, th->srr1, (unsigned long)th->lost, 0, 0);
       th->lost = 0;
+      ic_observe(ICX_WAKE, t, ICX_EV_WOKE, 0, 0, 0, NULL, 0, 0);
       ic_to_thread(t);
       ic_check_warns(t);
       return;
@@ -738,14 +812,16 @@ static void ic_apply(const struct ic_move *m) {
       th->srr1 = SRR1_WS_NOLOSS | SRR1_WAKEDEC;
       pls = rl < IC_DEEP_LEVEL ? rl : IC_DEEP_LEVEL - 1;
     }
-    ic_spr[t][SPRN_PSSCR] = (pls << PSSCR_PLS_SHIFT) | (th->psscr & ~PSSCR_PLS);
+    ic_set_spr(t, SPRN_PSSCR, (pls << PSSCR_PLS_SHIFT) | (th->psscr & ~PSSCR_PLS));
     th->last_seen = *ic_word(); /* what a plain read right after the wake-up sees */
     ic_event('w', t, 0, 0, th->srr1, (unsigned long)th->lost, pls, 0);
     th->lost = 0;
+    ic_observe(ICX_WAKE, t, ICX_EV_WOKE, 0, 0, 0, NULL, 0, 0);
   } else if (th->pend_op == IC_OP_IDLE) {
     ic_event('i', t, IC_OP_IDLE, th->pend_line, th->pend_arg, *ic_word(), *ic_word(), 0);
     th->st = ST_HWIDLE;
     th->lost = 0;
+    ic_observe(ICX_STEP, t, ICX_EV_ENTER_HW_IDLE, 0, 0, 0, NULL, 0, 0);
     return;
   }
   ic_to_thread(t);
@@ -1499,6 +1575,9 @@ static void ic_pct(uint64_t seed, unsigned long runs, int depth, struct ic_stats
 static void ic_setup_core(int threads, int cycles, const char *kinds) {
   ic_n = threads, ic_cycles = cycles;
   threads_per_core = threads;
+  if (ic_oracle) icx_free(ic_oracle);
+  ic_oracle = icx_new(!IC_P8, (unsigned)threads, (unsigned)ic_subcores, ic_judge_wa);
+  if (!ic_oracle) bad_input("threads: a core the spec's model does not know");
   threads_shift = threads == 8 ? 3 : threads == 4 ? 2 : threads == 2 ? 1 : 0;
   ic_core_mask = (1UL << threads) - 1;
   snprintf(ic_kinds, sizeof ic_kinds, "%s", kinds);

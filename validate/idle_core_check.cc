@@ -240,7 +240,8 @@ Part check_function(const Options& opt, const Component& base, const Target& tar
   const bool workaround = p8 && ex.code.find("opal_config_cpu_idle_state") != std::string::npos;
   if (!prepare_part(opt, component, t, "idle_env.h", "harness_idle_core.c",
                     p8 ? "-DHAVE_POWER7_IDLE_INSN" : "-DHAVE_POWER9_IDLE_STOP",
-                    "CANDIDATE_IDLE_CORE", part, hb, line)) {
+                    "CANDIDATE_IDLE_CORE", part, hb, line, false,
+                    {"-I" IDLESPEC_SOURCE_DIR, IDLESPEC_HARNESS_ORACLE, "-lstdc++", "-lm"})) {
     finish_part(opt, part, t0);
     return part;
   }

@@ -194,7 +194,7 @@ void fill_clause(ClauseVerdict& v, const std::vector<std::string>& errors, size_
 bool prepare_part(const Options& opt, const Component& component, const Target& target,
                   const std::string& env_header, const std::string& harness_file,
                   const std::string& have_define, const std::string& candidate_define, Part& part,
-                  HarnessBuild& hb, int& line, bool fuzz) {
+                  HarnessBuild& hb, int& line, bool fuzz, const std::vector<std::string>& libs) {
   part.component = component.name;
   part.file = target.display;
   const Extraction ex = target.candidate.empty()
@@ -214,7 +214,7 @@ bool prepare_part(const Options& opt, const Component& component, const Target& 
   }
   // A candidate library has no coverage instrumentation to guide a campaign.
   hb = build_harness(opt, part.temp_dir, env_header, ex.code, harness_file, {have_define},
-                     fuzz && target.candidate.empty());
+                     fuzz && target.candidate.empty(), libs);
   if (!hb.error.empty()) {
     part.build_error = hb.error;
     fill_verdicts(component, target, part, "error", hb.verdict_reason);

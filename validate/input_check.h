@@ -216,7 +216,8 @@ void check_inputs(const Options& opt, const HarnessBuild& hb, const Component& c
 bool prepare_part(const Options& opt, const Component& component, const Target& target,
                   const std::string& env_header, const std::string& harness_file,
                   const std::string& have_define, const std::string& candidate_define, Part& part,
-                  HarnessBuild& hb, int& line, bool fuzz = false);
+                  HarnessBuild& hb, int& line, bool fuzz = false,
+                  const std::vector<std::string>& libs = {});
 
 // --- the fuzz campaign (harness_firmware.c's LLVMFuzzerTestOneInput) ----------
 

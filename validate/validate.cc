@@ -151,7 +151,7 @@ std::vector<std::pair<std::string, std::string>> sanitizer_env() {
 HarnessBuild build_harness(const Options& opt, const std::string& dir,
                            const std::string& env_header, const std::string& code,
                            const std::string& harness_file, const std::vector<std::string>& defs,
-                           bool fuzz) {
+                           bool fuzz, const std::vector<std::string>& libs) {
   HarnessBuild hb;
   const std::string tu = dir + "/candidate.c";
   std::string text = "#include \"kernel.h\"\n";
@@ -176,6 +176,7 @@ HarnessBuild build_harness(const Options& opt, const std::string& dir,
     j.argv.insert(j.argv.end(), flags.begin(), flags.end());
     j.argv.insert(j.argv.end(), defs.begin(), defs.end());
     j.argv.insert(j.argv.end(), {tu, "-o", out});
+    j.argv.insert(j.argv.end(), libs.begin(), libs.end());
     j.out = out + ".build.out";
     j.err = out + ".build.err";
     // The build is the part's first stage: it may take the whole --budget

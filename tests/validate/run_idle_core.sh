@@ -78,20 +78,20 @@ expect_no_driver_crash faithful
 run no_lock --source "$(src_variant no_lock)" --budget "$BUDGET" --no-sanitizers
 expect_rc no_lock 1
 expect_only_failed no_lock IDLE-1 IDLE-7
-expect_text no_lock "kernel assertion on t0: BUG_ON(!(seen & PNV_CORE_IDLE_LOCK_BIT))"
+expect_text no_lock "(on the wake path) hit a kernel assertion: BUG_ON(!(seen & PNV_CORE_IDLE_LOCK_BIT))"
 expect_text no_lock "replay (--keep-temp): printf '0 2 replay "
 
 run early_return --source "$(src_variant early_return)" --budget "$BUDGET" --no-sanitizers
 expect_rc early_return 1
 expect_only_failed early_return IDLE-3 IDLE-7
-expect_text early_return "returned to running with the timebase not resynced"
+expect_text early_return "returned to running with the timebase invalid (lost at move 7, no resync since)"
 expect_text early_return "returned to running with the per-core PTCR lost"
 expect_text early_return "hw: every thread stopped deep: the core loses SPRs"
 
 run lost_bit --source "$(src_variant lost_bit)" --budget "$BUDGET" --no-sanitizers
 expect_rc lost_bit 1
 expect_only_failed lost_bit IDLE-2 IDLE-7
-expect_text lost_bit "is running but its bit is clear"
+expect_text lost_bit "the lock is free and t0's bit is clear, but t0 is running"
 expect_text lost_bit "t0: cmpxchg(expect 0x10000000)"
 
 run resync_every --source "$(src_variant resync_every)" --budget "$BUDGET" --no-sanitizers
@@ -201,7 +201,7 @@ expect_no_driver_crash p8_no_lock
 run p8_winkle_kept --source "$(src8 winkle_kept)" --budget "$BUDGET" --no-sanitizers
 expect_rc p8_winkle_kept 1
 expect_only_failed p8_winkle_kept IDLE-5 IDLE-6
-expect_text p8_winkle_kept "returned to running with the winkle count still counting it"
+expect_text p8_winkle_kept "the winkle count is 1, but 0 winkle threads are in hardware idle"
 expect_text p8_winkle_kept "t0: woken, SRR1 no loss"
 
 run p8_subcore_by_core --source "$(src8 subcore_by_core)" --budget "$BUDGET" --no-sanitizers
@@ -226,7 +226,7 @@ expect_text p8_fix_never_set "(fastsleep workaround not applied)"
 run p8_no_resync --source "$(src8 no_resync)" --budget "$BUDGET" --no-sanitizers
 expect_rc p8_no_resync 1
 expect_only_failed p8_no_resync IDLE-3
-expect_text p8_no_resync "returned to running with the timebase not resynced"
+expect_text p8_no_resync "returned to running with the timebase invalid"
 expect_text p8_no_resync "SRR1 state loss (fastsleep: timebase lost)"
 
 run p8_unlock_unlocked --source "$(src8 unlock_unlocked)" --budget "$BUDGET" --no-sanitizers
