@@ -304,10 +304,17 @@ static int ic_regs_dirty = 1;
 /* Per scope and home slot: how many of its SPRs differ from their values
  * (kept by ic_set_spr; ic_reset zeroes it). */
 static int ic_bad[4][IC_MAX_THREADS];
+/* The observer's own bookkeeping is not the code under test: the ASan+UBSan
+ * build leaves it uninstrumented (it runs on every move). */
+#if defined(__GNUC__)
+#define IC_OBSERVER __attribute__((no_sanitize("address", "undefined")))
+#else
+#define IC_OBSERVER
+#endif
 static int ic_home_of_scope(int t, int sc) {
   return sc == SC_CORE ? 0 : sc == SC_SUBCORE ? t - t % (ic_n / ic_subcores) : t;
 }
-static void ic_set_spr(int h, int s, unsigned long v) {
+IC_OBSERVER static void ic_set_spr(int h, int s, unsigned long v) {
   const int sc = ic_scope[s];
   ic_bad[sc][h] += (v != ic_golden[h][s]) - (ic_spr[h][s] != ic_golden[h][s]);
   ic_spr[h][s] = v;
@@ -326,7 +333,7 @@ static int ic_lost_spr(int scope, int t) {
   return 0;
 }
 
-static void ic_observe_registers(void) {
+IC_OBSERVER static void ic_observe_registers(void) {
   if (!ic_regs_dirty) return;
   ic_regs_dirty = 0;
   uint32_t sub = 0, thr = 0;
@@ -358,7 +365,7 @@ static void ic_registers_seen(int t, char *b, size_t n) {
  * those is IDLE-7's too, and any other POWER9 failure (a register, an
  * assertion) is IDLE-7's. The oracle's "model" (a move its model does not
  * allow, an assertion that guards no clause) is the platform's catch-all. */
-static void ic_observe(int move, int t, int event, int kind, int loss, int returned, const char *what,
+IC_OBSERVER static void ic_observe(int move, int t, int event, int kind, int loss, int returned, const char *what,
                        int decided_known, unsigned long decided) {
   struct icx_obs o;
   memset(&o, 0, sizeof o);
