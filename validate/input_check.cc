@@ -34,7 +34,7 @@ long long HarnessOutcome::field(const std::string& key) const {
 
 HarnessBatch run_harness_inputs(const std::string& harness, bool sanitizers,
                                 const std::vector<std::string>& inputs, const std::string& dir,
-                                const std::string& tag, double budget) {
+                                const std::string& tag, double budget, size_t first_id) {
   HarnessBatch b;
   b.outcomes.resize(inputs.size());
   size_t next = 0;
@@ -42,12 +42,13 @@ HarnessBatch run_harness_inputs(const std::string& harness, bool sanitizers,
   for (int attempt = 0; next < inputs.size() && attempt < kRestarts; ++attempt) {
     const double left = budget - std::chrono::duration<double>(Clock::now() - t0).count();
     if (left <= 1) {
-      b.errors.push_back(tag + ": the budget ran out before input " + std::to_string(next));
+      b.errors.push_back(tag + ": the budget ran out before input " +
+                         std::to_string(first_id + next));
       break;
     }
     std::string text;
     for (size_t i = next; i < inputs.size(); ++i)
-      text += std::to_string(i) + " " + inputs[i] + "\n";
+      text += std::to_string(first_id + i) + " " + inputs[i] + "\n";
     const std::string stem = dir + "/" + tag + std::to_string(attempt);
     spit(stem + ".in", text);
     Job j;
@@ -69,7 +70,8 @@ HarnessBatch run_harness_inputs(const std::string& harness, bool sanitizers,
         done = true;
         continue;
       }
-      if (!(l >> id) || id >= inputs.size()) continue;
+      if (!(l >> id) || id < first_id || id - first_id >= inputs.size()) continue;
+      id -= first_id;
       HarnessOutcome& o = b.outcomes[id];
       last = std::max(last, id + 1);
       std::string rest;
@@ -102,7 +104,7 @@ HarnessBatch run_harness_inputs(const std::string& harness, bool sanitizers,
       std::string* open = nullptr;  // the ASan report being summarised
       for (std::string line; std::getline(es, line);) {
         if (line.rfind("AT ", 0) == 0) {
-          at = std::atoll(line.c_str() + 3);
+          at = std::atoll(line.c_str() + 3) - static_cast<long long>(first_id);
           open = nullptr;
           continue;
         }
@@ -142,10 +144,10 @@ HarnessBatch run_harness_inputs(const std::string& harness, bool sanitizers,
         last = std::max(last, static_cast<size_t>(at) + 1);
       }
     }
-    RunRecord rec{
-        sanitizers ? "sanitizers" : "plain",
-        tag + " inputs " + std::to_string(next) + ".." + std::to_string(inputs.size() - 1),
-        r.seconds, done ? "finished" : outcome(r, left)};
+    RunRecord rec{sanitizers ? "sanitizers" : "plain",
+                  tag + " inputs " + std::to_string(first_id + next) + ".." +
+                      std::to_string(first_id + inputs.size() - 1),
+                  r.seconds, done ? "finished" : outcome(r, left)};
     if (!done && rec.outcome == "finished") rec.outcome = "stopped early";
     b.runs.push_back(rec);
     if (done) {
@@ -159,7 +161,7 @@ HarnessBatch run_harness_inputs(const std::string& harness, bool sanitizers,
       o.crash = "the harness died (" + rec.outcome + ")";
       ++last;
     } else if (r.timed_out) {
-      b.errors.push_back(tag + ": " + rec.outcome + " at input " + std::to_string(last));
+      b.errors.push_back(tag + ": " + rec.outcome + " at input " + std::to_string(first_id + last));
       break;
     }
     next = std::max(last, next + 1);

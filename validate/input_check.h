@@ -44,9 +44,11 @@ struct HarnessBatch {
 // early (a crash the harness could not survive, its abort after too many
 // traps), so that no input's result is lost; ASan and UBSan reports are
 // summarised and attributed to the input in flight.
+// `first_id`: the id of lines[0] (a batch split across processes numbers
+// its inputs as the whole does); outcomes[i] is still lines[i]'s.
 HarnessBatch run_harness_inputs(const std::string& harness, bool sanitizers,
                                 const std::vector<std::string>& lines, const std::string& dir,
-                                const std::string& tag, double budget);
+                                const std::string& tag, double budget, size_t first_id = 0);
 
 // A payload as a harness line field: lower-case hex, "-" when empty.
 std::string payload_hex(const std::vector<uint8_t>& bytes);
@@ -64,6 +66,10 @@ struct InputChecker {
   std::string sanitizer_clause;  // judged only with the ASan build ("" none): unknown without it
   std::map<std::string, std::string> failure_notes;  // clause -> note when it fails
   int shrink_rounds = 48;
+  // The ASan+UBSan build's inputs run in several processes at once, one per
+  // slice: the index each slice starts at, in order (empty: one process). A
+  // slow sanitizer batch beside a quick plain one would leave a CPU idle.
+  std::vector<size_t> san_slices;
   // When the part began (its extraction and build, Z3's inputs, the fuzz
   // campaign and RapidCheck count too): --budget is the part's, so the runs
   // and the shrinking get what is left of it.
@@ -106,13 +112,29 @@ void check_inputs(const Options& opt, const HarnessBuild& hb, const Component& c
   for (const auto& in : inputs) lines.push_back(c.line(in));
   HarnessBatch plain, sanb;
   {
-    std::thread other;  // both builds at once, one per CPU
-    if (san)
-      other = std::thread([&] {
-        sanb = run_harness_inputs(hb.san, true, lines, part.temp_dir, "san", run_budget);
+    // Both builds at once; the sanitizer one in c.san_slices' processes.
+    std::vector<size_t> starts;
+    if (san) starts.push_back(0);
+    for (size_t k : c.san_slices)
+      if (san && k > starts.back() && k < lines.size()) starts.push_back(k);
+    std::vector<HarnessBatch> parts(starts.size());
+    std::vector<std::thread> others;
+    for (size_t k = 0; k < starts.size(); ++k) {
+      const size_t from = starts[k], to = k + 1 < starts.size() ? starts[k + 1] : lines.size();
+      others.emplace_back([&, k, from, to] {
+        const std::vector<std::string> slice(lines.begin() + from, lines.begin() + to);
+        parts[k] = run_harness_inputs(hb.san, true, slice, part.temp_dir,
+                                      starts.size() == 1 ? "san" : "san" + std::to_string(k),
+                                      run_budget, from);
       });
+    }
     plain = run_harness_inputs(hb.plain, false, lines, part.temp_dir, "plain", run_budget);
-    if (other.joinable()) other.join();
+    for (auto& t : others) t.join();
+    for (auto& p : parts) {
+      sanb.outcomes.insert(sanb.outcomes.end(), p.outcomes.begin(), p.outcomes.end());
+      sanb.runs.insert(sanb.runs.end(), p.runs.begin(), p.runs.end());
+      sanb.errors.insert(sanb.errors.end(), p.errors.begin(), p.errors.end());
+    }
   }
   part.runs.insert(part.runs.end(), plain.runs.begin(), plain.runs.end());
   part.runs.insert(part.runs.end(), sanb.runs.begin(), sanb.runs.end());
