@@ -1435,12 +1435,15 @@ Part check_governor(const Options& opt, const Target& target) {
   {
     std::thread other;
     SandboxLog& log = SandboxLog::current();  // the san runs are this part's too
+    // --budget is the part's: the runs get what the build left of it.
+    const double left = std::max(
+        1.0, opt.budget_seconds - std::chrono::duration<double>(Clock::now() - t0).count());
     if (san)
       other = std::thread([&] {
         SandboxLog::Scope scope(log);
-        sanb = run_inputs(hb.san, true, inputs, part.temp_dir, "san", opt.budget_seconds);
+        sanb = run_inputs(hb.san, true, inputs, part.temp_dir, "san", left);
       });
-    plain = run_inputs(hb.plain, false, inputs, part.temp_dir, "plain", opt.budget_seconds);
+    plain = run_inputs(hb.plain, false, inputs, part.temp_dir, "plain", left);
     if (other.joinable()) other.join();
   }
   part.runs = plain.runs;
@@ -1609,8 +1612,11 @@ Part check_governor(const Options& opt, const Target& target) {
         std::erase_if(cand, [&](const Input& x) { return input_line(0, x) == input_line(0, in); });
       }
       if (cand.empty()) break;
-      const Batch b = run_inputs(harness, via_san, cand, part.temp_dir,
-                                 "shrink" + std::to_string(round) + "-", 20);
+      const double round_left =
+          opt.budget_seconds - std::chrono::duration<double>(Clock::now() - t0).count();
+      const Batch b =
+          run_inputs(harness, via_san, cand, part.temp_dir, "shrink" + std::to_string(round) + "-",
+                     std::clamp(round_left, 1.0, 20.0));
       bool progressed = false;
       // The smallest candidate that still fails (the first of equals).
       size_t best_size = ~size_t{0};
