@@ -201,8 +201,11 @@ static void ic_init_scopes(void) {
 }
 static int ic_subcore_of(int t) { return t / (ic_n / ic_subcores); }
 /* The thread whose slot holds t's copy of the SPR. */
+static int ic_home_of_scope(int t, int sc) {
+  return sc == SC_CORE ? 0 : sc == SC_SUBCORE ? t - t % (ic_n / ic_subcores) : t;
+}
 static int ic_home(int t, int spr) {
-  return ic_scope[spr] == SC_CORE ? 0 : ic_scope[spr] == SC_SUBCORE ? t - t % (ic_n / ic_subcores) : t;
+  return ic_home_of_scope(t, ic_scope[spr]);
 }
 
 /* The word of the core (the first thread's paca). */
@@ -311,9 +314,6 @@ static int ic_bad[4][IC_MAX_THREADS];
 #else
 #define IC_OBSERVER
 #endif
-static int ic_home_of_scope(int t, int sc) {
-  return sc == SC_CORE ? 0 : sc == SC_SUBCORE ? t - t % (ic_n / ic_subcores) : t;
-}
 IC_OBSERVER static void ic_set_spr(int h, int s, unsigned long v) {
   const int sc = ic_scope[s];
   ic_bad[sc][h] += (v != ic_golden[h][s]) - (ic_spr[h][s] != ic_golden[h][s]);
@@ -327,7 +327,7 @@ static uint32_t ic_logical_word(void) {
 
 /* The first register of a set that does not hold its value (0: none). */
 static int ic_lost_spr(int scope, int t) {
-  const int h = scope == SC_CORE ? 0 : scope == SC_SUBCORE ? t - t % (ic_n / ic_subcores) : t;
+  const int h = ic_home_of_scope(t, scope);
   for (int s = 1; s < IC_NR_SPRS; s++)
     if (ic_scope[s] == scope && ic_spr[h][s] != ic_golden[h][s]) return s;
   return 0;

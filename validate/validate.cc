@@ -201,11 +201,12 @@ HarnessBuild build_harness(const Options& opt, const std::string& dir,
   // One deadline for all of them: a third build that starts when one of the
   // first two ends gets what is left, not a budget of its own.
   const auto built = run_jobs(builds, 2, std::max(1.0, opt.budget_seconds));
+  const std::string out_of_budget =
+      "did not finish within the budget (--budget " + strprintf("%g", opt.budget_seconds) + " s)";
   if (built[0].exit_code != 0) {
     hb.error = built[0].exec_failed ? "cannot run the C compiler '" + opt.cc + "'"
                : built[0].timed_out || built[0].skipped
-                   ? "the C compiler did not finish within the budget (--budget " +
-                         strprintf("%g", opt.budget_seconds) + " s)"
+                   ? "the C compiler " + out_of_budget
                    : "the harness does not compile:\n" + tail(slurp(builds[0].err), 30);
     if (built[0].timed_out || built[0].skipped)
       hb.verdict_reason = "not judged: the harness's build ran out of the budget";
@@ -220,19 +221,15 @@ HarnessBuild build_harness(const Options& opt, const std::string& dir,
       hb.fuzz_note = r.exec_failed ? "cannot run '" + opt.fuzz_cc +
                                          "' (install clang and libclang-rt-14-dev, or pass "
                                          "--fuzz-cc)"
-                     : r.skipped || r.timed_out
-                         ? "its build did not finish within the budget (--budget " +
-                               strprintf("%g", opt.budget_seconds) + " s)"
-                         : tail(slurp(builds.back().err), 3);
+                     : r.skipped || r.timed_out ? "its build " + out_of_budget
+                                                : tail(slurp(builds.back().err), 3);
   }
   if (opt.sanitizers) {
     if (built[1].exit_code == 0)
       hb.san = san;
     else
-      hb.san_note = built[1].timed_out || built[1].skipped
-                        ? "its build did not finish within the budget (--budget " +
-                              strprintf("%g", opt.budget_seconds) + " s)"
-                        : tail(slurp(builds[1].err), 3);
+      hb.san_note = built[1].timed_out || built[1].skipped ? "its build " + out_of_budget
+                                                           : tail(slurp(builds[1].err), 3);
   }
   return hb;
 }
