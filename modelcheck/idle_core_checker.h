@@ -3,8 +3,11 @@
 //
 // Breadth-first over every interleaving of impl/idle_core_model.h, templated
 // on the subject (impl/idle_core.h Reference, or a witness of
-// tests/witnesses/idle_core_witnesses.h), judging every state and transition
-// with modelcheck/idle_core_invariants.h. The first violation of each clause
+// tests/witnesses/idle_core_witnesses.h). Every transition is judged by the
+// idle_core oracle (oracle/idle_core.h), restarted from the state it leaves
+// and told what the threads' program points mean
+// (modelcheck/idle_core_observer.h); the checker itself judges no clause but
+// IDLE-8, a property of the state graph. The first violation of each clause
 // BFS meets is the shortest; it is printed as a timeline, one column per
 // thread.
 //
@@ -53,7 +56,7 @@
 #include "impl/idle_core.h"
 #include "impl/idle_core_model.h"
 #include "impl/text.h"
-#include "modelcheck/idle_core_invariants.h"
+#include "modelcheck/idle_core_observer.h"
 
 namespace idlespec::idle_core::mc {
 
@@ -75,8 +78,7 @@ struct CheckerOptions {
 };
 
 struct Violation {
-  std::string clause;  // "IDLE-3"
-  Finding finding = Finding::none;
+  std::string clause;   // "IDLE-3"
   std::string summary;  // one line
   std::string trace;    // the timeline
   unsigned length = 0;  // moves in the counterexample
@@ -244,6 +246,7 @@ class Checker {
       : o_(o),
         c_(o.config),
         shape_(Shape::of<Subject>()),
+        judge_(o.config, shape_),
         sym_(
             symmetry_for(o.config, Subject::core_thread_mask(o.config), o.symmetry && !o.liveness)),
         codec_(o.config, sym_) {}
@@ -253,13 +256,13 @@ class Checker {
  private:
   using Clock = std::chrono::steady_clock;
   struct Found {
-    Finding finding = Finding::none;
     std::string clause;
-    uint32_t state = 0;  // the state the violating move leaves (or the bad state)
+    std::string message;  // the oracle's, on the snapshot (replay: on the path)
+    uint32_t state = 0;   // the state the violating move leaves (or the bad state)
     bool has_move = false;
     uint8_t move = 0;  // on the representative of `state`
   };
-  bool record(Findings fs, const Transition* tr, uint32_t state, bool has_move, uint8_t move);
+  void record(const oracle::Violations& vs, uint32_t state, bool has_move, uint8_t move);
   void progress(bool final);
   bool out_of_time() const {
     return o_.time_limit > 0 &&
@@ -272,11 +275,13 @@ class Checker {
   CheckerOptions o_;
   Config c_;
   Shape shape_;
+  Judge judge_;
   Symmetry sym_;
   Codec codec_;
   StateStore store_;
   Graph graph_;
   std::vector<Found> found_;
+  uint32_t found_clauses_ = 0;  // bit n: IDLE-n is in found_
   struct Succ {
     Key key;
     uint64_t h;
@@ -293,20 +298,18 @@ class Checker {
 };
 
 template <class Subject>
-bool Checker<Subject>::record(Findings fs, const Transition* tr, uint32_t state, bool has_move,
+void Checker<Subject>::record(const oracle::Violations& vs, uint32_t state, bool has_move,
                               uint8_t move) {
-  for (unsigned f = 1; f < kFindingCount; ++f) {
-    if (!(fs & (Findings{1} << f))) continue;
-    const Finding fi = static_cast<Finding>(f);
-    const std::string clause(fi == Finding::bug ? clause_of_bug(c_, tr ? tr->result.what : nullptr)
-                                                : clause_of(c_, fi));
-    bool known = false;
-    for (const Found& x : found_) known = known || x.clause == clause;
-    if (known) continue;
-    found_.push_back(Found{fi, clause, state, has_move, move});
-    if (o_.stop_at_first) stop_ = true;
+  for (const oracle::Verdict& v : vs) {
+    const uint32_t charged = judge_.clauses(v) & ~found_clauses_;
+    if (!charged) continue;
+    for (unsigned n = 1; n <= 9; ++n) {
+      if (!((charged >> n) & 1)) continue;
+      found_clauses_ |= 1u << n;
+      found_.push_back(Found{"IDLE-" + std::to_string(n), v.message, state, has_move, move});
+      if (o_.stop_at_first) stop_ = true;
+    }
   }
-  return fs != 0;
 }
 
 template <class Subject>
@@ -343,7 +346,7 @@ CheckerResult Checker<Subject>::run() {
     return res_;
   }
   store_.insert(key, StateStore::kNone, 0, inserted);
-  record(judge_state(c_, shape_, init), nullptr, 0, false, 0);
+  record(judge_.state(init), 0, false, 0);
 
   std::vector<Move> moves;
   uint64_t level_end = 1;
@@ -376,6 +379,7 @@ CheckerResult Checker<Subject>::run() {
       continue;
     }
     enabled_moves(c_, s, moves);
+    judge_.at(s);
     bool changes = false;
     succ_.clear();
     for (const Move& m : moves) {
@@ -385,14 +389,19 @@ CheckerResult Checker<Subject>::run() {
       const uint8_t mb = pack_move(c_, m);
       const bool spin = tr.result.event == Event::spin;
       const bool self = n == s;  // a failing test-and-set
-      Findings fs = judge_transition(c_, tr, n) | (self ? 0 : judge_state(c_, shape_, n));
+      // A failing test-and-set changes nothing: the state it stays in was
+      // judged when it was reached, and the oracle has nothing to learn
+      // from a spin.
+      const oracle::Violations* vs =
+          self && spin && !tr.result.returned ? nullptr : &judge_.move(tr, n, depth_ + 1);
+      const bool fs = vs && !vs->empty();
       if (!fs && self) {  // only the graph wants it
         if (o_.liveness) succ_.push_back({Key{}, 0, mb, spin, true});
         continue;
       }
       changes = changes || !self;
       if (fs) {
-        record(fs, &tr, cur, true, mb);
+        record(*vs, cur, true, mb);
         if (stop_) break;
         // A violating successor is terminal, except for the liveness
         // analysis, which wants the whole reachable graph.
@@ -429,7 +438,7 @@ CheckerResult Checker<Subject>::run() {
       }
     }
     if (o_.liveness) graph_.offsets.push_back(graph_.targets.size());
-    if (!changes && !stop_) record(finding_bit(Finding::deadlock), nullptr, cur, false, 0);
+    if (!changes && !stop_) record(oracle::Violations{judge_.stuck(s)}, cur, false, 0);
   }
   res_.depth = depth_;
   if (stop_ && !found_.empty() && res_.incomplete_reason.empty() && cursor_ < store_.size())
@@ -444,7 +453,6 @@ CheckerResult Checker<Subject>::run() {
     if (analyse_liveness(c_, graph_, o_.fair_environment, lasso, &examined)) {
       Violation v;
       v.clause = "IDLE-8";
-      v.finding = Finding::starvation;
       v.summary = strprintf(
           "t%u is woken and never returns to running on a strongly fair cycle (fair SCC of "
           "%llu states)",
@@ -458,7 +466,6 @@ CheckerResult Checker<Subject>::run() {
   for (const Found& f : found_) {
     Violation v;
     v.clause = f.clause;
-    v.finding = f.finding;
     std::vector<TraceRow> rows;
     CoreState last;
     v.summary = replay(f, rows, last);
@@ -494,7 +501,11 @@ std::string Checker<Subject>::replay(const Found& f, std::vector<TraceRow>& rows
   codec_.encode(conc, key, pi);
   CoreState rep;
   codec_.decode(key, rep);
-  std::string summary;
+  std::string summary = f.message;
+  // The oracle along the concrete path: its messages can say where what
+  // went wrong began (the loss that invalidated the timebase, ...).
+  oracle::Oracle along(c_);
+  oracle::Violations said;
   for (size_t k = 0; k < steps.size(); ++k) {
     const Move rm = unpack_move(c_, steps[k]);
     Move cm = rm;
@@ -512,14 +523,32 @@ std::string Checker<Subject>::replay(const Found& f, std::vector<TraceRow>& rows
     row.word_after = conc.word;
     row.ghost_after = conc.ghost;
     const bool last = k + 1 == steps.size();
+    said.clear();
+    along.observe_all(tr, conc.word, seen_in(c_, shape_, &tr, conc, k + 1), said);
     if (last && f.has_move) {
-      const Findings fs = judge_transition(c_, tr, conc) | judge_state(c_, shape_, conc);
-      (void)fs;
-      summary = finding_text(c_, shape_, f.finding, conc, &tr);
+      const unsigned n = static_cast<unsigned>(std::stoi(f.clause.substr(5)));
+      bool told = false;
+      for (const oracle::Verdict& v : said) {
+        if ((judge_.clauses(v) >> n) & 1) {
+          summary = v.message;
+          told = true;
+          break;
+        }
+      }
+      if (!told) {  // the oracle along the path saw it differently: the snapshot's words
+        judge_.set_quiet(false);
+        judge_.at(before);
+        for (const oracle::Verdict& v : judge_.move(tr, conc, k + 1)) {
+          if ((judge_.clauses(v) >> n) & 1) {
+            summary = v.message;
+            break;
+          }
+        }
+        judge_.set_quiet(true);
+      }
       row.note = "<- " + f.clause;
     }
     rows.push_back(row);
-    (void)before;
     if (!(last && f.has_move)) {
       CoreState next = rep;
       apply<Subject>(c_, next, rm);
@@ -531,10 +560,7 @@ std::string Checker<Subject>::replay(const Found& f, std::vector<TraceRow>& rows
     }
   }
   final_state = conc;
-  if (!f.has_move) {
-    summary = finding_text(c_, shape_, f.finding, conc, nullptr);
-    if (!rows.empty()) rows.back().note = "<- " + f.clause;
-  }
+  if (!f.has_move && !rows.empty()) rows.back().note = "<- " + f.clause;
   return summary;
 }
 
@@ -600,9 +626,10 @@ void Checker<Subject>::random_walks() {
       CoreState n = s;
       const Transition tr = apply<Subject>(c_, n, m);
       ++res_.transitions;
-      const Findings fs = judge_transition(c_, tr, n) | judge_state(c_, shape_, n);
-      if (fs) {
-        record(fs, &tr, cur, true, pack_move(c_, rm));
+      judge_.at(s);
+      const oracle::Violations& vs = judge_.move(tr, n, d + 1);
+      if (!vs.empty()) {
+        record(vs, cur, true, pack_move(c_, rm));
         break;
       }
       if (!codec_.encode(n, key, perm)) break;

@@ -85,7 +85,7 @@ Loss Oracle::loss_possible() const {
   return Loss::none;
 }
 
-Verdict Oracle::violation(const char* clause, std::string message) const {
+Verdict Oracle::violation_text(const char* clause, std::string message) const {
   return {clause, strprintf("move %zu: ", n_) + message};
 }
 
@@ -109,9 +109,18 @@ void Oracle::observe_registers(bool core, uint32_t subcore_mask, uint32_t thread
 }
 
 Verdict Oracle::observe(const Transition& tr, uint32_t word_after, const Seen& seen) {
+  Violations all;
+  observe_all(tr, word_after, seen, all);
+  return all.empty() ? Verdict{} : std::move(all.front());
+}
+
+void Oracle::observe_all(const Transition& tr, uint32_t word_after, const Seen& seen,
+                         Violations& out) {
   n_ = seen.move_number ? seen.move_number : n_ + 1;
+  const size_t before = out.size();
   Verdict v = tr.move.kind == MoveKind::core_loss ? judge_loss(tr) : judge_thread(tr, seen);
-  if (v.ok()) v = judge_word(word_after);
+  if (!v.ok()) out.push_back(std::move(v));
+  judge_state(word_after, seen, out);
   // What the threads on the wake path may have read (IDLE-9).
   const uint32_t bits = word_after & static_cast<uint32_t>((1u << config_.threads) - 1);
   for (unsigned t = 0; t < config_.threads; ++t) {
@@ -119,26 +128,82 @@ Verdict Oracle::observe(const Transition& tr, uint32_t word_after, const Seen& s
     th_[t].never_empty = th_[t].never_empty && bits != 0;
     th_[t].set_throughout &= bits;
   }
-  if (!v.ok() && first_.ok()) {
-    first_ = v;
+  if (out.size() > before && first_.ok()) {
+    first_ = out[before];
     first_at_ = n_;
   }
-  return v;
+}
+
+void Oracle::judge_state(uint32_t word, const Seen& seen, Violations& out) const {
+  judge_lock(word, seen, out);
+  judge_bits(word, seen, out);
+  judge_count(word, seen, out);
+}
+
+Verdict Oracle::stuck() const {
+  std::string who;
+  for (unsigned t = 0; t < config_.threads; ++t) {
+    if (th_[t].phase != Phase::running) {
+      who += strprintf(" t%u (%s)", t, phase_name(th_[t].phase));
+    }
+  }
+  return violation("IDLE-1", [&] {
+    return std::string("no enabled move changes the state: every thread is stuck:" + who);
+  });
+}
+
+void Oracle::restart(const Snapshot& s, size_t move_number) {
+  for (unsigned t = 0; t < config_.threads; ++t) {
+    ThreadView& v = th_[t];
+    v.phase = s.phase[t];
+    v.kind = s.kind[t];
+    v.lost = s.lost[t];
+    v.woke_at = 0;
+    v.never_empty = false;  // unknown: the observer says what the thread found
+    v.set_throughout = 0;
+  }
+  core_.tb_valid = s.tb_valid;
+  core_.wa_applied = s.wa_applied;
+  core_.core_regs = s.core_regs;
+  for (unsigned k = 0; k < config_.threads; ++k) {
+    core_.subcore_regs[k] = (s.subcore_regs >> k) & 1;
+    core_.thread_regs[k] = (s.thread_regs >> k) & 1;
+  }
+  core_.tb_lost_at = core_.core_lost_at = core_.regs_lost_at = 0;
+  n_ = move_number ? move_number - 1 : 0;
+  if (!first_.ok()) first_ = {};
+  first_at_ = 0;
+}
+
+uint32_t charged_clauses(const Config& c, const Verdict& v) {
+  if (v.ok()) return 0;
+  unsigned n = 0;
+  if (v.clause.size() == 6 && v.clause.compare(0, 5, "IDLE-") == 0 && v.clause[5] >= '1' &&
+      v.clause[5] <= '9') {
+    n = static_cast<unsigned>(v.clause[5] - '0');
+  }
+  if (!c.power9()) return 1u << (n ? n : 1);
+  if (n == 9) return 1u << 9;
+  if (n >= 1 && n <= 3) return (1u << n) | (1u << 7);
+  return 1u << 7;
 }
 
 Verdict Oracle::judge_loss(const Transition& tr) {
   const Loss expected = loss_possible();
   if (expected == Loss::none || tr.loss != expected) {
-    return violation("model",
-                     strprintf("the core lost state (%s) where the spec's model allows %s",
-                               loss_text(config_, tr.loss),
-                               expected == Loss::none ? "no loss" : loss_text(config_, expected)));
+    return violation("model", [&] {
+      return std::string(strprintf(
+          "the core lost state (%s) where the spec's model allows %s", loss_text(config_, tr.loss),
+          expected == Loss::none ? "no loss" : loss_text(config_, expected)));
+    });
   }
   Verdict v;
   if (!config_.power9() && config_.fastsleep_workaround && !core_.wa_applied) {
-    v = violation("IDLE-4", std::string("the core entered its state-loss state (") +
-                                loss_text(config_, tr.loss) +
-                                ") without the fastsleep workaround applied");
+    v = violation("IDLE-4", [&] {
+      return std::string(std::string("the core entered its state-loss state (") +
+                         loss_text(config_, tr.loss) +
+                         ") without the fastsleep workaround applied");
+    });
   }
   for (unsigned t = 0; t < config_.threads; ++t) th_[t].lost = std::max(th_[t].lost, tr.loss);
   const bool full = tr.loss == Loss::full;
@@ -165,7 +230,9 @@ Verdict Oracle::judge_loss(const Transition& tr) {
 
 Verdict Oracle::judge_thread(const Transition& tr, const Seen& seen) {
   const unsigned t = tr.move.thread;
-  if (t >= config_.threads) return violation("model", strprintf("no thread t%u on this core", t));
+  if (t >= config_.threads)
+    return violation("model",
+                     [&] { return std::string(strprintf("no thread t%u on this core", t)); });
   ThreadView& me = th_[t];
   const Event e = tr.result.event;
   if (e == Event::bug) {
@@ -175,24 +242,28 @@ Verdict Oracle::judge_thread(const Transition& tr, const Seen& seen) {
     // Charged to the invariant the assertion guards: the lock bit, the
     // winkle count or the saved registers, a thread bit (the kernel's
     // assertions test `s & thread`, `s & me`, `seen & ...`).
-    if (std::strstr(what, "LOCK")) return violation("IDLE-1", text);
+    if (std::strstr(what, "LOCK")) return violation("IDLE-1", [&] { return std::string(text); });
     if (std::strstr(what, "winkle") || std::strstr(what, "WINKLE") || std::strstr(what, "saved")) {
-      return violation("IDLE-5", text);
+      return violation("IDLE-5", [&] { return std::string(text); });
     }
     for (const char* bit : {"thread", "& me", "(s & ", "seen & "}) {
-      if (std::strstr(what, bit)) return violation("IDLE-2", text);
+      if (std::strstr(what, bit)) return violation("IDLE-2", [&] { return std::string(text); });
     }
-    return violation("model", text);
+    return violation("model", [&] { return std::string(text); });
   }
   switch (tr.move.kind) {
     case MoveKind::begin_idle: {
       if (me.phase != Phase::running) {
-        return violation("model", strprintf("t%u began idle while %s", t, phase_name(me.phase)));
+        return violation("model", [&] {
+          return std::string(strprintf("t%u began idle while %s", t, phase_name(me.phase)));
+        });
       }
       const auto ks = kinds();
       if (std::find(ks.begin(), ks.end(), tr.move.idle) == ks.end()) {
-        return violation("model", strprintf("t%u began %s, not a kind of this platform", t,
-                                            std::string(kind_name(tr.move.idle)).c_str()));
+        return violation("model", [&] {
+          return std::string(strprintf("t%u began %s, not a kind of this platform", t,
+                                       std::string(kind_name(tr.move.idle)).c_str()));
+        });
       }
       me.phase = Phase::entering;
       me.kind = tr.move.idle;
@@ -201,7 +272,9 @@ Verdict Oracle::judge_thread(const Transition& tr, const Seen& seen) {
     }
     case MoveKind::wake:
       if (me.phase != Phase::hw_idle) {
-        return violation("model", strprintf("t%u woken while %s", t, phase_name(me.phase)));
+        return violation("model", [&] {
+          return std::string(strprintf("t%u woken while %s", t, phase_name(me.phase)));
+        });
       }
       me.phase = Phase::waking;
       me.woke_at = n_;
@@ -209,7 +282,8 @@ Verdict Oracle::judge_thread(const Transition& tr, const Seen& seen) {
       me.set_throughout = 0xff;
       if (tr.result.returned) return judge_return(t);
       if (e != Event::woke) {
-        return violation("model", strprintf("t%u's wake-up reported no wake", t));
+        return violation(
+            "model", [&] { return std::string(strprintf("t%u's wake-up reported no wake", t)); });
       }
       return {};
     case MoveKind::step:
@@ -218,7 +292,9 @@ Verdict Oracle::judge_thread(const Transition& tr, const Seen& seen) {
       return {};
   }
   if (me.phase != Phase::entering && me.phase != Phase::waking) {
-    return violation("model", strprintf("t%u stepped while %s", t, phase_name(me.phase)));
+    return violation("model", [&] {
+      return std::string(strprintf("t%u stepped while %s", t, phase_name(me.phase)));
+    });
   }
   switch (e) {
     case Event::none:
@@ -231,6 +307,14 @@ Verdict Oracle::judge_thread(const Transition& tr, const Seen& seen) {
       core_.wa_applied = false;
       break;
     case Event::resync_tb: {
+      if (seen.found_known && seen.found_awake) {
+        return violation("IDLE-9", [&] {
+          return std::string(
+              strprintf("t%u resynced the timebase although it had found a thread bit "
+                        "set: it is not the first awake",
+                        t));
+        });
+      }
       if (seen.decided_known) {
         // IDLE-9 on the word it decided on: another thread's bit set there
         // means it found that thread awake.
@@ -238,11 +322,17 @@ Verdict Oracle::judge_thread(const Transition& tr, const Seen& seen) {
         const uint32_t others = seen.decided & mask & ~(1u << t);
         core_.tb_valid = true;
         if (others) {
-          return violation("IDLE-9",
-                           strprintf("t%u resynced the timebase having found other threads awake "
-                                     "(it decided on the word %#x)",
-                                     t, seen.decided));
+          return violation("IDLE-9", [&] {
+            return std::string(
+                strprintf("t%u resynced the timebase having found other threads awake "
+                          "(it decided on the word %#x): it is not the first awake",
+                          t, seen.decided));
+          });
         }
+        break;
+      }
+      if (seen.found_known) {
+        core_.tb_valid = true;
         break;
       }
       // IDLE-9: only a thread that found no thread bit set resyncs. Whenever
@@ -253,14 +343,14 @@ Verdict Oracle::judge_thread(const Transition& tr, const Seen& seen) {
         for (unsigned u = 0; u < config_.threads; ++u) {
           if ((me.set_throughout >> u) & 1) who += strprintf("%st%u", who.empty() ? "" : ", ", u);
         }
-        return violation(
-            "IDLE-9",
-            strprintf(
-                "t%u resynced the timebase, but no state of the word since it woke at move "
-                "%zu had every thread bit clear (%s): it found a bit set, it is not the "
-                "first awake",
-                t, me.woke_at,
-                who.empty() ? "some bit was set in each" : ("set throughout: " + who).c_str()));
+        return violation("IDLE-9", [&] {
+          return std::string(strprintf(
+              "t%u resynced the timebase, but no state of the word since it woke at move "
+              "%zu had every thread bit clear (%s): it found a bit set, it is not the "
+              "first awake",
+              t, me.woke_at,
+              who.empty() ? "some bit was set in each" : ("set throughout: " + who).c_str()));
+        });
       }
       core_.tb_valid = true;
       break;
@@ -272,24 +362,33 @@ Verdict Oracle::judge_thread(const Transition& tr, const Seen& seen) {
       core_.subcore_regs[subcore(t)] = true;
       break;
     case Event::restore_thread:
+      if (seen.saved_known && !seen.saved) {
+        return violation(config_.power9() ? "IDLE-7" : "IDLE-5", [&] {
+          return std::string(strprintf("t%u restored per-thread registers it had never saved", t));
+        });
+      }
       core_.thread_regs[t] = true;
       break;
     case Event::enter_hw_idle:
       if (me.phase != Phase::entering) {
-        return violation("model", strprintf("t%u executed the idle instruction while %s", t,
-                                            phase_name(me.phase)));
+        return violation("model", [&] {
+          return std::string(
+              strprintf("t%u executed the idle instruction while %s", t, phase_name(me.phase)));
+        });
       }
       me.phase = Phase::hw_idle;
       me.lost = Loss::none;
       break;
     case Event::woke:
     case Event::bug:
-      return violation("model", strprintf("t%u reported a wake-up on a step", t));
+      return violation(
+          "model", [&] { return std::string(strprintf("t%u reported a wake-up on a step", t)); });
   }
   if (tr.result.returned) {
     if (me.phase != Phase::waking) {
-      return violation("model",
-                       strprintf("t%u returned to running while %s", t, phase_name(me.phase)));
+      return violation("model", [&] {
+        return std::string(strprintf("t%u returned to running while %s", t, phase_name(me.phase)));
+      });
     }
     return judge_return(t);
   }
@@ -302,79 +401,164 @@ Verdict Oracle::judge_return(unsigned t) {
   me.kind = Kind::none;
   me.lost = Loss::none;
   if (!core_.tb_valid) {
-    return violation("IDLE-3",
-                     strprintf("t%u returned to running with the timebase invalid (lost at move "
-                               "%zu, no resync since)",
-                               t, core_.tb_lost_at));
+    return violation("IDLE-3", [&] {
+      return std::string(
+          strprintf("t%u returned to running with the timebase invalid (lost at move "
+                    "%zu, no resync since)",
+                    t, core_.tb_lost_at));
+    });
   }
   if (!core_.core_regs) {
-    return violation("IDLE-5",
-                     strprintf("t%u returned to running before the per-core registers were "
-                               "restored (lost at move %zu)",
-                               t, core_.core_lost_at));
+    return violation("IDLE-5", [&] {
+      return std::string(
+          strprintf("t%u returned to running before the per-core registers were "
+                    "restored (lost at move %zu)",
+                    t, core_.core_lost_at));
+    });
   }
   if (!config_.power9() && !core_.subcore_regs[subcore(t)]) {
-    return violation("IDLE-6",
-                     strprintf("t%u returned to running before the registers of its subcore %u "
-                               "were restored (lost by the full winkle at move %zu)",
-                               t, subcore(t), core_.regs_lost_at));
+    return violation("IDLE-6", [&] {
+      return std::string(
+          strprintf("t%u returned to running before the registers of its subcore %u "
+                    "were restored (lost by the full winkle at move %zu)",
+                    t, subcore(t), core_.regs_lost_at));
+    });
   }
   if (!core_.thread_regs[t]) {
-    return violation(
-        config_.power9() ? "IDLE-7" : "IDLE-5",
-        strprintf("t%u returned to running without restoring its per-thread registers (lost by "
-                  "the %s at move %zu)",
-                  t, config_.power9() ? "deep stop" : "full winkle", core_.regs_lost_at));
+    return violation(config_.power9() ? "IDLE-7" : "IDLE-5", [&] {
+      return std::string(
+          strprintf("t%u returned to running without restoring its per-thread registers (lost by "
+                    "the %s at move %zu)",
+                    t, config_.power9() ? "deep stop" : "full winkle", core_.regs_lost_at));
+    });
   }
   return {};
 }
 
-Verdict Oracle::judge_word(uint32_t word) const {
-  if (!(word & kSpecLockBit)) {
-    for (unsigned t = 0; t < kMaxThreads; ++t) {
-      const bool set = (word >> t) & 1;
-      if (t >= config_.threads) {
-        if (set) {
-          return violation("IDLE-2", strprintf("the lock is free and bit %u is set, but the core "
-                                               "has %u threads",
-                                               t, config_.threads));
-        }
-        continue;
+namespace {
+std::string thread_list(unsigned n, uint32_t mask) {
+  std::string s;
+  for (unsigned t = 0; t < n; ++t) {
+    if ((mask >> t) & 1) s += strprintf(" t%u", t);
+  }
+  return s;
+}
+std::string bit_string(unsigned n, uint32_t v) {
+  std::string s;
+  for (unsigned t = 0; t < n; ++t) s += (v >> t) & 1 ? '1' : '0';
+  return s;
+}
+}  // namespace
+
+void Oracle::judge_lock(uint32_t word, const Seen& seen, Violations& out) const {
+  if (!seen.holders_known) return;
+  const uint32_t holders = seen.holders & static_cast<uint32_t>((1u << config_.threads) - 1);
+  if (holders & (holders - 1)) {
+    out.push_back(violation("IDLE-1", [&] {
+      return std::string("the lock is held by more than one thread:" +
+                         thread_list(config_.threads, holders));
+    }));
+    return;
+  }
+  const bool bit = (word & kSpecLockBit) != 0;
+  if (bit && !holders) {
+    out.push_back(violation(
+        "IDLE-1", [&] { return std::string("the lock bit is set and no thread holds the lock"); }));
+    return;
+  }
+  if (!bit && holders) {
+    out.push_back(violation("IDLE-1", [&] {
+      return std::string("the lock bit is clear, but" + thread_list(config_.threads, holders) +
+                         " holds the lock");
+    }));
+    return;
+  }
+}
+
+void Oracle::judge_bits(uint32_t word, const Seen& seen, Violations& out) const {
+  if (word & kSpecLockBit) return;
+  const uint32_t mask = static_cast<uint32_t>((1u << config_.threads) - 1);
+  if (seen.cleared_known) {
+    const uint32_t expected = ~seen.cleared & mask;
+    if ((word & 0xff) != expected) {
+      out.push_back(violation("IDLE-2", [&] {
+        return std::string(
+            strprintf("the lock is free and the thread bits are %s, but the threads not "
+                      "between \"clear own bit\" and \"set own bit\" are %s",
+                      bit_string(config_.threads, word).c_str(),
+                      bit_string(config_.threads, expected).c_str()));
+      }));
+      return;
+    }
+    return;
+  }
+  for (unsigned t = 0; t < kMaxThreads; ++t) {
+    const bool set = (word >> t) & 1;
+    if (t >= config_.threads) {
+      if (set) {
+        out.push_back(violation("IDLE-2", [&] {
+          return std::string(
+              strprintf("the lock is free and bit %u is set, but the core "
+                        "has %u threads",
+                        t, config_.threads));
+        }));
+        return;
       }
-      if (certainly_awake(t) && !set) {
-        return violation("IDLE-2",
-                         strprintf("the lock is free and t%u's bit is clear, but t%u is %s", t, t,
-                                   th_[t].phase == Phase::running
-                                       ? "running"
-                                       : "in nap or a shallow stop (it never clears its bit)"));
-      }
-      if (th_[t].phase == Phase::hw_idle && word_kind(th_[t].kind) && set) {
-        return violation("IDLE-2",
-                         strprintf("the lock is free and t%u's bit is set, but t%u is in hardware "
-                                   "idle in %s",
-                                   t, t, std::string(kind_name(th_[t].kind)).c_str()));
-      }
+      continue;
+    }
+    if (certainly_awake(t) && !set) {
+      out.push_back(violation("IDLE-2", [&] {
+        return std::string(strprintf("the lock is free and t%u's bit is clear, but t%u is %s", t, t,
+                                     th_[t].phase == Phase::running
+                                         ? "running"
+                                         : "in nap or a shallow stop (it never clears its bit)"));
+      }));
+      return;
+    }
+    if (th_[t].phase == Phase::hw_idle && word_kind(th_[t].kind) && set) {
+      out.push_back(violation("IDLE-2", [&] {
+        return std::string(
+            strprintf("the lock is free and t%u's bit is set, but t%u is in hardware "
+                      "idle in %s",
+                      t, t, std::string(kind_name(th_[t].kind)).c_str()));
+      }));
+      return;
     }
   }
-  if (!config_.power9()) {
-    unsigned lo = 0;
-    unsigned hi = 0;
-    for (unsigned t = 0; t < config_.threads; ++t) {
-      if (th_[t].kind != Kind::p8_winkle) continue;
-      if (th_[t].phase == Phase::hw_idle) ++lo;
-      if (th_[t].phase != Phase::running) ++hi;
+}
+
+void Oracle::judge_count(uint32_t word, const Seen& seen, Violations& out) const {
+  if (config_.power9()) return;
+  const unsigned count = (word >> kSpecCountShift) & kSpecCountMask;
+  if (seen.counted_known) {
+    if (count != seen.counted || count > config_.threads) {
+      out.push_back(violation("IDLE-5", [&] {
+        return std::string(
+            strprintf("the winkle count is %u but %u thread(s) are between their "
+                      "count+1 and count-1 (threads per core: %u)",
+                      count, seen.counted, config_.threads));
+      }));
+      return;
     }
-    const unsigned count = (word >> kSpecCountShift) & kSpecCountMask;
-    if (count < lo || count > hi || count > config_.threads) {
-      return violation(
-          "IDLE-5",
+    return;
+  }
+  unsigned lo = 0;
+  unsigned hi = 0;
+  for (unsigned t = 0; t < config_.threads; ++t) {
+    if (th_[t].kind != Kind::p8_winkle) continue;
+    if (th_[t].phase == Phase::hw_idle) ++lo;
+    if (th_[t].phase != Phase::running) ++hi;
+  }
+  if (count < lo || count > hi || count > config_.threads) {
+    out.push_back(violation("IDLE-5", [&] {
+      return std::string(
           strprintf("the winkle count is %u, but %u winkle thread%s in hardware idle and %u "
                     "between entering and returning (the count must lie between them, and at "
                     "most %u)",
                     count, lo, lo == 1 ? " is" : "s are", hi, config_.threads));
-    }
+    }));
+    return;
   }
-  return {};
 }
 
 // --- timelines ---------------------------------------------------------------

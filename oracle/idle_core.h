@@ -75,6 +75,7 @@ namespace idlespec::idle_core::oracle {
 // move is allowed; clause "IDLE-3", ..., or "model"; message "move 12: t1
 // returned to running with the timebase invalid ...".
 using Verdict = idlespec::oracle::Violation;
+using Violations = idlespec::oracle::Violations;
 
 enum class Phase : uint8_t { running, entering, hw_idle, waking };
 const char* phase_name(Phase p);
@@ -116,12 +117,70 @@ class Oracle {
   // observer's own numbering of moves, which the messages then use (an
   // observer that reports several actions of one move, or none for a move
   // that did nothing the oracle sees).
+  //
+  // An observer that sees the threads' program points (the model checker,
+  // which walks impl/idle_core_model.h's explicit states) sees more, and the
+  // oracle then judges the exact forms of the clauses:
+  //   holders   the threads holding the lock after the move (IDLE-1: at most
+  //             one; the lock bit set exactly while one does)
+  //   cleared   the threads between "clear own bit" and "set own bit" after
+  //             the move (IDLE-2: while the lock is free the thread bits are
+  //             exactly the others)
+  //   counted   the threads between their count+1 and count-1 (IDLE-5: the
+  //             winkle count equals their number)
+  //   found     for a resync: the thread's decision, whether it found a
+  //             thread bit set (IDLE-9: then it is not the first awake)
+  //   saved     for a restore of per-thread registers: whether the thread
+  //             had saved them on entry (IDLE-5: it restores what it saved)
   struct Seen {
     bool decided_known = false;
     uint32_t decided = 0;
     size_t move_number = 0;
+    bool holders_known = false;
+    uint32_t holders = 0;
+    bool cleared_known = false;
+    uint32_t cleared = 0;
+    bool counted_known = false;
+    unsigned counted = 0;
+    bool found_known = false;
+    bool found_awake = false;
+    bool saved_known = false;
+    bool saved = false;
   };
   Verdict observe(const Transition& tr, uint32_t word_after, const Seen& seen);
+  // Every violation of the move, not only the first: appended to `out`
+  // (which the caller may reuse without allocating). observe() is this,
+  // keeping the first.
+  void observe_all(const Transition& tr, uint32_t word_after, const Seen& seen, Violations& out);
+  // The state before any move (the initial word, with what the observer
+  // sees of it), judged as the word after a move is.
+  void judge_state(uint32_t word, const Seen& seen, Violations& out) const;
+  // No enabled move changes the state and some thread is not running: every
+  // thread is stuck (IDLE-1: no reachable state leaves every thread unable
+  // to move). An observer that explores the moves reports it.
+  Verdict stuck() const;
+
+  // What the oracle keeps, for observers that keep the state themselves and
+  // judge one move at a time from any state (the model checker): restart()
+  // puts the oracle in the state `s` describes, with `move_number` the
+  // number of the next move for the messages. What the oracle learns only
+  // along a path (when a register set was lost, the states of the word since
+  // a thread woke) is then unknown: the observer says it in Seen.
+  struct Snapshot {
+    std::array<Phase, kMaxThreads> phase{};
+    std::array<Kind, kMaxThreads> kind{};
+    std::array<Loss, kMaxThreads> lost{};
+    bool tb_valid = true;
+    bool wa_applied = false;
+    bool core_regs = true;
+    uint32_t subcore_regs = ~0u;  // bit k: subcore k's
+    uint32_t thread_regs = ~0u;   // bit t: thread t's
+  };
+  void restart(const Snapshot& s, size_t move_number);
+  // Quiet: violations name their clause with an empty message (an observer
+  // that judges millions of moves and explains only the first of each
+  // clause, judged again loudly).
+  void set_quiet(bool quiet) { quiet_ = quiet; }
 
   // Real code restores registers by writing them, not by a duty the oracle
   // could see: an observer that sees the register file says which sets hold
@@ -163,16 +222,36 @@ class Oracle {
   Verdict judge_loss(const Transition& tr);
   Verdict judge_thread(const Transition& tr, const Seen& seen);
   Verdict judge_return(unsigned t);
-  Verdict judge_word(uint32_t word) const;
-  Verdict violation(const char* clause, std::string message) const;
+  // The state judges append what they find (nothing is built when it holds).
+  void judge_lock(uint32_t word, const Seen& seen, Violations& out) const;
+  void judge_bits(uint32_t word, const Seen& seen, Violations& out) const;
+  void judge_count(uint32_t word, const Seen& seen, Violations& out) const;
+  // The verdict of `clause`, its message made by make() unless quiet (the
+  // model checker judges millions of moves and wants the clause only).
+  template <class Make>
+  Verdict violation(const char* clause, Make&& make) const {
+    if (quiet_) return Verdict(clause, std::string());
+    return violation_text(clause, make());
+  }
+  Verdict violation_text(const char* clause, std::string message) const;
 
   Config config_;
+  bool quiet_ = false;
   std::array<ThreadView, kMaxThreads> th_{};
   CoreView core_;
   size_t n_ = 0;
   Verdict first_;
   size_t first_at_ = 0;
 };
+
+// The clauses a verdict is charged to on this platform. POWER9's IDLE-7 is
+// the POWER9 form of IDLE-1's lock part, IDLE-2 and IDLE-3: a POWER9
+// violation of those is IDLE-7's too, and any other POWER9 violation but
+// IDLE-9's (a register set, an assertion) is IDLE-7's. The oracle's "model"
+// (a move its model does not allow, an assertion that guards no clause) is
+// the platform's catch-all: POWER8 IDLE-1 (a thread that cannot go on),
+// POWER9 IDLE-7. Bit n: IDLE-n.
+uint32_t charged_clauses(const Config& c, const Verdict& v);
 
 // --- timelines ---------------------------------------------------------------
 

@@ -73,4 +73,10 @@ int icx_observe(icx_oracle* o, const icx_obs* obs, char* msg, size_t cap) {
   return -1;
 }
 
+unsigned icx_charged(const icx_oracle* o, int clause) {
+  if (!o) return clause >= 1 && clause <= 9 ? 1u << clause : 1u << 1;
+  const oc::Verdict v(clause >= 1 && clause <= 9 ? "IDLE-" + std::to_string(clause) : "model", "");
+  return oc::charged_clauses(o->oracle.config(), v);
+}
+
 }  // extern "C"

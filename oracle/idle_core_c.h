@@ -53,7 +53,7 @@ enum icx_event {
 struct icx_obs {
   int move, event, kind, loss, returned;
   unsigned thread;
-  const char *what;
+  const char* what;
   int decided_known;
   uint32_t decided;
   uint32_t word_after;
@@ -65,18 +65,23 @@ struct icx_oracle;
 /* A core of `threads` threads (in `subcores` subcores; POWER8), judged for
  * IDLE-4 when `fastsleep_workaround` (the code has the workaround). NULL
  * when out of memory or the core is not one the spec knows. */
-struct icx_oracle *icx_new(int power9, unsigned threads, unsigned subcores,
+struct icx_oracle* icx_new(int power9, unsigned threads, unsigned subcores,
                            int fastsleep_workaround);
-void icx_free(struct icx_oracle *o);
+void icx_free(struct icx_oracle* o);
 /* Back to the initial state: every thread running, everything held. */
-void icx_reset(struct icx_oracle *o);
+void icx_reset(struct icx_oracle* o);
 /* Which register sets hold their values now (oracle observe_registers). */
-void icx_registers(struct icx_oracle *o, int core, uint32_t subcore_mask, uint32_t thread_mask);
+void icx_registers(struct icx_oracle* o, int core, uint32_t subcore_mask, uint32_t thread_mask);
 /* Judges one move: 0 if the spec allows it; else the clause's number (1..9)
  * or -1 (the oracle's "model": the move contradicts the spec's model, or a
  * kernel assertion that guards no clause's invariant), with the oracle's
  * message (without its move number) in msg. */
-int icx_observe(struct icx_oracle *o, const struct icx_obs *obs, char *msg, size_t cap);
+int icx_observe(struct icx_oracle* o, const struct icx_obs* obs, char* msg, size_t cap);
+/* The clauses a verdict of clause `clause` (1..9, or -1: the oracle's
+ * "model") is charged to on this core: bit n is IDLE-n (oracle
+ * charged_clauses: POWER9's IDLE-7 takes IDLE-1..3 along and every other
+ * POWER9 verdict but IDLE-9's; "model" is POWER8's IDLE-1, POWER9's IDLE-7). */
+unsigned icx_charged(const struct icx_oracle* o, int clause);
 
 #ifdef __cplusplus
 }

@@ -112,10 +112,13 @@
  * code of either era holds, and code that loses AMOR still fails. */
 #define IC_AMOR_RUNTIME (~0UL)
 #define C(n) (1u << (n))
-/* POWER9's IDLE-7 also covers IDLE-1/2/3's parts; POWER8 has no IDLE-7 and
- * takes crashes and unclassified assertions as IDLE-1 (a thread that cannot go on). */
-#define IC_P9C (IC_P8 ? 0u : C(7))
-#define IC_ANY (IC_P8 ? C(1) : C(7))
+/* The clauses a finding of IDLE-n is charged to on this platform, by the
+ * oracle's rule (POWER9's IDLE-7 covers IDLE-1/2/3's parts; POWER8 has no
+ * IDLE-7 and takes crashes and unclassified assertions as IDLE-1, a thread
+ * that cannot go on). IC_P9C: what IDLE-1 or -2 takes along. */
+#define IC_CHARGED(n) icx_charged(ic_oracle, (n))
+#define IC_P9C (IC_CHARGED(1) & ~C(1))
+#define IC_ANY IC_CHARGED(-1)
 
 enum ic_status { ST_BEGIN, ST_PENDING, ST_HWIDLE, ST_DONE };
 
@@ -378,13 +381,7 @@ IC_OBSERVER static void ic_observe(int move, int t, int event, int kind, int los
   static char msg[400], seen[200]; /* static: no ASan frame to poison per call */
   const int c = icx_observe(ic_oracle, &o, msg, sizeof msg);
   if (c == 0) return;
-  unsigned mask;
-  if (c < 0)
-    mask = IC_ANY;
-  else if (IC_P8)
-    mask = C(c);
-  else
-    mask = c <= 3 ? C(c) | C(7) : c == 9 ? C(9) : C(7);
+  const unsigned mask = IC_CHARGED(c);
   seen[0] = 0;
   if (returned && c > 0 && (c == 5 || c == 6 || c == 7)) ic_registers_seen(t, seen, sizeof seen);
   ic_finding(mask, "%s%s%s", c < 0 ? "the spec's model rejects the move: " : "", msg, seen);
