@@ -16,6 +16,8 @@ namespace {
 constexpr uint32_t kSpecLockBit = uint32_t{1} << 28;
 constexpr unsigned kSpecCountShift = 16;
 constexpr uint32_t kSpecCountMask = 0xf;
+constexpr uint32_t kSpecThreadBits = 0xff;
+constexpr uint32_t kSpecWinkleBits = 0xffu << 8;
 
 const char* loss_text(const Config& c, Loss l) {
   if (l == Loss::none) return "no loss";
@@ -120,13 +122,21 @@ void Oracle::observe_all(const Transition& tr, uint32_t word_after, const Seen& 
   const size_t before = out.size();
   Verdict v = tr.move.kind == MoveKind::core_loss ? judge_loss(tr) : judge_thread(tr, seen);
   if (!v.ok()) out.push_back(std::move(v));
-  judge_state(word_after, seen, out);
-  // What the threads on the wake path may have read (IDLE-9).
-  const uint32_t bits = word_after & static_cast<uint32_t>((1u << config_.threads) - 1);
-  for (unsigned t = 0; t < config_.threads; ++t) {
-    if (th_[t].phase != Phase::waking) continue;
-    th_[t].never_empty = th_[t].never_empty && bits != 0;
-    th_[t].set_throughout &= bits;
+  if (tr.move.kind != MoveKind::core_loss && tr.result.returned && seen.holders_known &&
+      ((seen.holders >> tr.move.thread) & 1)) {
+    out.push_back(violation("IDLE-1", [&] {
+      return strprintf("t%u returned to running holding the lock", unsigned{tr.move.thread});
+    }));
+  }
+  if (seen.word_known) {
+    judge_state(word_after, seen, out);
+    // What the threads on the wake path may have read (IDLE-9).
+    const uint32_t bits = word_after & static_cast<uint32_t>((1u << config_.threads) - 1);
+    for (unsigned t = 0; t < config_.threads; ++t) {
+      if (th_[t].phase != Phase::waking) continue;
+      th_[t].never_empty = th_[t].never_empty && bits != 0;
+      th_[t].set_throughout &= bits;
+    }
   }
   if (out.size() > before && first_.ok()) {
     first_ = out[before];
@@ -472,6 +482,25 @@ void Oracle::judge_lock(uint32_t word, const Seen& seen, Violations& out) const 
                          " holds the lock");
     }));
     return;
+  }
+}
+
+void Oracle::observe_store(unsigned t, uint32_t before, uint32_t after, uint32_t holders,
+                           Violations& out) const {
+  if (t >= config_.threads || ((holders >> t) & 1)) return;
+  const uint32_t changed = before ^ after;
+  const auto lost_update = [&](const char* what) {
+    return strprintf(
+        "t%u changed %s with a plain store (%#x -> %#x) without holding the lock (its load and "
+        "its store are two steps: another thread's update between them is lost)",
+        t, what, before, after);
+  };
+  if (changed & kSpecThreadBits) {
+    out.push_back(violation("IDLE-2", [&] { return lost_update("the thread bits"); }));
+  }
+  if (!config_.power9() && (changed & ((kSpecCountMask << kSpecCountShift) | kSpecWinkleBits))) {
+    out.push_back(
+        violation("IDLE-5", [&] { return lost_update("the winkle count or the winkle bits"); }));
   }
 }
 

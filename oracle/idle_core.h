@@ -122,7 +122,10 @@ class Oracle {
   // which walks impl/idle_core_model.h's explicit states) sees more, and the
   // oracle then judges the exact forms of the clauses:
   //   holders   the threads holding the lock after the move (IDLE-1: at most
-  //             one; the lock bit set exactly while one does)
+  //             one; the lock bit set exactly while one does; no thread
+  //             returns to running holding it). validate's harness sees it
+  //             too: a thread holds the lock from its successful
+  //             test_and_set_bit_lock until it writes the lock bit clear.
   //   cleared   the threads between "clear own bit" and "set own bit" after
   //             the move (IDLE-2: while the lock is free the thread bits are
   //             exactly the others)
@@ -132,7 +135,12 @@ class Oracle {
   //             thread bit set (IDLE-9: then it is not the first awake)
   //   saved     for a restore of per-thread registers: whether the thread
   //             had saved them on entry (IDLE-5: it restores what it saved)
+  //
+  // word_known false: the observer could not read the word at this move
+  // (the stress test over a non-atomic word, whose read would race with the
+  // threads' writes); `word_after` is ignored and only the move is judged.
   struct Seen {
+    bool word_known = true;
     bool decided_known = false;
     uint32_t decided = 0;
     size_t move_number = 0;
@@ -153,8 +161,19 @@ class Oracle {
   // keeping the first.
   void observe_all(const Transition& tr, uint32_t word_after, const Seen& seen, Violations& out);
   // The state before any move (the initial word, with what the observer
-  // sees of it), judged as the word after a move is.
+  // sees of it), judged as the word after a move is. An observer that
+  // reports only some moves (validate's harness reports a move when the
+  // code does something the oracle's model names) judges the state after
+  // each of the others with it.
   void judge_state(uint32_t word, const Seen& seen, Violations& out) const;
+  // A plain store by thread `t` changed the word from `before` to `after`
+  // (validate's harness: the real C's read-modify-writes, POWER8's under
+  // the lock); `holders` as in Seen. Its load and its store are two steps,
+  // so without the lock another thread's update between them is lost: a
+  // change to the thread bits breaks IDLE-2, to the winkle count or the
+  // winkle bits (POWER8) IDLE-5. Appended to `out`.
+  void observe_store(unsigned t, uint32_t before, uint32_t after, uint32_t holders,
+                     Violations& out) const;
   // No enabled move changes the state and some thread is not running: every
   // thread is stuck (IDLE-1: no reachable state leaves every thread unable
   // to move). An observer that explores the moves reports it.

@@ -2,6 +2,7 @@
 #include "oracle/idle_core_c.h"
 
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <new>
 #include <string>
@@ -28,7 +29,34 @@ static_assert(ICX_EV_SPIN == int(ic::Event::spin) && ICX_EV_APPLY_WA == int(ic::
 struct icx_oracle {
   explicit icx_oracle(const ic::Config& c) : oracle(c) {}
   oc::Oracle oracle;
+  oc::Violations found;  // reused: judging allocates nothing while it holds
 };
+
+namespace {
+// The message without the oracle's "move N: " (the harness numbers its own).
+void message_to(const oc::Verdict& v, char* msg, size_t cap) {
+  std::string text = v.message;
+  if (text.compare(0, 5, "move ") == 0) {
+    if (const size_t colon = text.find(": "); colon != std::string::npos) text.erase(0, colon + 2);
+  }
+  if (cap > 0) std::snprintf(msg, cap, "%s", text.c_str());
+}
+int clause_number(const oc::Verdict& v) {
+  if (v.clause.compare(0, 5, "IDLE-") == 0) return std::atoi(v.clause.c_str() + 5);
+  return -1;
+}
+int report(oc::Violations& found, icx_found* out, int max) {
+  int n = 0;
+  for (const oc::Verdict& v : found) {
+    if (n >= max) break;
+    out[n].clause = clause_number(v);
+    message_to(v, out[n].msg, sizeof out[n].msg);
+    ++n;
+  }
+  found.clear();
+  return n;
+}
+}  // namespace
 
 extern "C" {
 
@@ -42,7 +70,10 @@ icx_oracle* icx_new(int power9, unsigned threads, unsigned subcores, int fastsle
 
 void icx_free(icx_oracle* o) { delete o; }
 
-void icx_reset(icx_oracle* o) { o->oracle = oc::Oracle(o->oracle.config()); }
+void icx_reset(icx_oracle* o) {
+  o->oracle = oc::Oracle(o->oracle.config());
+  o->found.clear();
+}
 
 void icx_registers(icx_oracle* o, int core, uint32_t subcore_mask, uint32_t thread_mask) {
   o->oracle.observe_registers(core != 0, subcore_mask, thread_mask);
@@ -61,16 +92,32 @@ int icx_observe(icx_oracle* o, const icx_obs* obs, char* msg, size_t cap) {
   seen.decided_known = obs->decided_known != 0;
   seen.decided = obs->decided;
   seen.move_number = obs->move_number;
+  seen.holders_known = obs->holders_known != 0;
+  seen.holders = obs->holders;
   const oc::Verdict v = o->oracle.observe(tr, obs->word_after, seen);
   if (v.ok()) return 0;
-  // The message without the oracle's "move N: " (the harness numbers its own).
-  std::string text = v.message;
-  if (text.compare(0, 5, "move ") == 0) {
-    if (const size_t colon = text.find(": "); colon != std::string::npos) text.erase(0, colon + 2);
-  }
-  if (cap > 0) std::snprintf(msg, cap, "%s", text.c_str());
-  if (v.clause.compare(0, 5, "IDLE-") == 0) return std::atoi(v.clause.c_str() + 5);
-  return -1;
+  message_to(v, msg, cap);
+  return clause_number(v);
+}
+
+int icx_state(icx_oracle* o, uint32_t word, uint32_t holders, icx_found* out, int max) {
+  oc::Oracle::Seen seen;
+  seen.holders_known = true;
+  seen.holders = holders;
+  o->oracle.judge_state(word, seen, o->found);
+  return report(o->found, out, max);
+}
+
+int icx_store(icx_oracle* o, unsigned t, uint32_t before, uint32_t after, uint32_t holders,
+              icx_found* out, int max) {
+  o->oracle.observe_store(t, before, after, holders, o->found);
+  return report(o->found, out, max);
+}
+
+int icx_stuck(icx_oracle* o, icx_found* out, int max) {
+  const oc::Verdict v = o->oracle.stuck();
+  if (!v.ok()) o->found.push_back(v);
+  return report(o->found, out, max);
 }
 
 unsigned icx_charged(const icx_oracle* o, int clause) {

@@ -49,7 +49,10 @@ enum icx_event {
  * resync, the word the thread decided on (decided_known 1). `word_after`:
  * the word after the move, with the lock bit set while the lock is held,
  * wherever the code keeps it. `move_number`: the harness's number of the
- * move (from 1), which the oracle's messages use. */
+ * move (from 1), which the oracle's messages use. `holders` (bit t: thread
+ * t; holders_known 1): the threads holding the lock after the move, each
+ * from its successful test_and_set_bit_lock until it writes the lock bit
+ * clear (oracle Seen.holders: IDLE-1). */
 struct icx_obs {
   int move, event, kind, loss, returned;
   unsigned thread;
@@ -58,6 +61,15 @@ struct icx_obs {
   uint32_t decided;
   uint32_t word_after;
   unsigned long move_number;
+  int holders_known;
+  uint32_t holders;
+};
+
+/* One violation: the clause's number (1..9, or -1 for the oracle's "model")
+ * and the oracle's message without its move number. */
+struct icx_found {
+  int clause;
+  char msg[400];
 };
 
 struct icx_oracle;
@@ -77,6 +89,19 @@ void icx_registers(struct icx_oracle* o, int core, uint32_t subcore_mask, uint32
  * kernel assertion that guards no clause's invariant), with the oracle's
  * message (without its move number) in msg. */
 int icx_observe(struct icx_oracle* o, const struct icx_obs* obs, char* msg, size_t cap);
+/* The state after a move the harness does not report (the word, the
+ * lock's holders), judged as the state after one it does (oracle
+ * judge_state). Up to `max` violations in `out`; returns how many. */
+int icx_state(struct icx_oracle* o, uint32_t word, uint32_t holders, struct icx_found* out,
+              int max);
+/* Thread t's plain store changed the word from `before` to `after` (oracle
+ * observe_store: IDLE-2, and IDLE-5 on POWER8, when t does not hold the
+ * lock). As icx_state. */
+int icx_store(struct icx_oracle* o, unsigned t, uint32_t before, uint32_t after, uint32_t holders,
+              struct icx_found* out, int max);
+/* Every thread is stuck: no move is left and some thread is not running
+ * (oracle stuck: IDLE-1). As icx_state. */
+int icx_stuck(struct icx_oracle* o, struct icx_found* out, int max);
 /* The clauses a verdict of clause `clause` (1..9, or -1: the oracle's
  * "model") is charged to on this core: bit n is IDLE-n (oracle
  * charged_clauses: POWER9's IDLE-7 takes IDLE-1..3 along and every other

@@ -30,16 +30,18 @@
  *           registers hold their values
  *   IDLE-9  a resync only by a thread whose word had no other thread's bit
  *
- * and this file judges what the oracle cannot see:
  *   IDLE-1  the lock bit (the word's, or paca->idle_lock's since v6.5) is
- *           set exactly while one thread holds it (from its successful
- *           test_and_set_bit_lock to the operation that clears it); no
- *           thread returns to running holding it; no reachable state leaves
- *           every unfinished thread unable to move; assertions on the lock
+ *           set exactly while one thread holds it; no thread returns to
+ *           running holding it; no reachable state leaves every unfinished
+ *           thread unable to move; assertions on the lock (the harness says
+ *           who holds the lock: a thread from its successful
+ *           test_and_set_bit_lock to the operation that clears the bit)
  *   IDLE-2, -5  POWER8: no plain store changes the thread bits or the
- *           winkle fields without the lock (seen at the thread's next
- *           scheduling point: the word differs from what the last operation
- *           left)
+ *           winkle fields without the lock (the harness sees a plain store
+ *           at the thread's next scheduling point: the word differs from
+ *           what the last operation left)
+ *
+ * and this file judges what the oracle cannot see:
  *   IDLE-8  a thread that woke returns: no deadlock leaves it spinning,
  *           and no schedule closes a fair cycle (a livelock: the same whole
  *           state again, every thread that could move moved; the criterion
@@ -300,9 +302,11 @@ static void ic_finding(unsigned clauses, const char *fmt, ...) {
  * and the register file as they are then. What the oracle keeps is a
  * function of the harness's state (phases, kinds, losses, the timebase,
  * the workaround, which registers hold their values): the DFS's state
- * hash needs nothing of it. Still judged here: the lock (IDLE-1: who holds
- * it, what clears it, deadlocks), plain stores to the word without the
- * lock (IDLE-2 and -5 on POWER8) and livelocks (IDLE-8). */
+ * hash needs nothing of it. The harness also tells the oracle who holds the
+ * lock (after every operation that changes the lock bit, every move and in
+ * every observation: IDLE-1), the plain stores it sees (IDLE-2 and -5) and
+ * a schedule that ends with no thread able to move (IDLE-1). Still judged
+ * here: livelocks and a woken thread's deadlock (IDLE-8). */
 static struct icx_oracle *ic_oracle;
 /* An SPR was written or lost since the oracle was last told which register
  * sets hold (the scans cost more than the rest of an observation). */
@@ -363,6 +367,29 @@ static void ic_registers_seen(int t, char *b, size_t n) {
              ic_spr_names[s], ic_spr[t][s], ic_golden[t][s]);
 }
 
+/* The threads holding the lock (bit t: thread t), as the oracle's Seen.holders. */
+static uint32_t ic_holders(void) {
+  uint32_t h = 0;
+  for (int t = 0; t < ic_n; t++)
+    if (ic_th[t].holds_lock) h |= 1u << t;
+  return h;
+}
+
+/* The oracle's violations as findings, each charged by the oracle's rule,
+ * with what the harness saw (`seen`, may be empty) after the oracle's words. */
+static void ic_report(const struct icx_found *f, int n, const char *seen) {
+  for (int i = 0; i < n; i++)
+    ic_finding(IC_CHARGED(f[i].clause), "%s%s%s", f[i].clause < 0 ? "the spec's model rejects the move: " : "",
+               f[i].msg, seen);
+}
+
+/* The state now (the word, the lock's holders), judged by the oracle as the
+ * state after a move: IDLE-1's lock part, and what it judges of the word. */
+static void ic_judge_state(const char *seen) {
+  static struct icx_found f[4]; /* static: no ASan frame to poison per call */
+  ic_report(f, icx_state(ic_oracle, ic_logical_word(), ic_holders(), f, 4), seen);
+}
+
 /* One observation, judged. POWER9's IDLE-7 is the POWER9 form of IDLE-1's
  * lock part, IDLE-2 and IDLE-3 (spec/idle_core.md): a POWER9 failure of
  * those is IDLE-7's too, and any other POWER9 failure (a register, an
@@ -377,6 +404,7 @@ IC_OBSERVER static void ic_observe(int move, int t, int event, int kind, int los
   o.decided = (uint32_t)decided;
   o.word_after = ic_logical_word();
   o.move_number = (unsigned long)(ic_nmoves > 0 ? ic_nmoves : 1);
+  o.holders_known = 1, o.holders = ic_holders();
   ic_observe_registers();
   static char msg[400], seen[200]; /* static: no ASan frame to poison per call */
   const int c = icx_observe(ic_oracle, &o, msg, sizeof msg);
@@ -411,26 +439,21 @@ static uint64_t ic_mix(uint64_t h, uint64_t v) {
 }
 
 /* --- the hooks the shim calls ------------------------------------------------------ */
-/* The lock bit changed by t's operation (not a successful test_and_set_bit_lock). */
+/* t's operation (not a successful test_and_set_bit_lock) may have changed
+ * the lock bit: a clear by the holder releases the lock; then the oracle
+ * judges the lock against its holders (a set without taking the lock, a
+ * clear by another thread: IDLE-1). After a clear nobody holds the lock any
+ * more, whoever held it (the finding is made, the run goes on). */
 static void ic_lock_track(int t, const char *what, unsigned long before, unsigned long after) {
   struct ic_thread *th = &ic_th[t];
   const int had = (before & PNV_CORE_IDLE_LOCK_BIT) != 0, has = (after & PNV_CORE_IDLE_LOCK_BIT) != 0;
-  if (had && !has) {
-    if (th->holds_lock)
-      th->holds_lock = 0;
-    else {
-      int holder = -1;
-      for (int u = 0; u < ic_n; u++)
-        if (ic_th[u].holds_lock) holder = u, ic_th[u].holds_lock = 0;
-      if (holder >= 0)
-        ic_finding(C(1) | IC_P9C, "t%d's %s cleared the lock bit while t%d held the lock", t, what, holder);
-      else
-        ic_finding(C(1) | IC_P9C, "t%d's %s cleared the lock bit, which no thread held", t, what);
-    }
-  } else if (!had && has) {
-    ic_finding(C(1) | IC_P9C, "t%d's %s set the lock bit without taking the lock (test_and_set_bit_lock)",
-               t, what);
-  }
+  if (had == has) return;
+  if (had && th->holds_lock) th->holds_lock = 0;
+  static char seen[120];
+  snprintf(seen, sizeof seen, " (seen: t%d's %s %s the lock bit)", t, what, has ? "set" : "cleared");
+  ic_judge_state(seen);
+  if (had)
+    for (int u = 0; u < ic_n; u++) ic_th[u].holds_lock = 0;
 }
 
 #define IC_WCOUNT(w) ((int)(((w) & PNV_CORE_IDLE_WINKLE_COUNT_BITS) >> PNV_CORE_IDLE_WINKLE_COUNT_SHIFT))
@@ -458,17 +481,8 @@ static void ic_plain_check(int line) {
     if (d < -8) d += 16;
     th->wcount += d; /* part of the state (the count itself is judged by the oracle) */
   }
-  if (!th->holds_lock) {
-    const unsigned long changed = before ^ w;
-    unsigned c = 0;
-    if (changed & PNV_CORE_IDLE_THREAD_BITS) c |= C(2) | IC_P9C;
-    if (changed & (PNV_CORE_IDLE_WINKLE_COUNT_BITS | PNV_CORE_IDLE_THREAD_WINKLE_BITS)) c |= C(5);
-    if (c)
-      ic_finding(c,
-                 "t%d changed the word with a plain store (%#lx -> %#lx) without holding the lock "
-                 "(its load and its store are two steps: another thread's update between them is lost)",
-                 t, before, w);
-  }
+  static struct icx_found f[4];
+  ic_report(f, icx_store(ic_oracle, (unsigned)t, (uint32_t)before, (uint32_t)w, ic_holders(), f, 4), "");
   ic_lock_track(t, "plain store", before, w);
 }
 
@@ -579,9 +593,7 @@ static void ic_check_return(int t, unsigned long ret) {
   struct ic_thread *th = &ic_th[t];
   ic_plain_check(0);
   ic_event('r', t, 0, 0, 0, *ic_word(), *ic_word(), ret);
-  if (th->holds_lock)
-    ic_finding(C(1) | IC_P9C, "t%d returned to running holding the lock (word %#lx)", t, *ic_word());
-  /* The timebase, the registers and the winkle count: the oracle's. */
+  /* The lock, the timebase, the registers and the winkle count: the oracle's. */
   ic_observe(ICX_STEP, t, ICX_EV_NONE, 0, 0, 1, NULL, 0, 0);
 }
 
@@ -727,14 +739,8 @@ static int ic_enabled(struct ic_move *out) {
   return n;
 }
 
-static void ic_check_state(void) {
-  const unsigned long w = *ic_word();
-  int holders = 0;
-  for (int t = 0; t < ic_n; t++) holders += ic_th[t].holds_lock;
-  if (holders > 1) ic_finding(C(1) | IC_P9C, "%d threads hold the lock at once (word %#lx)", holders, w);
-  /* The thread bits and the winkle count while the lock is free: the
-   * oracle's, on the word after every observation. */
-}
+/* After every move, reported to the oracle or not. */
+static void ic_check_state(void) { ic_judge_state(""); }
 
 static void ic_check_warns(int t) {
   /* Charged by the oracle to the clause whose invariant the assertion guards. */
@@ -1012,12 +1018,22 @@ static void ic_judge_leaf(void) {
   int stuck = 0;
   for (int t = 0; t < ic_n; t++) stuck += ic_th[t].st != ST_DONE;
   if (!stuck) return;
+  static char seen[400];
+  int k = 0;
+  seen[0] = 0;
+  for (int t = 0; t < ic_n && k < (int)sizeof seen - 80; t++) {
+    const struct ic_thread *th = &ic_th[t];
+    if (th->st != ST_DONE)
+      k += snprintf(seen + k, sizeof seen - (size_t)k, "%s t%d spins at %s (line %d)", k ? ";" : "; seen:", t,
+                    ic_op_names[th->pend_op], th->pend_line);
+  }
+  if (k < (int)sizeof seen - 30) snprintf(seen + k, sizeof seen - (size_t)k, ", word %#lx", *ic_word());
+  static struct icx_found f[2];
+  ic_report(f, icx_stuck(ic_oracle, f, 2), seen);
   for (int t = 0; t < ic_n; t++) {
     const struct ic_thread *th = &ic_th[t];
     if (th->st == ST_DONE) continue;
     ic_event('x', t, th->pend_op, th->pend_line, 0, 0, 0, 0);
-    ic_finding(C(1), "no thread can move: t%d spins at %s (line %d), word %#lx", t,
-               ic_op_names[th->pend_op], th->pend_line, *ic_word());
     if (th->woke)
       ic_finding(C(8), "t%d woke and never returns: it spins at %s (line %d), word %#lx", t,
                  ic_op_names[th->pend_op], th->pend_line, *ic_word());

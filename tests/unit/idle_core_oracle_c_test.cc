@@ -133,6 +133,70 @@ TEST(IdleCoreOracleC, Power8LossWithoutTheWorkaroundIsIdle4) {
   }
 }
 
+// The lock's holders, as the harness tracks them (IDLE-1): the bit set
+// exactly while one thread holds the lock, no return holding it.
+TEST(IdleCoreOracleC, TheLockAgainstItsHoldersIsIdle1) {
+  icx_found f[4];
+  Core c(1, 2);
+  EXPECT_EQ(icx_state(c.o, 0x3 | kLock, 0x1, f, 4), 0);  // t0 holds it, the bit set
+  EXPECT_EQ(icx_state(c.o, 0x3, 0x0, f, 4), 0);          // released
+  ASSERT_EQ(icx_state(c.o, 0x3 | kLock, 0x0, f, 4), 1);  // set without taking it
+  EXPECT_EQ(f[0].clause, 1);
+  EXPECT_NE(std::string(f[0].msg).find("no thread holds the lock"), std::string::npos) << f[0].msg;
+  ASSERT_EQ(icx_state(c.o, 0x3, 0x2, f, 4), 1);  // cleared by another while t1 holds it
+  EXPECT_EQ(f[0].clause, 1);
+  EXPECT_NE(std::string(f[0].msg).find("t1 holds the lock"), std::string::npos) << f[0].msg;
+  ASSERT_EQ(icx_state(c.o, 0x3 | kLock, 0x3, f, 4), 1);
+  EXPECT_NE(std::string(f[0].msg).find("more than one thread"), std::string::npos) << f[0].msg;
+  EXPECT_EQ(icx_state(c.o, 0x3 | kLock, 0x3, f, 0), 0) << "room for none: none reported";
+
+  // A return while holding the lock, and its twin that released it first.
+  for (int holding = 0; holding <= 1; ++holding) {
+    Core d(1, 1);  // one shallow stop: in, woken, back
+    ASSERT_EQ(d.obs(ICX_BEGIN_IDLE, 0, ICX_EV_NONE, 0x1, ICX_P9_SHALLOW), 0) << d.msg;
+    ASSERT_EQ(d.obs(ICX_STEP, 0, ICX_EV_ENTER_HW_IDLE, 0x1), 0) << d.msg;
+    ASSERT_EQ(d.obs(ICX_WAKE, 0, ICX_EV_WOKE, 0x1), 0) << d.msg;
+    icx_obs x{};
+    x.move = ICX_STEP, x.thread = 0, x.event = ICX_EV_NONE, x.returned = 1;
+    x.word_after = 0x1 | (holding ? kLock : 0), x.move_number = 4;
+    x.holders_known = 1, x.holders = holding ? 0x1 : 0x0;
+    char buf[400] = "";
+    EXPECT_EQ(icx_observe(d.o, &x, buf, sizeof buf), holding ? 1 : 0) << buf;
+    if (holding) {
+      EXPECT_NE(std::string(buf).find("t0 returned to running holding the lock"), std::string::npos)
+          << buf;
+    }
+  }
+}
+
+// A plain store outside the lock (POWER8's read-modify-writes): a change to
+// the thread bits is IDLE-2, to the winkle count or bits IDLE-5; the holder's
+// store and a store that changes nothing judged are no finding.
+TEST(IdleCoreOracleC, PlainStoresWithoutTheLockAreIdle2And5) {
+  icx_found f[4];
+  Core c(0, 2);
+  ASSERT_EQ(icx_store(c.o, 0, 0x3, 0x2, 0x0, f, 4), 1);
+  EXPECT_EQ(f[0].clause, 2);
+  EXPECT_NE(std::string(f[0].msg).find("the thread bits"), std::string::npos) << f[0].msg;
+  EXPECT_EQ(icx_store(c.o, 0, 0x3, 0x2, 0x1, f, 4), 0) << "t0 holds the lock";
+  ASSERT_EQ(icx_store(c.o, 1, 0x3, 0x3 | (1u << 16) | (1u << 9), 0x1, f, 4), 1);
+  EXPECT_EQ(f[0].clause, 5);
+  ASSERT_EQ(icx_store(c.o, 1, 0x3, 0x2 | (1u << 16), 0x0, f, 4), 2);
+  EXPECT_EQ(f[0].clause + f[1].clause, 7);
+  Core p9(1, 2);  // POWER9 has no winkle fields: only the thread bits are judged
+  EXPECT_EQ(icx_store(p9.o, 1, 0x3, 0x3 | (1u << 16), 0x0, f, 4), 0);
+  EXPECT_EQ(icx_store(p9.o, 1, 0x3, 0x1, 0x0, f, 4), 1);
+}
+
+TEST(IdleCoreOracleC, NoThreadAbleToMoveIsIdle1) {
+  icx_found f[2];
+  Core c(1, 2);
+  ASSERT_EQ(c.obs(ICX_BEGIN_IDLE, 0, ICX_EV_NONE, 0x3, ICX_P9_DEEP), 0);
+  ASSERT_EQ(icx_stuck(c.o, f, 2), 1);
+  EXPECT_EQ(f[0].clause, 1);
+  EXPECT_NE(std::string(f[0].msg).find("every thread is stuck: t0"), std::string::npos) << f[0].msg;
+}
+
 TEST(IdleCoreOracleC, AssertionsAreChargedToTheInvariantTheyGuard) {
   const struct {
     const char* what;

@@ -79,7 +79,7 @@ static int winklers(unsigned long word)
 
 static void word_lock(unsigned long *word)
 {
-	while (unlikely(test_and_set_bit_lock(NR_PNV_CORE_IDLE_LOCK_BIT, word)))
+	while (unlikely(test_and_set_bit_lock(NR_PNV_CORE_IDLE_LOCK_BIT, word)))	/* variant: plain_lock */
 		cpu_relax();
 }
 

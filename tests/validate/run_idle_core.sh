@@ -177,6 +177,11 @@ variant8 no_resync '/variant: no_resync/s/clock_resync();/;/'
 # siblings wait for the lock).
 variant8 unlock_unlocked '/variant: unlock_unlocked \*\//s/cmpxchg(word, now,/cmpxchg(word, now \& ~PNV_CORE_IDLE_LOCK_BIT,/
 /variant: unlock_unlocked (exit)/s/was == now/was == (now \& ~PNV_CORE_IDLE_LOCK_BIT)/'
+# The lock taken by a test and a plain store instead of test_and_set_bit_lock:
+# the lock bit is set while no thread holds the lock (the oracle's IDLE-1).
+variant8 plain_lock '/^static void word_lock/i\
+static int plain_take(unsigned long *w) { if (READ_ONCE(*w) \& PNV_CORE_IDLE_LOCK_BIT) return 1; *w |= PNV_CORE_IDLE_LOCK_BIT; return 0; }
+/variant: plain_lock/s/test_and_set_bit_lock(NR_PNV_CORE_IDLE_LOCK_BIT, word)/plain_take(word)/'
 # No fastsleep workaround in the path at all: IDLE-4 is n/a, the rest holds.
 variant8 no_fix 's/fastsleep_fix(OPAL_CONFIG_IDLE_[A-Z]*)/(void)0/'
 
@@ -194,7 +199,7 @@ run p8_no_lock --source "$(src8 no_lock)" --budget "$BUDGET" --no-sanitizers
 expect_rc p8_no_lock 1
 expect_only_failed p8_no_lock IDLE-1 IDLE-2 IDLE-5
 expect_text p8_no_lock "BUG_ON(!test_bit(NR_PNV_CORE_IDLE_LOCK_BIT, word))"
-expect_text p8_no_lock "changed the word with a plain store"
+expect_text p8_no_lock "changed the thread bits with a plain store"
 expect_text p8_no_lock "stopped after 20000 failing schedules"
 expect_no_driver_crash p8_no_lock
 
@@ -236,6 +241,13 @@ expect_text p8_unlock_unlocked "livelock: the state after move"
 expect_text p8_unlock_unlocked "never reaches its idle instruction: at test_and_set_bit_lock"
 expect_text p8_unlock_unlocked "woke and never returns: at cmpxchg"
 expect_no_driver_crash p8_unlock_unlocked
+
+run p8_plain_lock --source "$(src8 plain_lock)" --budget "$BUDGET" --no-sanitizers
+expect_rc p8_plain_lock 1
+expect_clause p8_plain_lock IDLE-1 failed
+expect_text p8_plain_lock "the lock bit is set and no thread holds the lock (seen: t"
+expect_text p8_plain_lock "'s plain store set the lock bit)"
+expect_no_driver_crash p8_plain_lock
 
 run p8_no_fix --source "$(src8 no_fix)" --budget "$BUDGET" --no-sanitizers
 expect_rc p8_no_fix 0
