@@ -10,8 +10,8 @@
 #  - with IDLESPEC_TSAN (the `tsan` preset): stress/tsan_race_witness, the
 #    harness over a shared non-atomic PlainWord, which ThreadSanitizer must
 #    report as a data race (tests/stress/expect_tsan_race.sh).
-# The stress binaries link idlespec_impl only: the tsan preset builds just
-# these targets (its build preset lists them) and idlespec_impl, and its test
+# The stress binaries link idlespec_impl and the oracle (its judge): the tsan preset builds just
+# these targets (its build preset lists them) and those libraries, and its test
 # preset runs label stress only.
 #
 # TSan toolchain: gcc 12's libtsan (the preset's choice, like release and
@@ -27,7 +27,7 @@ else()
 endif()
 
 add_library(idlespec_stress STATIC tests/stress/idle_core_stress.cc)
-target_link_libraries(idlespec_stress PUBLIC idlespec_impl Threads::Threads)
+target_link_libraries(idlespec_stress PUBLIC idlespec_impl idlespec_oracle Threads::Threads)
 
 add_executable(stress_tests tests/stress/idle_core_stress_test.cc)
 target_compile_definitions(stress_tests PRIVATE IDLESPEC_STRESS_SECONDS=${IDLESPEC_STRESS_SECONDS})

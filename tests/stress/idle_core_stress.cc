@@ -9,8 +9,6 @@ namespace idlespec::idle_core::stress {
 
 namespace {
 
-bool touches_word(Kind k) { return k != Kind::p8_nap && k != Kind::p9_shallow; }
-
 const char* loss_name(Loss l) {
   switch (l) {
     case Loss::none:
@@ -68,10 +66,8 @@ std::string Result::summary(const Config& c) const {
   return out;
 }
 
-Shared::Shared(const Options& o) : o_(o), start_(std::chrono::steady_clock::now()) {
-  ghost_.subcore_regs_valid = static_cast<uint8_t>((1u << o.config.subcores) - 1);
-  ghost_.thread_regs_valid = static_cast<uint8_t>(o.config.core_thread_mask());
-}
+Shared::Shared(const Options& o)
+    : o_(o), start_(std::chrono::steady_clock::now()), oracle_(o.config) {}
 
 double Shared::elapsed() const {
   const std::chrono::duration<double> d = std::chrono::steady_clock::now() - start_;
@@ -130,75 +126,147 @@ void Shared::worker_exit(unsigned t, uint64_t spins) {
   core_cv_.notify_all();
 }
 
-void Shared::apply_wa() {
-  std::lock_guard lk(m_);
-  GhostEnv{o_.config, ghost_}.apply_wa();
+void Shared::report_locked(oracle::Violations& found, const std::string& context) {
+  for (const oracle::Verdict& v : found) {
+    std::string clause = v.clause;
+    if (clause == "model") {  // the platform's catch-all (oracle::charged_clauses)
+      const uint32_t bits = oracle::charged_clauses(o_.config, v);
+      for (unsigned n = 1; n < 32; ++n) {
+        if ((bits >> n) & 1) {
+          clause = strprintf("IDLE-%u", n);
+          break;
+        }
+      }
+    }
+    violation_locked(clause + ": " + v.message + context);
+  }
+  found.clear();
 }
 
-void Shared::undo_wa() {
+void Shared::observe_locked(const Transition& tr, const oracle::Oracle::Seen& seen,
+                            const std::string& context) {
+  if (read_anytime_) {
+    oracle_.observe_all(tr, static_cast<uint32_t>(read_word_()), seen, found_);
+  } else {
+    oracle::Oracle::Seen blind = seen;
+    blind.word_known = false;
+    oracle_.observe_all(tr, 0, blind, found_);
+  }
+  if (!found_.empty()) report_locked(found_, context);
+}
+
+void Shared::observe_locked(MoveKind kind, unsigned t, Event e, bool returned) {
+  Transition tr;
+  tr.move.kind = kind;
+  tr.move.thread = static_cast<uint8_t>(t);
+  tr.result.event = e;
+  tr.result.returned = returned;
+  observe_locked(tr, oracle::Oracle::Seen{});
+}
+
+void Shared::began(unsigned t, Kind kind) {
   std::lock_guard lk(m_);
-  GhostEnv{o_.config, ghost_}.undo_wa();
+  Transition tr;
+  tr.move = Move{MoveKind::begin_idle, static_cast<uint8_t>(t), kind};
+  slots_[t].kind = kind;
+  observe_locked(tr, oracle::Oracle::Seen{});
+}
+
+void Shared::assertion(unsigned t, const StepResult& r, const ThreadState& th) {
+  std::lock_guard lk(m_);
+  Transition tr;
+  tr.move = Move{MoveKind::step, static_cast<uint8_t>(t), Kind::none};
+  tr.result = r;
+  observe_locked(tr, oracle::Oracle::Seen{}, " (" + describe_thread(t, th) + ")");
+}
+
+void Shared::lock_shared(unsigned t, uint32_t holders, Pc pc) {
+  std::lock_guard lk(m_);
+  oracle::Oracle::Seen seen;
+  seen.holders_known = true;
+  seen.holders = holders;
+  // The lock bit is set: t holds the lock (its test-and-set succeeded).
+  oracle_.judge_state(static_cast<uint32_t>((read_anytime_ ? read_word_() : 0) | kLock), seen,
+                      found_);
+  report_locked(found_, strprintf(" (seen by t%u at %s)", t, std::string(pc_name(pc)).c_str()));
+  aborted_.store(true, std::memory_order_relaxed);
+}
+
+void Shared::spun(unsigned t, double seconds, Pc pc, uint32_t holders) {
+  std::lock_guard lk(m_);
+  const oracle::Verdict v = oracle_.stuck();
+  if (!v.ok()) found_.push_back(v);
+  report_locked(
+      found_, strprintf(" (t%u spun %.1f s at %s; word %s, lock holders %#x)", t, seconds,
+                        std::string(pc_name(pc)).c_str(),
+                        read_anytime_
+                            ? describe_word(o_.config, static_cast<uint32_t>(read_word_())).c_str()
+                            : "unread",
+                        holders));
+  aborted_.store(true, std::memory_order_relaxed);
+}
+
+void Shared::apply_wa(unsigned by) {
+  std::lock_guard lk(m_);
+  observe_locked(MoveKind::step, by, Event::apply_wa);
+}
+
+void Shared::undo_wa(unsigned by) {
+  std::lock_guard lk(m_);
+  observe_locked(MoveKind::step, by, Event::undo_wa);
 }
 
 void Shared::resync_tb(unsigned t, const ThreadState& th) {
   std::lock_guard lk(m_);
   ++result_.stats.resyncs;
-  if (!th.first) {
-    violation_locked(strprintf("IDLE-9: %s resynced the timebase without being the first awake",
-                               describe_thread(t, th).c_str()));
+  Transition tr;
+  tr.move = Move{MoveKind::step, static_cast<uint8_t>(t), Kind::none};
+  tr.result.event = Event::resync_tb;
+  oracle::Oracle::Seen seen;
+  seen.found_known = true;
+  seen.found_awake = !th.first;
+  if (!o_.config.power9() && read_anytime_) {
+    // POWER8: every change of a thread bit happens under the lock, which
+    // the resyncing thread holds (the reference resyncs before it releases
+    // it): the word now is the word it decided on.
+    seen.decided_known = true;
+    seen.decided = static_cast<uint32_t>(read_word_());
   }
-  GhostEnv{o_.config, ghost_}.resync_tb(t, th);
+  observe_locked(tr, seen, " (" + describe_thread(t, th) + ")");
 }
 
-void Shared::restore_core() {
+void Shared::restore_core(unsigned by) {
   std::lock_guard lk(m_);
-  GhostEnv{o_.config, ghost_}.restore_core();
+  observe_locked(MoveKind::step, by, Event::restore_core);
 }
 
-void Shared::restore_subcore(unsigned k) {
+void Shared::restore_subcore(unsigned by, unsigned k) {
   std::lock_guard lk(m_);
   ++result_.stats.subcore_restores;
-  GhostEnv{o_.config, ghost_}.restore_subcore(k);
+  (void)k;  // the oracle knows the mover's subcore
+  observe_locked(MoveKind::step, by, Event::restore_subcore);
 }
 
-void Shared::restore_thread(unsigned t) {
+void Shared::restore_thread(unsigned by, unsigned t) {
   std::lock_guard lk(m_);
-  GhostEnv{o_.config, ghost_}.restore_thread(t);
+  (void)t;  // a thread restores its own
+  observe_locked(MoveKind::step, by, Event::restore_thread);
 }
 
-void Shared::enter_hw_idle(unsigned t, Kind kind) {
+void Shared::enter_hw_idle(unsigned t) {
   std::lock_guard lk(m_);
+  observe_locked(MoveKind::step, t, Event::enter_hw_idle);
   Slot& s = slots_[t];
   s.idle = true;
-  s.kind = kind;
   core_cv_.notify_all();
 }
 
 void Shared::returned(unsigned t, const ThreadState& th) {
   std::lock_guard lk(m_);
-  const Config& c = o_.config;
-  const char* regs_clause = c.power9() ? "IDLE-7" : "IDLE-5";
-  const std::string who = describe_thread(t, th);
-  if (!ghost_.tb_valid) {
-    violation_locked(
-        strprintf("IDLE-3: %s returned to running with the timebase invalid", who.c_str()));
-  }
-  if (!ghost_.core_regs_valid) {
-    violation_locked(
-        strprintf("%s: %s returned to running before the per-core registers were "
-                  "restored",
-                  regs_clause, who.c_str()));
-  }
-  if (!((ghost_.thread_regs_valid >> t) & 1)) {
-    violation_locked(
-        strprintf("%s: %s returned to running without its per-thread registers restored",
-                  regs_clause, who.c_str()));
-  }
-  if (!c.power9() && !((ghost_.subcore_regs_valid >> c.subcore_of(t)) & 1)) {
-    violation_locked(
-        strprintf("IDLE-6: %s returned to running before the registers of subcore %u were restored",
-                  who.c_str(), c.subcore_of(t)));
-  }
+  Transition tr;
+  tr.move = Move{MoveKind::step, static_cast<uint8_t>(t), Kind::none};
+  tr.result.returned = true;
+  observe_locked(tr, oracle::Oracle::Seen{}, " (" + describe_thread(t, th) + ")");
   Slot& s = slots_[t];
   s.kind = Kind::none;
   ++s.cycles;
@@ -210,6 +278,7 @@ void Shared::wake_locked(unsigned t) {
   s.idle = false;
   s.wake = true;
   s.cv.notify_one();
+  observe_locked(MoveKind::wake, t, Event::woke);
 }
 
 std::string Shared::table_locked() const {
@@ -224,32 +293,19 @@ std::string Shared::table_locked() const {
 
 // Every worker is in hardware idle and none has been woken: nobody touches
 // the word, and every worker's last write to it happened before its
-// enter_hw_idle (this mutex).
-void Shared::quiescent_check_locked(uint64_t word) {
-  const Config& c = o_.config;
+// enter_hw_idle (this mutex). Nobody holds the lock, and the winkle count
+// is exactly the winkling workers.
+void Shared::quiescent_check_locked() {
   ++result_.stats.quiescent_checks;
-  uint64_t awake_bits = 0;
-  unsigned winklers = 0;
-  for (unsigned t = 0; t < c.threads; ++t) {
-    if (!touches_word(slots_[t].kind)) awake_bits |= uint64_t{1} << t;
-    if (slots_[t].kind == Kind::p8_winkle) ++winklers;
+  oracle::Oracle::Seen seen;
+  seen.holders_known = true;
+  seen.holders = 0;
+  seen.counted_known = !o_.config.power9();
+  for (unsigned t = 0; t < o_.config.threads; ++t) {
+    seen.counted += slots_[t].kind == Kind::p8_winkle;
   }
-  const uint64_t mask = c.core_thread_mask();
-  const uint64_t known = mask | (mask << kWinkleBitsShift) | kWinkleCountBits | kLock;
-  const auto w = static_cast<uint32_t>(word);
-  const std::string where = strprintf("word %s with every thread in hardware idle (%s)",
-                                      describe_word(c, w).c_str(), table_locked().c_str());
-  if (word & kLock) {
-    violation_locked("IDLE-1: the lock is held by nobody: " + where);
-  } else if ((word & mask) != awake_bits) {
-    violation_locked("IDLE-2: the thread bits are not the threads in nap or a shallow stop: " +
-                     where);
-  } else if (idle_core::detail::winkle_count(word) != winklers) {
-    violation_locked(strprintf("IDLE-5: the winkle count is not the %u winkling threads: %s",
-                               winklers, where.c_str()));
-  } else if (word & ~known) {
-    violation_locked("IDLE-2: stray bits in the word: " + where);
-  }
+  oracle_.judge_state(static_cast<uint32_t>(read_word_()), seen, found_);
+  report_locked(found_, " (every thread in hardware idle: " + table_locked() + ")");
 }
 
 // Every worker is in hardware idle: the core may lose state, as
@@ -257,7 +313,6 @@ void Shared::quiescent_check_locked(uint64_t word) {
 void Shared::maybe_loss_locked(std::mt19937_64& rng) {
   const Config& c = o_.config;
   CoreState s;
-  s.ghost = ghost_;
   for (unsigned t = 0; t < c.threads; ++t) {
     s.th[t].pc = Pc::hw_idle;
     s.th[t].kind = slots_[t].kind;
@@ -265,18 +320,16 @@ void Shared::maybe_loss_locked(std::mt19937_64& rng) {
   }
   const Loss level = core_loss_level(c, s);
   if (level == Loss::none || rng() % 100 >= o_.loss_percent) return;
-  if (!c.power9() && c.fastsleep_workaround && !ghost_.wa_applied) {
-    violation_locked(strprintf(
-        "IDLE-4: the core loses state (%s) with the fastsleep workaround not applied (%s)",
-        loss_name(level), table_locked().c_str()));
-  }
   apply(c, s, Move{MoveKind::core_loss, 0, Kind::none});
-  ghost_ = s.ghost;
   for (unsigned t = 0; t < c.threads; ++t) slots_[t].lost = s.th[t].lost;
   ++(level == Loss::full ? result_.stats.full_losses : result_.stats.partial_losses);
+  Transition tr;
+  tr.move = Move{MoveKind::core_loss, 0, Kind::none};
+  tr.loss = level;
+  observe_locked(tr, oracle::Oracle::Seen{}, " (" + table_locked() + ")");
 }
 
-void Shared::run_core(const std::function<uint64_t()>& read_word) {
+void Shared::run_core() {
   const Config& c = o_.config;
   std::mt19937_64 rng(o_.seed ^ 0x5eed0fc07eull);
   std::unique_lock lk(m_);
@@ -297,7 +350,7 @@ void Shared::run_core(const std::function<uint64_t()>& read_word) {
     if (stopping()) {  // wake everyone; no more losses
       for (unsigned i = 0; i < n; ++i) wake_locked(idle[i]);
     } else if (n == c.threads) {
-      quiescent_check_locked(read_word());
+      quiescent_check_locked();
       if (aborted()) break;
       maybe_loss_locked(rng);
       if (aborted()) break;
@@ -314,21 +367,23 @@ void Shared::run_core(const std::function<uint64_t()>& read_word) {
   }
 }
 
-Result Shared::finish(uint64_t final_word) {
+Result Shared::finish() {
   std::lock_guard lk(m_);
   const Config& c = o_.config;
+  // Every worker has returned: the lock is free, every thread bit is set
+  // and nobody is counted in the winkle count.
+  if (result_.ok()) {
+    oracle::Oracle::Seen seen;
+    seen.holders_known = true;
+    seen.counted_known = !c.power9();
+    oracle_.judge_state(static_cast<uint32_t>(read_word_()), seen, found_);
+    report_locked(found_, " (every thread running again)");
+  }
   Result r = result_;
   r.stats.seconds = elapsed();
   r.stats.min_cycles = UINT64_MAX;
   for (unsigned t = 0; t < c.threads; ++t) {
     r.stats.min_cycles = std::min(r.stats.min_cycles, slots_[t].cycles);
-  }
-  if (r.ok() && final_word != c.core_thread_mask()) {
-    r.violations.push_back(
-        strprintf("IDLE-2: every thread is running again, but the word is %s (0x%llx)",
-                  describe_word(c, static_cast<uint32_t>(final_word)).c_str(),
-                  static_cast<unsigned long long>(final_word)));
-    r.first_violation_seconds = r.stats.seconds;
   }
   return r;
 }

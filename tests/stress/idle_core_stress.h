@@ -17,33 +17,47 @@
 //                 inflict a loss (the same semantics as apply(core_loss) in
 //                 impl/idle_core_model.h: it calls it); it wakes idle workers
 //                 at random times (interrupts)
-//   the ghost     the hardware state besides the word (timebase, workaround,
-//                 registers) and who is in hardware idle: a table guarded by
-//                 one mutex. The ghost side is not under test; the word is.
+//   the observer  who is in hardware idle, and the idle_core oracle, which
+//                 keeps the rest of the hardware state (timebase, workaround,
+//                 registers) from what it is told: guarded by one mutex. The
+//                 observer is not under test; the word is.
 //
-// The checks (spec/idle_core.md), while running:
+// The judge is the idle_core oracle (oracle/idle_core.h), the one every
+// other layer's runs are judged by. The stress test observes, under the
+// observer's mutex, what a real core's observer would: a worker begins an idle
+// cycle of a kind, performs a duty (the workaround, a resync, a restore),
+// executes the idle instruction, is woken by the core, returns to running;
+// the core loses state; each with the word as it is then. Every word
+// operation of a thread happens while the oracle has it entering idle or on
+// the wake path (it reports its begin before its first operation and its
+// return after its last), so the word a concurrent observer reads is one
+// the oracle can judge. The oracle judges
 //
-//   IDLE-1  a worker that has taken the lock (its test-and-set succeeded) is
-//           the only holder: a relaxed atomic counter, incremented after the
-//           successful test-and-set and decremented just before the release,
-//           must be 0 before the increment and 1 at every step in between;
-//           a spin longer than stuck_seconds means no thread can move
-//   IDLE-2  at quiescent points (every worker in hardware idle, none woken
-//           yet: nobody touches the word) the lock is free and the thread
-//           bits are exactly the workers in nap / a shallow stop
+//   IDLE-2, -5  after every observation, while the lock is free: the bits of
+//           the threads certainly awake set, those of threads in hardware
+//           idle in sleep, winkle or a deep stop clear; the winkle count
+//           between the winklers surely and possibly counted (at quiescent
+//           points, with every worker in hardware idle and none woken,
+//           exactly)
 //   IDLE-3  a worker returns to running only with the timebase valid
 //   IDLE-4  POWER8 with the workaround enabled: a loss only with it applied
 //   IDLE-5  (IDLE-7 on POWER9) a worker returns only with the per-core
-//           registers and its own per-thread registers valid; at quiescent
-//           points the winkle count equals the number of winkling workers
+//           registers and its own per-thread registers valid
 //   IDLE-6  a worker returns only with its subcore's registers valid
 //   IDLE-9  only a worker that found no thread bit set resyncs (its `first`),
-//           and (POWER8, where every bit changes under the lock) no other
-//           thread bit is set in the word when it has resynced
-//   BUG     no step reports Event::bug (the kernel's BUG_ON / WARN_ON)
+//           and on POWER8, where every bit changes under the lock, the word
+//           it resyncs under has no other thread's bit (Seen.decided)
+//   IDLE-1  the lock bit set exactly while one thread holds it: at quiescent
+//           points nobody does; while running, the holders are a relaxed
+//           atomic mask (set after the successful test-and-set, cleared just
+//           before the release) that a holder reads at every step and reports
+//           to the oracle when it is not itself alone; a spin longer than
+//           stuck_seconds is reported as every thread stuck
+//   BUG     a step that reports Event::bug (the kernel's BUG_ON / WARN_ON),
+//           charged by the oracle to the clause whose invariant it guards
 //
-// and when every worker has stopped: the word is back to "every thread bit
-// set, nothing else".
+// and when every worker has stopped: every thread running, the lock free
+// (the word is back to "every thread bit set, nothing else").
 //
 // The deterministic hook: the POWER8 entry clears the own bit with a load
 // step and a store step (a plain read-modify-write). A worker yields between
@@ -65,11 +79,13 @@
 #include <random>
 #include <string>
 #include <thread>
+#include <type_traits>
 #include <vector>
 
 #include "impl/idle_core.h"
 #include "impl/idle_core_model.h"
 #include "impl/text.h"
+#include "oracle/idle_core.h"
 
 namespace idlespec::idle_core::stress {
 
@@ -128,22 +144,40 @@ class Shared {
   void violation(std::string what);
   void worker_exit(unsigned t, uint64_t spins);
 
-  // The Env side (ThreadEnv forwards here).
-  void apply_wa();
-  void undo_wa();
+  // The Env side (ThreadEnv forwards here, with the acting worker `by`).
+  void apply_wa(unsigned by);
+  void undo_wa(unsigned by);
   void resync_tb(unsigned t, const ThreadState& th);
-  void restore_core();
-  void restore_subcore(unsigned k);
-  void restore_thread(unsigned t);
-  void enter_hw_idle(unsigned t, Kind kind);
+  void restore_core(unsigned by);
+  void restore_subcore(unsigned by, unsigned k);
+  void restore_thread(unsigned by, unsigned t);
+  void enter_hw_idle(unsigned t);
   void returned(unsigned t, const ThreadState& th);
+
+  // What a worker sees besides the Env calls: it begins an idle cycle of
+  // `kind` (before its first operation on the word); a step hit a kernel
+  // assertion; the lock's holders (bit u: thread u) are not t alone while t
+  // holds it, at program point pc; t spun `seconds` at pc.
+  void began(unsigned t, Kind kind);
+  void assertion(unsigned t, const StepResult& r, const ThreadState& th);
+  void lock_shared(unsigned t, uint32_t holders, Pc pc);
+  void spun(unsigned t, double seconds, Pc pc, uint32_t holders);
 
   // The core: runs until every worker has exited (or the run is aborted and
   // every worker has been told). read_word is called only at quiescent
   // points, with every worker in hardware idle.
-  void run_core(const std::function<uint64_t()>& read_word);
+  void run_core();
   // After the workers are joined: the final checks and the result.
-  Result finish(uint64_t final_word);
+  Result finish();
+  // How the observer reads the word; set before the workers start.
+  // `anytime`: at every observation (an atomic word: a relaxed load); else
+  // only where the mutex orders the read after every worker's last write
+  // (a non-atomic word, the race witness: at quiescent points and at the
+  // end; elsewhere the oracle judges the move without the word).
+  void set_word_reader(std::function<uint64_t()> read_word, bool anytime) {
+    read_word_ = std::move(read_word);
+    read_anytime_ = anytime;
+  }
 
  private:
   struct Slot {
@@ -156,8 +190,16 @@ class Shared {
     std::condition_variable cv;
   };
   void violation_locked(std::string what);
+  // One observation, judged by the oracle; each violation is recorded as
+  // "<clause>: <message><context>" (the oracle's "model", a move its model
+  // does not allow or an assertion that guards no clause, named by the
+  // platform's catch-all).
+  void observe_locked(const Transition& tr, const oracle::Oracle::Seen& seen,
+                      const std::string& context = "");
+  void observe_locked(MoveKind kind, unsigned t, Event e, bool returned = false);
+  void report_locked(oracle::Violations& found, const std::string& context);
   void wake_locked(unsigned t);
-  void quiescent_check_locked(uint64_t word);
+  void quiescent_check_locked();
   void maybe_loss_locked(std::mt19937_64& rng);
   double elapsed() const;
   std::string table_locked() const;
@@ -170,7 +212,10 @@ class Shared {
 
   std::mutex m_;
   std::condition_variable core_cv_;
-  Ghost ghost_;
+  oracle::Oracle oracle_;
+  oracle::Violations found_;  // reused by every observation
+  std::function<uint64_t()> read_word_;
+  bool read_anytime_ = true;
   std::array<Slot, kMaxThreads> slots_;
   unsigned exited_ = 0;
   Result result_;
@@ -179,19 +224,19 @@ class Shared {
 // The Env of step() for worker t: forwards to Shared.
 class ThreadEnv {
  public:
-  ThreadEnv(Shared& s, const ThreadState& th) : s_(s), th_(th) {}
-  void apply_wa() { s_.apply_wa(); }
-  void undo_wa() { s_.undo_wa(); }
+  ThreadEnv(Shared& s, unsigned t) : s_(s), t_(t) {}
+  void apply_wa() { s_.apply_wa(t_); }
+  void undo_wa() { s_.undo_wa(t_); }
   void resync_tb(unsigned t, const ThreadState& th) { s_.resync_tb(t, th); }
-  void restore_core() { s_.restore_core(); }
-  void restore_subcore(unsigned k) { s_.restore_subcore(k); }
-  void restore_thread(unsigned t) { s_.restore_thread(t); }
-  void enter_hw_idle(unsigned t) { s_.enter_hw_idle(t, th_.kind); }
+  void restore_core() { s_.restore_core(t_); }
+  void restore_subcore(unsigned k) { s_.restore_subcore(t_, k); }
+  void restore_thread(unsigned t) { s_.restore_thread(t_, t); }
+  void enter_hw_idle(unsigned t) { s_.enter_hw_idle(t); }
   void returned(unsigned t, const ThreadState& th) { s_.returned(t, th); }
 
  private:
   Shared& s_;
-  const ThreadState& th_;
+  const unsigned t_;
 };
 
 std::string describe_thread(unsigned t, const ThreadState& th);
@@ -205,10 +250,10 @@ inline bool acquires(Pc pc) {
 }
 inline bool releases(Pc pc) { return pc == Pc::p8_entry_unlock || pc == Pc::unlock_cmpxchg; }
 
-// The lock holders, for IDLE-1. Relaxed: it must not add happens-before
-// edges that would hide a race on the word from TSan.
+// The lock holders (bit t: thread t), for IDLE-1. Relaxed: it must not add
+// happens-before edges that would hide a race on the word from TSan.
 struct Holders {
-  std::atomic<unsigned> n{0};
+  std::atomic<uint32_t> mask{0};
 };
 
 template <class Subject, class Word>
@@ -220,7 +265,7 @@ class Worker {
         c_(s.config()),
         t_(t),
         word_(word),
-        env_(s, th_),
+        env_(s, t),
         rng_(s.options().seed * 0x9e3779b97f4a7c15ull + t + 1) {}
 
   void run() {
@@ -233,13 +278,15 @@ class Worker {
  private:
   // One idle cycle: entry, hardware idle, wake path. False: aborted.
   bool cycle() {
-    if (!check(begin_idle<Subject>(c_, th_, s_.choose_kind(rng_)), Pc::running)) return false;
+    const Kind kind = s_.choose_kind(rng_);
+    s_.began(t_, kind);
+    if (!check(begin_idle<Subject>(c_, th_, kind))) return false;
     if (!drive()) return false;
     Loss lost = Loss::none;
     if (!s_.wait_for_wake(t_, lost)) return false;
     th_.lost = lost;
     const StepResult r = wake<Subject>(c_, t_, th_, env_);
-    if (!check(r, Pc::hw_idle)) return false;
+    if (!check(r)) return false;
     return r.returned || drive();
   }
 
@@ -250,31 +297,30 @@ class Worker {
     for (;;) {
       if (s_.aborted()) return false;
       const Pc pc = th_.pc;
+      const uint32_t me = uint32_t{1} << t_;
       if (holding_) {
-        const unsigned n = h_.n.load(std::memory_order_relaxed);
-        if (n != 1) {
-          s_.violation(strprintf("IDLE-1: t%u holds the lock at %s, but %u threads hold it", t_,
-                                 std::string(pc_name(pc)).c_str(), n));
+        const uint32_t holders = h_.mask.load(std::memory_order_relaxed);
+        if (holders != me) {
+          s_.lock_shared(t_, holders, pc);
           return false;
         }
-        if (releases(pc)) {  // decrement before the release (re-taken if it must retry)
-          h_.n.fetch_sub(1, std::memory_order_relaxed);
+        if (releases(pc)) {  // cleared before the release (re-taken if it must retry)
+          h_.mask.fetch_and(~me, std::memory_order_relaxed);
           holding_ = false;
         }
       }
       const StepResult r = step<Subject>(c_, t_, th_, word_, env_);
-      if (!check(r, pc)) return false;
+      if (!check(r)) return false;
       if ((acquires(pc) && r.event != Event::spin) ||
           (pc == Pc::unlock_cmpxchg && r.event == Event::spin)) {
-        const unsigned before = h_.n.fetch_add(1, std::memory_order_relaxed);
+        const uint32_t before = h_.mask.fetch_or(me, std::memory_order_relaxed);
         holding_ = true;
         if (before != 0) {
-          s_.violation(strprintf("IDLE-1: t%u took the lock at %s while %u other threads held it",
-                                 t_, std::string(pc_name(pc)).c_str(), before));
+          s_.lock_shared(t_, before | me, pc);
           return false;
         }
       }
-      if (r.event == Event::resync_tb && !c_.power9() && !resync_alone()) return false;
+      if (s_.aborted()) return false;  // an observation of this step failed
       if (r.returned || th_.pc == Pc::hw_idle) return true;
       if (r.event == Event::spin) {
         ++spins_;
@@ -291,33 +337,16 @@ class Worker {
     }
   }
 
-  // IDLE-9 from the word, not from the thread's own `first`: on POWER8 every
-  // change of a thread bit happens under the lock, which the resyncing thread
-  // holds (the reference resyncs before it releases it), so no other thread
-  // bit may be set: no other thread runs while the timebase steps.
-  bool resync_alone() {
-    const uint64_t others = word_.load() & c_.core_thread_mask() & ~(uint64_t{1} << t_);
-    if (others == 0) return true;
-    s_.violation(strprintf("IDLE-9: t%u resynced the timebase with other threads awake (word %s)",
-                           t_, describe_word(c_, static_cast<uint32_t>(word_.load())).c_str()));
-    return false;
-  }
-
   bool spin_watchdog(std::chrono::steady_clock::time_point since, Pc pc) {
     const std::chrono::duration<double> d = std::chrono::steady_clock::now() - since;
     if (d.count() < s_.options().stuck_seconds) return true;
-    s_.violation(
-        strprintf("IDLE-1: t%u spun %.1f s at %s (word %s, %u lock holders): no thread can move",
-                  t_, d.count(), std::string(pc_name(pc)).c_str(),
-                  describe_word(c_, static_cast<uint32_t>(word_.load())).c_str(),
-                  h_.n.load(std::memory_order_relaxed)));
+    s_.spun(t_, d.count(), pc, h_.mask.load(std::memory_order_relaxed));
     return false;
   }
 
-  bool check(const StepResult& r, Pc pc) {
+  bool check(const StepResult& r) {
     if (r.event != Event::bug) return true;
-    s_.violation(strprintf("BUG: t%u at %s: %s (%s)", t_, std::string(pc_name(pc)).c_str(), r.what,
-                           describe_thread(t_, th_).c_str()));
+    s_.assertion(t_, r, th_);
     return false;
   }
 
@@ -347,6 +376,7 @@ Result run(const Options& o, Word& word) {
   }
   word.store(o.config.core_thread_mask());
   Shared shared(o);
+  shared.set_word_reader([&word] { return word.load(); }, !std::is_same_v<Word, PlainWord>);
   detail::Holders holders;
   std::vector<std::thread> threads;
   threads.reserve(o.config.threads);
@@ -355,9 +385,9 @@ Result run(const Options& o, Word& word) {
       detail::Worker<Subject, Word>(shared, holders, t, word).run();
     });
   }
-  shared.run_core([&word] { return word.load(); });
+  shared.run_core();
   for (std::thread& th : threads) th.join();
-  return shared.finish(word.load());
+  return shared.finish();
 }
 
 }  // namespace idlespec::idle_core::stress

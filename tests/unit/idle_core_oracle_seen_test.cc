@@ -58,6 +58,25 @@ TEST(IdleCoreOracleSeen, LockHoldersAndTheLockBit) {
   EXPECT_EQ(judge(p8, entering_and_running(), step(0), 0b11, seen).clause, "IDLE-1");
 }
 
+// An observer that could not read the word (word_known false): the move is
+// judged, the word is not. Its twin with the word read catches the word.
+TEST(IdleCoreOracleSeen, AWordNotReadIsNotJudged) {
+  Oracle::Seen seen;
+  // t1 is running and its bit is clear with the lock free: IDLE-2 when read.
+  EXPECT_EQ(judge(p8, entering_and_running(), step(0), 0b00, seen).clause, "IDLE-2");
+  seen.word_known = false;
+  EXPECT_TRUE(judge(p8, entering_and_running(), step(0), 0b00, seen).ok());
+  // ... but the move itself still is: a return from the entry path.
+  EXPECT_EQ(judge(p8, entering_and_running(), step(0, Event::none, true), 0b11, seen).clause,
+            "model");
+  // A thread that returns holding the lock is judged without the word.
+  Oracle::Snapshot s = entering_and_running();
+  s.phase[0] = Phase::waking;
+  seen.holders_known = true;
+  seen.holders = 0b01;
+  EXPECT_EQ(judge(p8, s, step(0, Event::none, true), 0, seen).clause, "IDLE-1");
+}
+
 TEST(IdleCoreOracleSeen, ExactThreadBitsWhileTheLockIsFree) {
   Oracle::Seen seen;
   seen.cleared_known = true;
