@@ -557,23 +557,15 @@ std::string render_timeline(const Config& c, const std::vector<TraceRow>& rows,
 // standard Streett refinement (Emerson-Lei; as in SPIN's and LTSmin's strong
 // fairness checks): compute the SCCs; in an SCC C (with at least one edge),
 // let E = the fair labels enabled at some state of C, T = those taken by an
-// edge inside C. If E == T, C itself carries a fair cycle (go round C taking
+// edge inside C. If E == T (the oracle's breaks_idle8: the IDLE-8 judgement
+// of a cycle, which validate's harness makes too), C itself carries a fair cycle (go round C taking
 // every label in T): a violation. Otherwise any label in E \ T is never taken
 // inside C, so a fair run staying in C visits the states enabling it only
 // finitely often: remove them and recompute the SCCs of the rest. Each round
 // removes at least one state, so it terminates; a violation is reported with
 // the BFS path to C and a cycle through C that takes every label of T.
 
-namespace {
-
-struct Bits256 {
-  uint64_t w[4] = {0, 0, 0, 0};
-  void set(unsigned i) { w[i >> 6] |= uint64_t{1} << (i & 63); }
-  bool test(unsigned i) const { return (w[i >> 6] >> (i & 63)) & 1; }
-  bool any() const { return w[0] | w[1] | w[2] | w[3]; }
-};
-
-}  // namespace
+using oracle::Obligations;
 
 bool analyse_liveness(const Config& c, const Graph& g, bool fair_environment, Lasso& out,
                       uint64_t* sccs_examined) {
@@ -652,7 +644,7 @@ bool analyse_liveness(const Config& c, const Graph& g, bool fair_environment, La
       for (auto& C : sccs) {
         const uint32_t cid = next_set++;
         for (uint32_t v : C) member[v] = cid;
-        Bits256 E, T;
+        Obligations E, T;
         bool internal = false;
         for (uint32_t v : C) {
           for (uint64_t e = g.offsets[v]; e < g.offsets[v + 1]; ++e) {
@@ -665,9 +657,8 @@ bool analyse_liveness(const Config& c, const Graph& g, bool fair_environment, La
         }
         if (!internal) continue;
         ++examined;
-        Bits256 bad;
-        for (unsigned i = 0; i < 4; ++i) bad.w[i] = E.w[i] & ~T.w[i];
-        if (!bad.any()) {
+        const Obligations bad = oracle::unmet(E, T);
+        if (oracle::breaks_idle8(E, T, 1u << t)) {  // t is on its wake path throughout C
           // A fair SCC: build the lasso.
           out.thread = t;
           out.scc_size = C.size();

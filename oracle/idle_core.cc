@@ -162,6 +162,27 @@ Verdict Oracle::stuck() const {
   });
 }
 
+void Oracle::stuck_all(Violations& out) const {
+  if (Verdict v = stuck(); !v.ok()) out.push_back(std::move(v));
+  for (unsigned t = 0; t < config_.threads; ++t) {
+    if (th_[t].phase != Phase::waking) continue;
+    out.push_back(violation("IDLE-8", [&] {
+      return strprintf("t%u woke at move %zu and can never return: no move is left", t,
+                       th_[t].woke_at);
+    }));
+  }
+}
+
+Obligations unmet(const Obligations& enabled, const Obligations& taken) {
+  Obligations u;
+  for (unsigned i = 0; i < 4; ++i) u.w[i] = enabled.w[i] & ~taken.w[i];
+  return u;
+}
+
+bool breaks_idle8(const Obligations& enabled, const Obligations& taken, uint32_t inside) {
+  return inside != 0 && !unmet(enabled, taken).any();
+}
+
 void Oracle::restart(const Snapshot& s, size_t move_number) {
   for (unsigned t = 0; t < config_.threads; ++t) {
     ThreadView& v = th_[t];
@@ -193,7 +214,7 @@ uint32_t charged_clauses(const Config& c, const Verdict& v) {
     n = static_cast<unsigned>(v.clause[5] - '0');
   }
   if (!c.power9()) return 1u << (n ? n : 1);
-  if (n == 9) return 1u << 9;
+  if (n == 8 || n == 9) return 1u << n;  // liveness and efficiency: their own on POWER9 too
   if (n >= 1 && n <= 3) return (1u << n) | (1u << 7);
   return 1u << 7;
 }

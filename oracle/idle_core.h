@@ -178,6 +178,9 @@ class Oracle {
   // thread is stuck (IDLE-1: no reachable state leaves every thread unable
   // to move). An observer that explores the moves reports it.
   Verdict stuck() const;
+  // The same, with what it means for the threads on their wake path: each
+  // is woken and can never return (IDLE-8 at a deadlock). Appended to `out`.
+  void stuck_all(Violations& out) const;
 
   // What the oracle keeps, for observers that keep the state themselves and
   // judge one move at a time from any state (the model checker): restart()
@@ -266,11 +269,36 @@ class Oracle {
 // The clauses a verdict is charged to on this platform. POWER9's IDLE-7 is
 // the POWER9 form of IDLE-1's lock part, IDLE-2 and IDLE-3: a POWER9
 // violation of those is IDLE-7's too, and any other POWER9 violation but
-// IDLE-9's (a register set, an assertion) is IDLE-7's. The oracle's "model"
+// IDLE-8's and IDLE-9's (a register set, an assertion) is IDLE-7's. The oracle's "model"
 // (a move its model does not allow, an assertion that guards no clause) is
 // the platform's catch-all: POWER8 IDLE-1 (a thread that cannot go on),
 // POWER9 IDLE-7. Bit n: IDLE-n.
 uint32_t charged_clauses(const Config& c, const Verdict& v);
+
+// --- IDLE-8: liveness under strong fairness -----------------------------------
+//
+// An explorer that finds a cycle of moves judges it here: the model checker
+// an SCC of the state graph in which a thread stays on its wake path,
+// validate's harness a schedule that reaches a whole state it had before.
+// Each move carries a fairness obligation, the explorer's label for it (the
+// checker: the thread, the kind of move and whether a step spun; the
+// harness: the thread that moves, the hardware's wake-up counted as the
+// woken thread's). `enabled`: the obligations of the moves enabled at some
+// state of the cycle; `taken`: those of the moves inside it.
+struct Obligations {
+  uint64_t w[4] = {0, 0, 0, 0};  // at most 256 labels
+  void set(unsigned i) { w[i >> 6] |= uint64_t{1} << (i & 63); }
+  bool test(unsigned i) const { return (w[i >> 6] >> (i & 63)) & 1; }
+  bool any() const { return (w[0] | w[1] | w[2] | w[3]) != 0; }
+};
+// What the cycle leaves unmet: enabled in it and never taken in it (none:
+// the cycle is strongly fair; a run that stays in it visits the states that
+// enable an unmet one only finitely often).
+Obligations unmet(const Obligations& enabled, const Obligations& taken);
+// IDLE-8: the cycle is strongly fair and some thread stays inside the
+// function throughout it (bit t of `inside`: entering idle or on its wake
+// path), so a fair run goes round it forever and that thread never returns.
+bool breaks_idle8(const Obligations& enabled, const Obligations& taken, uint32_t inside);
 
 // --- timelines ---------------------------------------------------------------
 

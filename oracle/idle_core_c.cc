@@ -115,9 +115,15 @@ int icx_store(icx_oracle* o, unsigned t, uint32_t before, uint32_t after, uint32
 }
 
 int icx_stuck(icx_oracle* o, icx_found* out, int max) {
-  const oc::Verdict v = o->oracle.stuck();
-  if (!v.ok()) o->found.push_back(v);
+  o->oracle.stuck_all(o->found);
   return report(o->found, out, max);
+}
+
+int icx_breaks_idle8(uint32_t enabled, uint32_t taken, uint32_t inside) {
+  oc::Obligations e, t;
+  e.w[0] = enabled;
+  t.w[0] = taken;
+  return oc::breaks_idle8(e, t, inside) ? 1 : 0;
 }
 
 unsigned icx_charged(const icx_oracle* o, int clause) {

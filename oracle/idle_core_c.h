@@ -100,8 +100,15 @@ int icx_state(struct icx_oracle* o, uint32_t word, uint32_t holders, struct icx_
 int icx_store(struct icx_oracle* o, unsigned t, uint32_t before, uint32_t after, uint32_t holders,
               struct icx_found* out, int max);
 /* Every thread is stuck: no move is left and some thread is not running
- * (oracle stuck: IDLE-1). As icx_state. */
+ * (oracle stuck_all: IDLE-1, and IDLE-8 for each thread on its wake path).
+ * As icx_state. */
 int icx_stuck(struct icx_oracle* o, struct icx_found* out, int max);
+/* A cycle of one schedule (oracle breaks_idle8, with a thread's moves as
+ * its obligation, bit t): `enabled` the threads that can move in some state
+ * of the cycle, `taken` those that move in it, `inside` those inside the
+ * function throughout. 1: the cycle is strongly fair and a thread stays
+ * inside (IDLE-8). */
+int icx_breaks_idle8(uint32_t enabled, uint32_t taken, uint32_t inside);
 /* The clauses a verdict of clause `clause` (1..9, or -1: the oracle's
  * "model") is charged to on this core: bit n is IDLE-n (oracle
  * charged_clauses: POWER9's IDLE-7 takes IDLE-1..3 along and every other

@@ -41,11 +41,15 @@
  *           at the thread's next scheduling point: the word differs from
  *           what the last operation left)
  *
- * and this file judges what the oracle cannot see:
- *   IDLE-8  a thread that woke returns: no deadlock leaves it spinning,
- *           and no schedule closes a fair cycle (a livelock: the same whole
- *           state again, every thread that could move moved; the criterion
- *           is stated at ic_after_move); bounded: on the explored schedules
+ *   IDLE-8  a thread that woke returns: at a deadlock (no move left) every
+ *           woken thread fails it; a cycle this file finds on a schedule
+ *           (the same whole state again: what it takes is stated at
+ *           ic_after_move) fails it when it is strongly fair with a thread
+ *           inside the function throughout (oracle breaks_idle8, the
+ *           judgement the model checker makes of its SCCs); bounded: on the
+ *           explored schedules
+ *
+ * This file finds the moves, the states and the cycles; it judges nothing.
  *
  * POWER9's IDLE-7 is the POWER9 form of IDLE-1's lock part, IDLE-2 and
  * IDLE-3: a POWER9 failure of those is IDLE-7's too, and any other POWER9
@@ -305,8 +309,8 @@ static void ic_finding(unsigned clauses, const char *fmt, ...) {
  * hash needs nothing of it. The harness also tells the oracle who holds the
  * lock (after every operation that changes the lock bit, every move and in
  * every observation: IDLE-1), the plain stores it sees (IDLE-2 and -5) and
- * a schedule that ends with no thread able to move (IDLE-1). Still judged
- * here: livelocks and a woken thread's deadlock (IDLE-8). */
+ * a schedule that ends with no thread able to move (IDLE-1, and IDLE-8 for
+ * a woken thread), and each cycle it finds (IDLE-8: icx_breaks_idle8). */
 static struct icx_oracle *ic_oracle;
 /* An SPR was written or lost since the oracle was last told which register
  * sets hold (the scans cost more than the rest of an observation). */
@@ -1028,16 +1032,10 @@ static void ic_judge_leaf(void) {
                     ic_op_names[th->pend_op], th->pend_line);
   }
   if (k < (int)sizeof seen - 30) snprintf(seen + k, sizeof seen - (size_t)k, ", word %#lx", *ic_word());
-  static struct icx_found f[2];
-  ic_report(f, icx_stuck(ic_oracle, f, 2), seen);
-  for (int t = 0; t < ic_n; t++) {
-    const struct ic_thread *th = &ic_th[t];
-    if (th->st == ST_DONE) continue;
-    ic_event('x', t, th->pend_op, th->pend_line, 0, 0, 0, 0);
-    if (th->woke)
-      ic_finding(C(8), "t%d woke and never returns: it spins at %s (line %d), word %#lx", t,
-                 ic_op_names[th->pend_op], th->pend_line, *ic_word());
-  }
+  for (int t = 0; t < ic_n; t++)
+    if (ic_th[t].st != ST_DONE) ic_event('x', t, ic_th[t].pend_op, ic_th[t].pend_line, 0, 0, 0, 0);
+  static struct icx_found f[IC_MAX_THREADS + 1];
+  ic_report(f, icx_stuck(ic_oracle, f, IC_MAX_THREADS + 1), seen);
 }
 
 /* --- livelock: a fair cycle on the schedule (IDLE-8) ------------------------------------
@@ -1211,10 +1209,11 @@ static int ic_after_move(const struct ic_move *m, int scan) {
     if (!fp) fp = ic_lfp[d] = ic_global_fp();
     if (!fp) return 0;
     if (ic_lfp[i] != fp) continue;
-    unsigned can = 0, did = 0;
+    unsigned can = 0, did = 0, inside = 0;
     ic_lasso_actors = 0;
     for (int j = i; j < d; j++) can |= ic_lcan[j], did |= ic_lmover[j], ic_lasso_actors |= ic_lactor[j];
-    if (can & ~did) return 1;
+    for (int t = 0; t < ic_n; t++) inside |= (unsigned)(ic_th[t].in_call != 0) << t;
+    if (!icx_breaks_idle8(can, did, inside)) return 1; /* the oracle's judgement of the cycle */
     char who[320];
     int k = 0;
     who[0] = 0;

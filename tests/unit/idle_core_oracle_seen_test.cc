@@ -77,6 +77,48 @@ TEST(IdleCoreOracleSeen, AWordNotReadIsNotJudged) {
   EXPECT_EQ(judge(p8, s, step(0, Event::none, true), 0, seen).clause, "IDLE-1");
 }
 
+// IDLE-8 on a cycle an explorer found: strongly fair (every obligation
+// enabled in it taken in it) with a thread inside throughout. Each broken
+// cycle beside the fair one it differs from.
+TEST(IdleCoreOracleSeen, FairCyclesWithAThreadInsideBreakIdle8) {
+  Obligations enabled, taken;
+  enabled.set(3);
+  enabled.set(200);  // labels beyond the first word count too
+  taken.set(3);
+  EXPECT_FALSE(breaks_idle8(enabled, taken, 0b1)) << "label 200 is enabled and never taken";
+  EXPECT_TRUE(unmet(enabled, taken).test(200));
+  EXPECT_FALSE(unmet(enabled, taken).test(3));
+  taken.set(200);
+  EXPECT_TRUE(breaks_idle8(enabled, taken, 0b1));
+  EXPECT_FALSE(unmet(enabled, taken).any());
+  EXPECT_FALSE(breaks_idle8(enabled, taken, 0)) << "no thread stays inside: it returns";
+  taken.set(7);  // taken but never needed: still fair
+  EXPECT_TRUE(breaks_idle8(enabled, taken, 0b10));
+  // The C interface, a thread's moves as its obligation.
+  EXPECT_EQ(icx_breaks_idle8(0b11, 0b11, 0b01), 1);
+  EXPECT_EQ(icx_breaks_idle8(0b11, 0b01, 0b01), 0);
+}
+
+// A deadlock: every thread stuck is IDLE-1; a woken one among them can never
+// return, IDLE-8 too.
+TEST(IdleCoreOracleSeen, StuckWithAWokenThreadIsIdle1And8) {
+  Oracle::Snapshot s = entering_and_running();
+  Oracle o(p8);
+  o.restart(s, 5);
+  Violations out;
+  o.stuck_all(out);
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].clause, "IDLE-1");
+  s.phase[1] = Phase::waking;
+  s.kind[1] = Kind::p8_sleep;
+  o.restart(s, 5);
+  out.clear();
+  o.stuck_all(out);
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_EQ(out[1].clause, "IDLE-8");
+  EXPECT_NE(out[1].message.find("t1 woke at move"), std::string::npos) << out[1].message;
+}
+
 TEST(IdleCoreOracleSeen, ExactThreadBitsWhileTheLockIsFree) {
   Oracle::Seen seen;
   seen.cleared_known = true;
@@ -177,6 +219,7 @@ TEST(IdleCoreOracleSeen, ChargedClausesByPlatform) {
   EXPECT_EQ(bits(p9, "IDLE-3"), (1u << 3) | (1u << 7));
   EXPECT_EQ(bits(p9, "IDLE-1"), (1u << 1) | (1u << 7));
   EXPECT_EQ(bits(p9, "IDLE-9"), 1u << 9);
+  EXPECT_EQ(bits(p9, "IDLE-8"), 1u << 8);  // a woken thread's deadlock, not a register
   EXPECT_EQ(bits(p9, "IDLE-5"), 1u << 7);
   EXPECT_EQ(bits(p9, "model"), 1u << 7);
   EXPECT_EQ(charged_clauses(p9, Verdict{}), 0u);
