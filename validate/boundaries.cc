@@ -24,6 +24,7 @@
 #include "proofs/proof.h"
 #include "proofs/xcede_proofs.h"
 #include "proofs/z3_domain.h"
+#include "validate/states_edges.h"
 
 namespace idlespec::validate {
 namespace {
@@ -186,17 +187,28 @@ unsigned fixup_bits(uint64_t ticks, uint64_t tb_hz) {
   return (table.fates[0].zero_latency ? 1u : 0u) | (table.fates[0].too_large ? 2u : 0u);
 }
 
-// --- the cache of Z3's answers ------------------------------------------------
+// --- Z3's answers, kept -------------------------------------------------------
 // states' edges take Z3 about 10 s and depend only on the model built into
-// this executable and on tb_hz, so a run keeps them for the next one: one
-// file per executable (its device, inode, size and modification time: a
-// rebuild or another installation is another key) and tb_hz. Reading one
-// re-checks every edge on the concrete model (the branch's flags at the
-// edge, others one tick beyond it), so a stale or edited file can only lose
-// its edges, never add a wrong one; a file that fails the check is ignored
-// and Z3 asked again. Where: $IDLESPEC_CACHE_DIR, else
-// $XDG_CACHE_HOME/idlespec, else $HOME/.cache/idlespec; IDLESPEC_CACHE_DIR
-// set to "off" (or empty) keeps nothing.
+// this executable and on tb_hz. Two places keep them, both read back the
+// same way: every edge is re-checked on the concrete model (the branch's
+// flags at the edge, others one tick beyond it), so a stale or edited table
+// can only lose its edges, never add a wrong one; a table that fails the
+// check is ignored and Z3 asked.
+//
+//   the table built into idlespec  validate/states_edges.txt: Z3's answers
+//       for the default tb_hz, written with the hash of the model's sources
+//       (CMakeLists.txt: IDLESPEC_STATES_MODEL_FILES). It is used only when
+//       that hash is the one this build was compiled from, and ctest's
+//       ValidateBoundaries.ShippedStatesEdgesAreZ3sAnswerNow asks Z3 again
+//       and compares, so a model change without a new table fails the suite
+//       (a first run, a fresh CI machine: no Z3 wait at the default tb_hz).
+//   the cache of this executable's runs  one file per executable (its
+//       device, inode, size and modification time: a rebuild or another
+//       installation is another key) and tb_hz, for the other tb_hz values
+//       and for a build whose model the table does not describe. Where:
+//       $IDLESPEC_CACHE_DIR, else $XDG_CACHE_HOME/idlespec, else
+//       $HOME/.cache/idlespec; IDLESPEC_CACHE_DIR set to "off" (or empty)
+//       keeps nothing.
 struct CachedEdge {
   uint64_t ticks;
   unsigned bits;
@@ -228,15 +240,23 @@ std::string states_cache_path(uint64_t tb_hz) {
 
 namespace {
 
-// The header line of a cache file: what Z3 was asked and answered.
-constexpr const char* kCacheMagic = "idlespec z3 states edges v1";
+// The header lines of a table: what it is, which model and tb_hz it is for,
+// what Z3 was asked and answered.
+constexpr const char* kCacheMagic = "idlespec z3 states edges v2";
 
-bool read_cache(const std::string& file, uint64_t tb_hz, std::vector<CachedEdge>& edges,
-                Boundaries& out) {
-  std::ifstream in(file);
-  if (!in) return false;
+// Reads a table (a cache file's or the built-in one's text) for `tb_hz` and
+// the model this build was compiled from, re-checking every edge; false (and
+// nothing changed) when it is not such a table or an edge fails.
+bool parse_edges(std::istream& in, uint64_t tb_hz, std::vector<CachedEdge>& edges,
+                 Boundaries& out) {
   std::string line;
   if (!std::getline(in, line) || line != kCacheMagic) return false;
+  char model[80] = "";
+  unsigned long long hz = 0;
+  if (!std::getline(in, line) ||
+      std::sscanf(line.c_str(), "model %79s tb_hz %llu", model, &hz) != 2 ||
+      std::string(model) != kStatesModelHash || hz != tb_hz)
+    return false;
   unsigned valuations = 0, feasible = 0, unknown = 0;
   if (!std::getline(in, line) ||
       std::sscanf(line.c_str(), "valuations %u feasible %u unknown %u", &valuations, &feasible,
@@ -263,12 +283,30 @@ bool read_cache(const std::string& file, uint64_t tb_hz, std::vector<CachedEdge>
   out.valuations = valuations;
   out.feasible = feasible;
   out.unknown = 0;
+  return true;
+}
+
+bool read_cache(const std::string& file, uint64_t tb_hz, std::vector<CachedEdge>& edges,
+                Boundaries& out) {
+  std::ifstream in(file);
+  if (!in || !parse_edges(in, tb_hz, edges, out)) return false;
   out.cached_from = file;
   return true;
 }
 
+std::string edges_text(const std::vector<CachedEdge>& edges, const Boundaries& out,
+                       uint64_t tb_hz) {
+  std::ostringstream o;
+  o << kCacheMagic << "\n"
+    << "model " << kStatesModelHash << " tb_hz " << tb_hz << "\n"
+    << "valuations " << out.valuations << " feasible " << out.feasible << " unknown 0\n";
+  for (const CachedEdge& e : edges)
+    o << "edge " << e.ticks << " " << e.bits << " " << e.dir << " " << e.text << "\n";
+  return o.str();
+}
+
 void write_cache(const std::string& file, const std::vector<CachedEdge>& edges,
-                 const Boundaries& out) {
+                 const Boundaries& out, uint64_t tb_hz) {
   if (file.empty() || out.unknown || !out.error.empty()) return;
   const std::string dir = file.substr(0, file.rfind('/'));
   std::error_code ec;
@@ -277,10 +315,7 @@ void write_cache(const std::string& file, const std::vector<CachedEdge>& edges,
   {
     std::ofstream o(tmp);
     if (!o) return;  // a read-only home: nothing kept, nothing lost
-    o << kCacheMagic << "\n"
-      << "valuations " << out.valuations << " feasible " << out.feasible << " unknown 0\n";
-    for (const CachedEdge& e : edges)
-      o << "edge " << e.ticks << " " << e.bits << " " << e.dir << " " << e.text << "\n";
+    o << edges_text(edges, out, tb_hz);
     if (!o) {
       o.close();
       ::unlink(tmp.c_str());
@@ -314,8 +349,8 @@ std::string Boundaries::summary() const {
   s += std::to_string(valuations);
   s += " valuations asked";
   if (!cached_from.empty())
-    s += " in an earlier run, read from " + cached_from +
-         ", every edge re-checked on the concrete model";
+    s += std::string(shipped ? " for this model" : " in an earlier run") + ", read from " +
+         cached_from + ", every edge re-checked on the concrete model";
   if (unknown) {
     s += ", ";
     s += std::to_string(unknown);
@@ -393,42 +428,80 @@ Boundaries xcede_boundaries(uint32_t capacity, uint32_t max_len) {
 // record's fate are then paired (two records in either order, and each
 // beside a record one tick longer), which puts the fix-up's choice of the
 // smaller latency on every border too.
-Boundaries states_boundaries(uint64_t tb_hz) {
+namespace {
+
+// Asks Z3 for the edges of every feasible fate of one record at `tb_hz`.
+void ask_z3_for_edges(uint64_t tb_hz, std::vector<CachedEdge>& edges, Boundaries& out) {
+  z3::context ctx;
+  Z3Scope scope(ctx);
+  const Sym<64> ticks = proofs::fresh<64>("ticks");
+  const Sym<64> one(ctx.bv_val(1, 64));
+  const std::vector<Flag> here = fixup_flags(ctx, ticks, tb_hz);
+  const std::vector<Flag> next[2] = {fixup_flags(ctx, ticks + one, tb_hz),
+                                     fixup_flags(ctx, ticks - one, tb_hz)};
+  const z3::expr domain = scope.side_conditions();
+  z3::solver s = timed_solver(ctx, "smt");
+  s.add(domain);
+  edges.clear();
+  each_branch(s, here, out,
+              [&](const z3::expr& in_branch, unsigned bits, const std::string& flags) {
+                const std::string text = flags == "none" ? "usable" : flags;
+                std::string unused;
+                for (int dir = 0; dir < 2; ++dir) {
+                  const z3::expr at_end = ticks.e == ctx.bv_val(dir == 0 ? ~uint64_t{0} : 0, 64);
+                  s.push();
+                  s.add(in_branch && !at_end && !valuation(next[dir], bits, unused));
+                  const z3::check_result r = s.check();
+                  if (r == z3::sat)
+                    edges.push_back({model_u64(s.get_model(), ticks.e), bits, dir,
+                                     text + (dir == 0 ? ", upper edge" : ", lower edge")});
+                  else if (r == z3::unknown)
+                    ++out.unknown;
+                  s.pop();
+                }
+              });
+}
+
+}  // namespace
+
+const char* shipped_states_edges() { return kShippedStatesEdges; }
+
+bool states_edges_believed(const std::string& table, uint64_t tb_hz) {
+  std::istringstream in(table);
+  std::vector<CachedEdge> edges;
+  Boundaries out;
+  return parse_edges(in, tb_hz, edges, out);
+}
+
+std::string states_edges_from_z3(uint64_t tb_hz, std::string& error) {
+  Boundaries out;
+  std::vector<CachedEdge> edges;
+  try {
+    ask_z3_for_edges(tb_hz, edges, out);
+  } catch (const z3::exception& e) {
+    error = e.msg();
+    return "";
+  }
+  if (out.unknown) {
+    error = std::to_string(out.unknown) + " of Z3's queries gave no answer";
+    return "";
+  }
+  return edges_text(edges, out, tb_hz);
+}
+
+Boundaries states_boundaries(uint64_t tb_hz, bool use_shipped) {
   const auto t0 = std::chrono::steady_clock::now();
   Boundaries out;
   try {
-    const std::string file = states_cache_path(tb_hz);
     std::vector<CachedEdge> cached;
-    if (file.empty() || !read_cache(file, tb_hz, cached, out)) {
-      z3::context ctx;
-      Z3Scope scope(ctx);
-      const Sym<64> ticks = proofs::fresh<64>("ticks");
-      const Sym<64> one(ctx.bv_val(1, 64));
-      const std::vector<Flag> here = fixup_flags(ctx, ticks, tb_hz);
-      const std::vector<Flag> next[2] = {fixup_flags(ctx, ticks + one, tb_hz),
-                                         fixup_flags(ctx, ticks - one, tb_hz)};
-      const z3::expr domain = scope.side_conditions();
-      z3::solver s = timed_solver(ctx, "smt");
-      s.add(domain);
-      cached.clear();
-      each_branch(
-          s, here, out, [&](const z3::expr& in_branch, unsigned bits, const std::string& flags) {
-            const std::string text = flags == "none" ? "usable" : flags;
-            std::string unused;
-            for (int dir = 0; dir < 2; ++dir) {
-              const z3::expr at_end = ticks.e == ctx.bv_val(dir == 0 ? ~uint64_t{0} : 0, 64);
-              s.push();
-              s.add(in_branch && !at_end && !valuation(next[dir], bits, unused));
-              const z3::check_result r = s.check();
-              if (r == z3::sat)
-                cached.push_back({model_u64(s.get_model(), ticks.e), bits, dir,
-                                  text + (dir == 0 ? ", upper edge" : ", lower edge")});
-              else if (r == z3::unknown)
-                ++out.unknown;
-              s.pop();
-            }
-          });
-      write_cache(file, cached, out);
+    std::istringstream shipped(kShippedStatesEdges);
+    if (use_shipped && parse_edges(shipped, tb_hz, cached, out)) {
+      out.cached_from = "the table built into idlespec (validate/states_edges.txt)";
+      out.shipped = true;
+    } else if (const std::string file = states_cache_path(tb_hz);
+               file.empty() || !read_cache(file, tb_hz, cached, out)) {
+      ask_z3_for_edges(tb_hz, cached, out);
+      write_cache(file, cached, out, tb_hz);
     }
     std::set<std::vector<uint64_t>> seen;
     auto add = [&](std::vector<uint64_t> t, const std::string& why) {

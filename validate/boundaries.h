@@ -34,7 +34,8 @@ struct Boundaries {
   unsigned unknown = 0;     // Z3 gave no answer within its time limit
   double seconds = 0;
   std::string error;        // Z3 failed outright (the other inputs still run)
-  std::string cached_from;  // states: Z3's answers read from this cache file (re-checked)
+  std::string cached_from;  // states: Z3's answers read from this table (re-checked)
+  bool shipped = false;     // ... the one built into idlespec
 
   // "Z3: 26 boundary inputs for 13 feasible branches of 128 flag valuations (0.4 s)"
   std::string summary() const;
@@ -47,8 +48,23 @@ struct Boundaries {
 Boundaries xcede_boundaries(uint32_t capacity, uint32_t max_len);
 
 // The CEDE(0) fix-up's branches for two records at `tb_hz`: each record's
-// latency zero, usable or too large for cpuidle, and their order.
-Boundaries states_boundaries(uint64_t tb_hz);
+// latency zero, usable or too large for cpuidle, and their order. Z3's
+// answers come from the table built into idlespec when it describes this
+// build's model at `tb_hz` (and `use_shipped`), else from this executable's
+// cache, else from Z3 (validate/boundaries.cc: what is kept, how it is
+// re-checked).
+Boundaries states_boundaries(uint64_t tb_hz, bool use_shipped = true);
+
+// The table of states' edges as Z3 answers now for this build's model at
+// `tb_hz` (about 10 s), in the format of validate/states_edges.txt; "" and
+// `error` set when Z3 failed or gave no answer to a query.
+std::string states_edges_from_z3(uint64_t tb_hz, std::string& error);
+// The table built into idlespec (validate/states_edges.txt as it was at
+// configure time).
+const char* shipped_states_edges();
+// Whether `table` (a states edges table's text) is one states_boundaries()
+// would believe for `tb_hz`: this build's model, every edge re-checked.
+bool states_edges_believed(const std::string& table, uint64_t tb_hz);
 
 // Where states_boundaries() keeps Z3's answers for `tb_hz` for the next run
 // of this executable, "" when nowhere (IDLESPEC_CACHE_DIR "off" or empty, no

@@ -1067,10 +1067,12 @@ into a plain and an ASan+UBSan harness, and run in child processes.
   --allow-unknown        exit 0 instead of 3 when nothing failed but a clause
                          could not be judged
 
-Environment: IDLESPEC_CACHE_DIR is where states' Z3 boundary edges are kept
-for the next run of this executable (default $XDG_CACHE_HOME/idlespec or
-~/.cache/idlespec; "off" keeps none); each edge read back is re-checked on
-the concrete model, and the note says the answers came from there.
+Environment: states' Z3 boundary edges are built in (validate/states_edges.txt,
+used when it describes this build's model); for a build whose model it
+does not describe, IDLESPEC_CACHE_DIR is where they are kept for the next
+run of this executable (default $XDG_CACHE_HOME/idlespec or
+~/.cache/idlespec; "off" keeps none). Each edge read back is re-checked on
+the concrete model, and the note says where the answers came from.
 
 Verdicts (spec/*.md decides which clauses validate judges, on which
 function, and what each subject is accepted to break): held; failed (with a

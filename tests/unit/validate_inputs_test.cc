@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -138,8 +139,8 @@ std::vector<std::vector<uint64_t>> ticks_of(const Boundaries& z) {
 }
 
 TEST(ValidateBoundaries, StatesEdgesSeparateTwoFates) {
-  ScratchCache cache;  // Z3 asked, not an earlier run's answers
-  const Boundaries z = states_boundaries(states::kDefaultTbHz);
+  ScratchCache cache;  // Z3 asked, not an earlier run's answers nor the built-in table
+  const Boundaries z = states_boundaries(states::kDefaultTbHz, /*use_shipped=*/false);
   EXPECT_TRUE(z.cached_from.empty());
   ASSERT_TRUE(z.error.empty()) << z.error;
   EXPECT_EQ(z.feasible, 3u);  // zero, usable, too large
@@ -167,13 +168,13 @@ TEST(ValidateBoundaries, StatesEdgesSeparateTwoFates) {
 TEST(ValidateBoundaries, StatesEdgesAreCachedAndReCheckedWhenRead) {
   ScratchCache cache;
   ASSERT_FALSE(cache.dir.empty());
-  const Boundaries asked = states_boundaries(states::kDefaultTbHz);
+  const Boundaries asked = states_boundaries(states::kDefaultTbHz, false);
   ASSERT_TRUE(asked.error.empty()) << asked.error;
   EXPECT_TRUE(asked.cached_from.empty());
   ASSERT_EQ(cache.files().size(), 1u);
   const std::string file = cache.files().front();
   // The next run reads Z3's answers: the same inputs, and it says so.
-  const Boundaries read = states_boundaries(states::kDefaultTbHz);
+  const Boundaries read = states_boundaries(states::kDefaultTbHz, false);
   EXPECT_EQ(read.cached_from, file);
   EXPECT_EQ(ticks_of(read), ticks_of(asked));
   EXPECT_EQ(read.feasible, asked.feasible);
@@ -195,13 +196,70 @@ TEST(ValidateBoundaries, StatesEdgesAreCachedAndReCheckedWhenRead) {
   std::string moved = text;
   moved.replace(at, edge.size(), "edge 219902325247 0 0 ");
   std::ofstream(file, std::ios::trunc) << moved;
-  const Boundaries again = states_boundaries(states::kDefaultTbHz);
+  const Boundaries again = states_boundaries(states::kDefaultTbHz, false);
   EXPECT_TRUE(again.cached_from.empty());
   EXPECT_EQ(ticks_of(again), ticks_of(asked));
   {
     std::ifstream in(file);
     EXPECT_EQ(std::string(std::istreambuf_iterator<char>(in), {}), text);
   }
+}
+
+// --- states: the table built into idlespec ------------------------------------
+
+// The table is Z3's answer for the model this build was compiled from: asked
+// again, Z3 gives the same text. With IDLESPEC_STATES_EDGES_OUT set (the
+// update script), the answer is written there instead of compared.
+TEST(ValidateBoundaries, ShippedStatesEdgesAreZ3sAnswerNow) {
+  std::string error;
+  const std::string now = states_edges_from_z3(states::kDefaultTbHz, error);
+  ASSERT_TRUE(error.empty()) << error;
+  if (const char* out = std::getenv("IDLESPEC_STATES_EDGES_OUT"); out && *out) {
+    std::ofstream(out, std::ios::trunc) << now;
+    GTEST_SKIP() << "wrote Z3's table to " << out;
+  }
+  EXPECT_EQ(std::string(shipped_states_edges()), now)
+      << "validate/states_edges.txt is not Z3's answer for this model: run "
+         "scripts/update-states-edges.sh and commit the table with the change";
+  EXPECT_TRUE(states_edges_believed(now, states::kDefaultTbHz));
+}
+
+// A run uses the table: no Z3 (the table is Z3's answer, the test above),
+// no cache file, inputs at every edge, and the report says where the
+// answers came from.
+TEST(ValidateBoundaries, TheBuiltInTableSparesZ3) {
+  ScratchCache cache;
+  const Boundaries shipped = states_boundaries(states::kDefaultTbHz);
+  ASSERT_TRUE(shipped.error.empty()) << shipped.error;
+  EXPECT_TRUE(shipped.shipped);
+  EXPECT_TRUE(cache.files().empty());
+  EXPECT_NE(shipped.summary().find("for this model, read from the table built into idlespec"),
+            std::string::npos)
+      << shipped.summary();
+  EXPECT_EQ(shipped.feasible, 3u);
+  size_t edges = 0;
+  for (const auto& in : shipped.inputs) edges += in.branch.rfind("one record: ", 0) == 0;
+  EXPECT_EQ(edges, 4u);
+}
+
+// Witnesses: a table is believed only for its model and tb_hz, and only
+// with every edge still an edge on the concrete model.
+TEST(ValidateBoundaries, ATableIsBelievedOnlyWhenItHolds) {
+  const std::string table = shipped_states_edges();
+  ASSERT_TRUE(states_edges_believed(table, states::kDefaultTbHz));
+  EXPECT_FALSE(states_edges_believed(table, states::kDefaultTbHz / 2));
+  const size_t model = table.find("model ");
+  ASSERT_NE(model, std::string::npos);
+  std::string other_model = table;
+  other_model[model + 6] = other_model[model + 6] == '0' ? '1' : '0';
+  EXPECT_FALSE(states_edges_believed(other_model, states::kDefaultTbHz));
+  const std::string edge = "edge 219902325248 0 0 ";
+  const size_t at = table.find(edge);
+  ASSERT_NE(at, std::string::npos) << table;
+  std::string moved = table;
+  moved.replace(at, edge.size(), "edge 219902325247 0 0 ");
+  EXPECT_FALSE(states_edges_believed(moved, states::kDefaultTbHz));
+  EXPECT_FALSE(states_edges_believed("", states::kDefaultTbHz));
 }
 
 TEST(ValidateBoundaries, StatesCacheOffKeepsNothing) {
