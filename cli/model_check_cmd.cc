@@ -31,7 +31,10 @@ int model_check_command(const std::vector<std::string>& argv) {
       .option("platform", "P", "power8 (default) or power9")
       .option("subject", "NAME", "reference (the only subject; witnesses live in tests/)")
       .flag("no-workaround", "POWER8: the fastsleep workaround off")
-      .flag("no-symmetry", "explore without symmetry reduction (the unreduced count)")
+      .flag("no-symmetry", "explore without symmetry reduction")
+      .flag("no-por",
+            "explore without the partial-order reduction of the lock holder's critical section "
+            "(with --no-symmetry: the unreduced count)")
       .flag("liveness", "also check IDLE-8 by cycle analysis (explores unreduced)")
       .flag("fair-environment", "liveness: strong fairness on every move, not only on thread steps")
       .option("max-states", "N", "stop after storing N states (incomplete)")
@@ -77,6 +80,7 @@ int model_check_command(const std::vector<std::string>& argv) {
         platform.c_str(), c.threads, c.subcores));
   }
   o.symmetry = !args.has("no-symmetry");
+  o.por = !args.has("no-por");
   o.liveness = args.has("liveness");
   o.fair_environment = args.has("fair-environment");
   o.max_states = args.get_u64("max-states", 0);
@@ -98,6 +102,8 @@ int model_check_command(const std::vector<std::string>& argv) {
     w.key("config").value(r.config);
     w.key("subject").value(r.subject);
     w.key("symmetry").value(r.symmetry);
+    w.key("por").value(r.por);
+    w.key("por_states").value(r.por_states);
     w.key("states").value(r.states);
     w.key("transitions").value(r.transitions);
     w.key("seconds").value(r.seconds);
@@ -125,9 +131,9 @@ int model_check_command(const std::vector<std::string>& argv) {
     std::cout << w.str() << "\n";
   } else {
     std::cout << strprintf(
-        "model-check idle_core (%s, subject %s, symmetry %s%s): %llu states, %llu transitions, "
-        "depth %u, %.2f s (%s states/s), peak RSS %ld kB, %s\n",
-        r.config.c_str(), r.subject.c_str(), r.symmetry ? "on" : "off",
+        "model-check idle_core (%s, subject %s, symmetry %s, partial-order reduction %s%s): %llu "
+        "states, %llu transitions, depth %u, %.2f s (%s states/s), peak RSS %ld kB, %s\n",
+        r.config.c_str(), r.subject.c_str(), r.symmetry ? "on" : "off", r.por ? "on" : "off",
         o.liveness ? ", liveness" : "", static_cast<unsigned long long>(r.states),
         static_cast<unsigned long long>(r.transitions), r.depth, r.seconds,
         idle_core::mc::human_count(r.seconds > 0 ? static_cast<double>(r.states) / r.seconds : 0)

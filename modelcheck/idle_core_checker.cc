@@ -348,6 +348,14 @@ void StateStore::grow() {
   }
 }
 
+bool StateStore::contains(const Key& k, uint64_t h) const {
+  const uint8_t tag = static_cast<uint8_t>(h >> 56);
+  for (uint64_t i = h & table_mask_; const uint32_t e = table_[i]; i = (i + 1) & table_mask_) {
+    if (tags_[i] == tag && key(e - 1) == k) return true;
+  }
+  return false;
+}
+
 uint32_t StateStore::insert(const Key& k, uint64_t h, uint32_t parent, uint8_t move,
                             bool& inserted) {
   if ((size_ + 1) * 4 > (table_mask_ + 1) * 3) {

@@ -37,14 +37,36 @@
 // the unique one (a few more states). Judges are symmetric; counterexamples
 // are replayed on concrete states, un-permuting each move.
 //
+// Partial-order reduction (safety runs on POWER8 subjects that clear their
+// bit under the lock; spec/idle_core.md, "The partial-order reduction",
+// states why it is sound). While one thread holds the lock, the other
+// threads cannot touch the word but by a failing test-and-set (a self-loop):
+// the holder's steps inside its critical section commute with everything
+// the others can do meanwhile. In a state where the holder's next step is
+// inside the section (its release included) and every other thread is at a
+// program point from which it can do only such moves (ample_thread), the
+// holder's step is the only move explored (an ample set of one move); when
+// that step restores a register set or resyncs the timebase, also no other
+// thread may be able to return to running before the release (its return
+// is judged on those). Such states are not stored: a move that leads into
+// one is followed at once by the holder's steps until the state is no
+// longer one (the holder's *chain*), each step judged by the oracle like
+// any move, and the state after the chain is stored. The chain is a
+// function of the state (up to the symmetry), so a counterexample's replay
+// re-derives it; it ends at the release at the latest, since the holder's
+// program point advances through the finite, acyclic critical section at
+// every step (no cycle of reduced states: the cycle proviso holds).
+//
 // Liveness (IDLE-8) runs on the unreduced graph: see idle_core_checker.cc,
 // analyse_liveness.
 #pragma once
 
 #include <sys/resource.h>
 
+#include <algorithm>
 #include <array>
 #include <chrono>
+#include <climits>
 #include <cstdint>
 #include <cstdio>
 #include <memory>
@@ -63,6 +85,7 @@ namespace idlespec::idle_core::mc {
 struct CheckerOptions {
   Config config;
   bool symmetry = true;
+  bool por = true;                // the lock holder's critical section (safety runs, POWER8)
   uint64_t max_states = 0;        // 0: unbounded; else stop (incomplete) at this many
   unsigned max_depth = 0;         // 0: unbounded; else do not expand beyond this depth
   double time_limit = 0;          // seconds, 0: none
@@ -78,16 +101,19 @@ struct CheckerOptions {
 };
 
 struct Violation {
-  std::string clause;   // "IDLE-3"
-  std::string summary;  // one line
-  std::string trace;    // the timeline
-  unsigned length = 0;  // moves in the counterexample
+  std::string clause;     // "IDLE-3"
+  std::string summary;    // one line
+  std::string trace;      // the timeline
+  unsigned length = 0;    // moves in the counterexample
+  bool replayed = false;  // safety: the oracle judged it again at the replayed path's end
 };
 
 struct CheckerResult {
   std::string config;  // "power8 SMT4"
   std::string subject;
   bool symmetry = true;
+  bool por = false;         // the partial-order reduction was in force
+  uint64_t por_states = 0;  // states expanded by the lock holder's step alone
   uint64_t states = 0;
   uint64_t transitions = 0;
   double seconds = 0;
@@ -167,6 +193,8 @@ class StateStore {
     __builtin_prefetch(&table_[h & table_mask_]);
     __builtin_prefetch(&tags_[h & table_mask_]);
   }
+  // Whether key (with this hash) is stored.
+  bool contains(const Key& key, uint64_t h) const;
   // The index of key; inserted tells whether it is new.
   uint32_t insert(const Key& key, uint64_t h, uint32_t parent, uint8_t move, bool& inserted);
   uint32_t insert(const Key& key, uint32_t parent, uint8_t move, bool& inserted) {
@@ -247,9 +275,11 @@ class Checker {
         c_(o.config),
         shape_(Shape::of<Subject>()),
         judge_(o.config, shape_),
+        chain_judge_(o.config, shape_),
         sym_(
             symmetry_for(o.config, Subject::core_thread_mask(o.config), o.symmetry && !o.liveness)),
-        codec_(o.config, sym_) {}
+        codec_(o.config, sym_),
+        por_(o.por && !o.liveness && !o.config.power9() && shape_.clear_under_lock) {}
 
   CheckerResult run();
 
@@ -260,15 +290,27 @@ class Checker {
     std::string message;  // the oracle's, on the snapshot (replay: on the path)
     uint32_t state = 0;   // the state the violating move leaves (or the bad state)
     bool has_move = false;
-    uint8_t move = 0;  // on the representative of `state`
+    uint8_t move = 0;    // on the representative of `state`
+    unsigned chain = 0;  // the violation is at this step of the holder's chain after `move`
   };
-  void record(const oracle::Violations& vs, uint32_t state, bool has_move, uint8_t move);
+  void record(const oracle::Violations& vs, uint32_t state, bool has_move, uint8_t move,
+              unsigned chain = 0);
+  // Runs the holder's chain from n (the reduction above): every step judged
+  // from the state it leaves, move numbers from `move_number`. Returns the
+  // steps taken; `bad` tells whether the last one violated a clause (then
+  // recorded against state `from`, move `mb`, and the chain stops).
+  unsigned run_chain(CoreState& n, uint32_t from, uint8_t mb, size_t move_number, bool& bad);
   void progress(bool final);
   bool out_of_time() const {
     return o_.time_limit > 0 &&
            std::chrono::duration<double>(Clock::now() - t0_).count() > o_.time_limit;
   }
-  std::string replay(const Found& f, std::vector<TraceRow>& rows, CoreState& final_state);
+  // The lock holder whose next step alone expands s (the class comment), or -1.
+  int ample_thread(const CoreState& s) const;
+  // The path to f on concrete states; `confirmed`: the oracle judged the
+  // violation again at its end (along the path, or on the snapshot there).
+  std::string replay(const Found& f, std::vector<TraceRow>& rows, CoreState& final_state,
+                     bool& confirmed);
   std::string replay_lasso(const Lasso& l);
   void random_walks();
 
@@ -276,8 +318,10 @@ class Checker {
   Config c_;
   Shape shape_;
   Judge judge_;
+  Judge chain_judge_;  // the holder's chains (judge_ keeps the expanded state's snapshot)
   Symmetry sym_;
   Codec codec_;
+  bool por_;
   StateStore store_;
   Graph graph_;
   std::vector<Found> found_;
@@ -299,17 +343,98 @@ class Checker {
 
 template <class Subject>
 void Checker<Subject>::record(const oracle::Violations& vs, uint32_t state, bool has_move,
-                              uint8_t move) {
+                              uint8_t move, unsigned chain) {
   for (const oracle::Verdict& v : vs) {
     const uint32_t charged = judge_.clauses(v) & ~found_clauses_;
     if (!charged) continue;
     for (unsigned n = 1; n <= 9; ++n) {
       if (!((charged >> n) & 1)) continue;
       found_clauses_ |= 1u << n;
-      found_.push_back(Found{"IDLE-" + std::to_string(n), v.message, state, has_move, move});
+      found_.push_back(Found{"IDLE-" + std::to_string(n), v.message, state, has_move, move, chain});
       if (o_.stop_at_first) stop_ = true;
     }
   }
+}
+
+template <class Subject>
+int Checker<Subject>::ample_thread(const CoreState& s) const {
+  if (!(s.word & kLock)) return -1;  // a holder without the bit: the others' test-and-sets succeed
+  int t = -1;
+  for (unsigned u = 0; u < c_.threads; ++u) {
+    if (!holds_lock(shape_, s.th[u])) continue;
+    if (t >= 0) return -1;
+    t = static_cast<int>(u);
+  }
+  if (t < 0) return -1;
+  bool restores = false;  // the step makes a register set or the timebase valid
+  switch (s.th[t].pc) {
+    case Pc::p8_entry_load:
+    case Pc::p8_entry_store:
+    case Pc::p8_entry_apply_wa:
+    case Pc::p8_entry_winkle:
+    case Pc::p8_wake_winkle:
+    case Pc::p8_loss_winkle:
+    case Pc::loss_check:
+    case Pc::p8_undo_wa:
+    case Pc::unlock_load:
+      break;
+    case Pc::restore_core:
+    case Pc::resync_tb:
+    case Pc::restore_subcore:
+      restores = true;
+      break;
+    case Pc::p8_entry_unlock:  // the release
+      break;
+    case Pc::unlock_cmpxchg:  // the release, when the swap succeeds
+      if (uint64_t{s.th[t].seen} != s.word) return -1;
+      break;
+    default:  // the acquisition and everything else
+      return -1;
+  }
+  for (unsigned u = 0; u < c_.threads; ++u) {
+    if (static_cast<int>(u) == t) continue;
+    const ThreadState& x = s.th[u];
+    switch (x.pc) {
+      case Pc::p8_entry_lock:  // test-and-sets that fail while the lock is held
+      case Pc::p8_wake_lock:
+      case Pc::loss_lock:
+        break;
+      case Pc::running:         // may begin nap and return
+      case Pc::restore_thread:  // returns next
+        if (restores) return -1;
+        break;
+      case Pc::idle_insn:
+      case Pc::hw_idle:  // a nap's wake-up returns at once
+        if (restores && !touches_word(x.kind)) return -1;
+        break;
+      default:
+        return -1;
+    }
+  }
+  return t;
+}
+
+template <class Subject>
+unsigned Checker<Subject>::run_chain(CoreState& n, uint32_t from, uint8_t mb, size_t move_number,
+                                     bool& bad) {
+  bad = false;
+  if (!por_) return 0;
+  unsigned k = 0;
+  for (int t; (t = ample_thread(n)) >= 0;) {
+    const Move m{MoveKind::step, static_cast<uint8_t>(t), Kind::none};
+    chain_judge_.at(n);
+    const Transition tr = apply<Subject>(c_, n, m);
+    ++k;
+    ++res_.transitions;
+    ++res_.por_states;
+    const oracle::Violations& vs = chain_judge_.move(tr, n, move_number + k);
+    if (!vs.empty()) {
+      record(vs, from, true, mb, k);
+      bad = true;
+      break;
+    }
+  }
+  return k;
 }
 
 template <class Subject>
@@ -336,6 +461,7 @@ CheckerResult Checker<Subject>::run() {
   res_.config = c_.describe();
   res_.subject = std::string(Subject::name);
   res_.symmetry = sym_.enabled;
+  res_.por = por_;
   std::array<uint8_t, kMaxThreads> perm{};
   Key key;
   bool inserted = false;
@@ -407,6 +533,12 @@ CheckerResult Checker<Subject>::run() {
         // analysis, which wants the whole reachable graph.
         if (!o_.liveness) continue;
       }
+      if (por_ && !self) {  // the holder's chain, judged step by step; then back to s
+        bool bad = false;
+        run_chain(n, cur, mb, depth_ + 1, bad);
+        if (stop_) break;
+        if (bad) continue;
+      }
       if (!codec_.encode(n, key, perm)) {
         // Only a state past a violation can leave the word's fields (a
         // winkle count wrapped by a broken subject): a dead end for the
@@ -468,7 +600,7 @@ CheckerResult Checker<Subject>::run() {
     v.clause = f.clause;
     std::vector<TraceRow> rows;
     CoreState last;
-    v.summary = replay(f, rows, last);
+    v.summary = replay(f, rows, last, v.replayed);
     v.length = static_cast<unsigned>(rows.size());
     v.trace = render_timeline(
         c_, rows, last,
@@ -488,7 +620,8 @@ CheckerResult Checker<Subject>::run() {
 // concrete ones.
 template <class Subject>
 std::string Checker<Subject>::replay(const Found& f, std::vector<TraceRow>& rows,
-                                     CoreState& final_state) {
+                                     CoreState& final_state, bool& confirmed) {
+  confirmed = false;
   std::vector<uint32_t> path;
   for (uint32_t i = f.state; i != StateStore::kNone; i = store_.parent(i)) path.push_back(i);
   std::vector<uint8_t> steps;  // the moves on representatives, root first
@@ -525,13 +658,13 @@ std::string Checker<Subject>::replay(const Found& f, std::vector<TraceRow>& rows
     const bool last = k + 1 == steps.size();
     said.clear();
     along.observe_all(tr, conc.word, seen_in(c_, shape_, &tr, conc, k + 1), said);
-    if (last && f.has_move) {
+    if (last && f.has_move && f.chain == 0) {
       const unsigned n = static_cast<unsigned>(std::stoi(f.clause.substr(5)));
       bool told = false;
       for (const oracle::Verdict& v : said) {
         if ((judge_.clauses(v) >> n) & 1) {
           summary = v.message;
-          told = true;
+          told = confirmed = true;
           break;
         }
       }
@@ -541,6 +674,7 @@ std::string Checker<Subject>::replay(const Found& f, std::vector<TraceRow>& rows
         for (const oracle::Verdict& v : judge_.move(tr, conc, k + 1)) {
           if ((judge_.clauses(v) >> n) & 1) {
             summary = v.message;
+            confirmed = true;
             break;
           }
         }
@@ -549,9 +683,59 @@ std::string Checker<Subject>::replay(const Found& f, std::vector<TraceRow>& rows
       row.note = "<- " + f.clause;
     }
     rows.push_back(row);
+    // The holder's chain after the move (the reduction): the same steps on
+    // the concrete state as the search took on the representative.
+    const unsigned want = last && f.has_move ? f.chain : UINT_MAX;
+    for (unsigned k = 0; por_ && k < want;) {
+      const int t = ample_thread(conc);
+      if (t < 0) break;
+      const Move chain_move{MoveKind::step, static_cast<uint8_t>(t), Kind::none};
+      ++k;
+      TraceRow crow;
+      crow.move = chain_move;
+      crow.pc_before = conc.th[t].pc;
+      crow.kind = conc.th[t].kind;
+      const CoreState cbefore = conc;
+      const Transition ctr = apply<Subject>(c_, conc, chain_move);
+      crow.pc_after = conc.th[t].pc;
+      crow.result = ctr.result;
+      crow.word_after = conc.word;
+      crow.ghost_after = conc.ghost;
+      said.clear();
+      along.observe_all(ctr, conc.word, seen_in(c_, shape_, &ctr, conc, rows.size() + 1), said);
+      if (k == want) {
+        const unsigned cn = static_cast<unsigned>(std::stoi(f.clause.substr(5)));
+        bool told = false;
+        for (const oracle::Verdict& v : said) {
+          if ((judge_.clauses(v) >> cn) & 1) {
+            summary = v.message;
+            told = confirmed = true;
+            break;
+          }
+        }
+        if (!told) {
+          judge_.set_quiet(false);
+          judge_.at(cbefore);
+          for (const oracle::Verdict& v : judge_.move(ctr, conc, rows.size() + 1)) {
+            if ((judge_.clauses(v) >> cn) & 1) {
+              summary = v.message;
+              confirmed = true;
+              break;
+            }
+          }
+          judge_.set_quiet(true);
+        }
+        crow.note = "<- " + f.clause;
+      }
+      rows.push_back(crow);
+    }
     if (!(last && f.has_move)) {
       CoreState next = rep;
       apply<Subject>(c_, next, rm);
+      if (por_) {
+        for (int t; (t = ample_thread(next)) >= 0;)
+          apply<Subject>(c_, next, Move{MoveKind::step, static_cast<uint8_t>(t), Kind::none});
+      }
       codec_.encode(next, key, rho);
       codec_.decode(key, rep);
       std::array<uint8_t, kMaxThreads> npi{};
@@ -560,7 +744,20 @@ std::string Checker<Subject>::replay(const Found& f, std::vector<TraceRow>& rows
     }
   }
   final_state = conc;
-  if (!f.has_move && !rows.empty()) rows.back().note = "<- " + f.clause;
+  if (!f.has_move) {  // a state's own violation: the initial state, or every thread stuck
+    if (!rows.empty()) rows.back().note = "<- " + f.clause;
+    const unsigned n = static_cast<unsigned>(std::stoi(f.clause.substr(5)));
+    oracle::Violations again = judge_.state(conc);
+    std::vector<Move> moves;
+    enabled_moves(c_, conc, moves);
+    const bool stuck = std::all_of(moves.begin(), moves.end(), [&](const Move& m) {
+      CoreState n = conc;
+      apply<Subject>(c_, n, m);
+      return n == conc;
+    });
+    if (stuck) again.push_back(judge_.stuck(conc));
+    for (const oracle::Verdict& v : again) confirmed = confirmed || ((judge_.clauses(v) >> n) & 1);
+  }
   return summary;
 }
 
@@ -631,6 +828,12 @@ void Checker<Subject>::random_walks() {
       if (!vs.empty()) {
         record(vs, cur, true, pack_move(c_, rm));
         break;
+      }
+      if (por_) {  // stored states are past the holder's chain (replay re-derives it)
+        bool bad = false;
+        const unsigned k = run_chain(n, cur, pack_move(c_, rm), d + 1, bad);
+        if (bad) break;
+        d += k;
       }
       if (!codec_.encode(n, key, perm)) break;
       cur = store_.insert(key, cur, pack_move(c_, rm), inserted);
