@@ -85,7 +85,11 @@ namespace idlespec::idle_core::mc {
 struct CheckerOptions {
   Config config;
   bool symmetry = true;
-  bool por = true;                // the lock holder's critical section (safety runs, POWER8)
+  bool por = true;  // the lock holder's critical section (safety runs, POWER8)
+  // Tests only, the witness of the reduction's cross-check: a deliberately
+  // unsound reduction that runs any thread past its test-and-set alone,
+  // whoever holds the lock (IdleCoreChecker.UnsoundReductionIsCaught).
+  bool por_unsound_for_test = false;
   uint64_t max_states = 0;        // 0: unbounded; else stop (incomplete) at this many
   unsigned max_depth = 0;         // 0: unbounded; else do not expand beyond this depth
   double time_limit = 0;          // seconds, 0: none
@@ -358,6 +362,21 @@ void Checker<Subject>::record(const oracle::Violations& vs, uint32_t state, bool
 
 template <class Subject>
 int Checker<Subject>::ample_thread(const CoreState& s) const {
+  if (o_.por_unsound_for_test) {
+    for (unsigned u = 0; u < c_.threads; ++u) {
+      switch (s.th[u].pc) {
+        case Pc::running:
+        case Pc::hw_idle:
+        case Pc::p8_entry_lock:
+        case Pc::p8_wake_lock:
+        case Pc::loss_lock:
+          break;
+        default:
+          return static_cast<int>(u);
+      }
+    }
+    return -1;
+  }
   if (!(s.word & kLock)) return -1;  // a holder without the bit: the others' test-and-sets succeed
   int t = -1;
   for (unsigned u = 0; u < c_.threads; ++u) {

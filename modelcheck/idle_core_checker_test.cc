@@ -191,6 +191,23 @@ TEST(IdleCoreChecker, PartialOrderReductionAgrees) {
   EXPECT_TRUE(check<Reference>(o).por);
 }
 
+// The cross-check's witness: a reduction that ignores who holds the lock
+// (it runs any thread past its test-and-set alone) loses the interleaving
+// the lock released before the resync needs, and the comparison sees it.
+TEST(IdleCoreChecker, UnsoundReductionIsCaught) {
+  CheckerOptions o;
+  o.config = core(P8, 2);
+  o.por = false;
+  const CheckerResult off = check<witness::UnlockBeforeResync>(o);
+  o.por = true;
+  o.por_unsound_for_test = true;
+  const CheckerResult broken = check<witness::UnlockBeforeResync>(o);
+  EXPECT_EQ(clauses(off), (std::set<std::string>{"IDLE-3", "IDLE-9"}));
+  EXPECT_NE(clauses(broken), clauses(off)) << violations_text(broken);
+  o.por_unsound_for_test = false;
+  EXPECT_EQ(clauses(check<witness::UnlockBeforeResync>(o)), clauses(off));
+}
+
 // A plain BFS over impl/idle_core_model.h: every field of CoreState in the
 // key, no reduction.
 std::string plain_key(const CoreState& s) {
