@@ -4,13 +4,15 @@
 # Also: make fuzz [FUZZ_SECONDS=60], make bench, make asan, make tsan, make format,
 #   make kernel-check  validate Debian's linux-source-6.1 and -6.12 against
 #                      tests/kernel/expected.tsv (installs the two packages)
+#   make mpi-check     the distributed model checker under mpirun -np 2 against
+#                      the one-process one (installs Open MPI)
 
 PRESET ?= release
 BUILD := build/$(PRESET)
 FUZZ_SECONDS ?= 60
 VERIFY_ARGS ?=
 
-.PHONY: all setup build verify test kernel-check asan tsan fuzz bench format clean
+.PHONY: all setup build verify test kernel-check mpi-check asan tsan fuzz bench format clean
 
 all: build
 
@@ -29,6 +31,12 @@ test: build
 
 kernel-check: build
 	scripts/kernel-check.sh --bin $(BUILD)/idlespec
+
+mpi-check: setup
+	scripts/setup.sh mpi
+	cmake --preset $(PRESET) >/dev/null
+	cmake --build --preset $(PRESET) --target idlespec idlespec-mc-mpi
+	scripts/mpi-check.sh --build $(BUILD)
 
 asan: setup
 	cmake --workflow --preset asan

@@ -14,6 +14,14 @@ int clauses_command(const std::vector<std::string>& argv);
 int decode_command(const std::vector<std::string>& argv);
 int simulate_command(const std::vector<std::string>& argv);
 int model_check_command(const std::vector<std::string>& argv);
+}  // namespace idlespec::cli
+namespace idlespec::idle_core::mc {
+class Exchange;
+}
+namespace idlespec::cli {
+// model-check over the ranks of a distributed search (idlespec-mc-mpi), or
+// in one process (ranks == nullptr: model_check_command).
+int model_check_with(const std::vector<std::string>& argv, idle_core::mc::Exchange* ranks);
 int validate_command(const std::vector<std::string>& argv);
 int review_command(const std::vector<std::string>& argv);
 int matrix_command(const std::vector<std::string>& argv);

@@ -22,10 +22,23 @@ Exit 0: no violation (an incomplete run, "complete": false, also exits 0);
 1: a violation; 2: usage error.
 )";
 
+constexpr const char* kDistributedNotes = R"(
+idlespec-mc-mpi runs the same search distributed over the ranks of mpirun:
+each rank owns the states whose representative hashes to it, expands them
+level by level and sends each successor to its owner. Safety only (no
+--liveness, no --random-walks). Rank 0 prints; every rank exits with the
+same status. Example: mpirun -np 2 idlespec-mc-mpi idle_core --threads 8
+)";
+
 }  // namespace
 
 int model_check_command(const std::vector<std::string>& argv) {
-  Args args("model-check", "idle_core --threads N [options]");
+  return model_check_with(argv, nullptr);
+}
+
+int model_check_with(const std::vector<std::string>& argv, idle_core::mc::Exchange* ranks) {
+  const bool speaks = !ranks || ranks->rank() == 0;  // under mpirun, rank 0 prints
+  Args args(ranks ? "idlespec-mc-mpi" : "model-check", "idle_core --threads N [options]");
   args.option("threads", "N", "threads per core: 1, 2, 4, 8 (POWER9: up to 4)")
       .option("subcores", "K", "POWER8 split-core mode: 1, 2 or 4 subcores (default 1)")
       .option("platform", "P", "power8 (default) or power9")
@@ -48,7 +61,7 @@ int model_check_command(const std::vector<std::string>& argv) {
       .flag("json", "print the result as JSON on stdout");
   args.parse(argv);
   if (args.wants_help()) {
-    std::cout << args.help() << kNotes;
+    if (speaks) std::cout << args.help() << kNotes << (ranks ? kDistributedNotes : "");
     return 0;
   }
   if (args.positional().size() != 1) throw UsageError("want one target: idle_core");
@@ -92,7 +105,17 @@ int model_check_command(const std::vector<std::string>& argv) {
   o.stop_at_first = args.has("stop-at-first");
   o.progress = !args.has("quiet");
 
-  const idle_core::mc::CheckerResult r = idle_core::mc::check<idle_core::Reference>(o);
+  idle_core::mc::CheckerResult r;
+  if (ranks) {
+    idle_core::mc::Checker<idle_core::Reference> checker(o);
+    r = checker.run_distributed(*ranks);
+  } else {
+    r = idle_core::mc::check<idle_core::Reference>(o);
+  }
+  // Every rank returns the same exit status (rank 0 holds the violations).
+  const uint64_t violated = ranks ? ranks->sum(r.violations.size()) : r.violations.size();
+  const int status = violated ? 1 : r.error.empty() ? 0 : 2;
+  if (!speaks) return status;
   if (!r.error.empty()) std::cerr << "idlespec model-check: " << r.error << "\n";
 
   if (args.has("json")) {
@@ -104,6 +127,11 @@ int model_check_command(const std::vector<std::string>& argv) {
     w.key("symmetry").value(r.symmetry);
     w.key("por").value(r.por);
     w.key("por_states").value(r.por_states);
+    w.key("ranks").value(r.ranks);
+    w.key("max_rank_states").value(r.max_rank_states);
+    w.key("bytes_sent").value(r.bytes_sent);
+    w.key("max_rank_bytes_sent").value(r.max_rank_bytes_sent);
+    w.key("max_rank_rss_kb").value(static_cast<int64_t>(r.max_rank_rss_kb));
     w.key("states").value(r.states);
     w.key("transitions").value(r.transitions);
     w.key("seconds").value(r.seconds);
@@ -140,6 +168,14 @@ int model_check_command(const std::vector<std::string>& argv) {
             .c_str(),
         r.peak_rss_kb,
         r.complete ? "complete" : ("INCOMPLETE (" + r.incomplete_reason + ")").c_str());
+    if (ranks) {
+      std::cout << strprintf(
+          "  %u ranks: at most %llu states, %.1f MB sent and %ld kB peak RSS on one rank; %.1f MB "
+          "sent in all\n",
+          r.ranks, static_cast<unsigned long long>(r.max_rank_states),
+          static_cast<double>(r.max_rank_bytes_sent) / 1e6, r.max_rank_rss_kb,
+          static_cast<double>(r.bytes_sent) / 1e6);
+    }
     if (o.random_walks) std::cout << "  random walks: longest " << r.walk_depth << " moves\n";
     if (o.liveness)
       std::cout << (r.liveness ? "  IDLE-8 cycle analysis: done\n"
@@ -150,8 +186,7 @@ int model_check_command(const std::vector<std::string>& argv) {
       for (const auto& v : r.violations) std::cout << "\n" << v.trace;
     }
   }
-  if (!r.violations.empty()) return 1;
-  return r.error.empty() ? 0 : 2;
+  return status;
 }
 
 }  // namespace idlespec::cli

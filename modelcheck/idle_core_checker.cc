@@ -149,6 +149,32 @@ uint32_t Codec::intern(uint64_t view) {
 }
 
 bool Codec::encode(const CoreState& s, Key& key, std::array<uint8_t, kMaxThreads>& perm) {
+  WideKey wide;
+  return canonical(s, wide, perm) && intern_wide(wide, key);
+}
+
+bool Codec::intern_wide(const WideKey& wide, Key& key) {
+  const unsigned n = c_.threads;
+  key = Key{};
+  key.w[0] = wide.w[0];
+  for (unsigned j = 0; j < n; ++j) {
+    const uint64_t v = wide.w[1 + j];
+    uint32_t id = UINT32_MAX;
+    for (unsigned k = 0; k < n; ++k) {
+      if (hint_view_[k] == v) {
+        id = hint_id_[k];
+        break;
+      }
+    }
+    if (id == UINT32_MAX) id = intern(v);
+    if (id == UINT32_MAX) return false;
+    put_bits(key, kGlobalBits + j * id_bits_, id_bits_, id);
+  }
+  return true;
+}
+
+bool Codec::canonical(const CoreState& s, WideKey& wide,
+                      std::array<uint8_t, kMaxThreads>& perm) {
   const unsigned n = c_.threads;
   const uint32_t tmask = static_cast<uint32_t>(c_.core_thread_mask());
   const uint32_t pmask = tmask | (tmask << kWinkleBitsShift);
@@ -248,7 +274,7 @@ bool Codec::encode(const CoreState& s, Key& key, std::array<uint8_t, kMaxThreads
     }
   }
   // Globals.
-  key = Key{};
+  wide = WideKey{};
   uint64_t g = detail::winkle_count(s.word) | uint64_t((s.word & kLock) != 0) << 4 |
                uint64_t(s.ghost.tb_valid) << 5 | uint64_t(s.ghost.wa_applied) << 6 |
                uint64_t(s.ghost.core_regs_valid) << 7;
@@ -259,23 +285,14 @@ bool Codec::encode(const CoreState& s, Key& key, std::array<uint8_t, kMaxThreads
       sub |= ((s.ghost.subcore_regs_valid >> bperm[b]) & 1u) << b;
   }
   g |= uint64_t(sub) << 8;
-  key.w[0] = g;
+  wide.w[0] = g;
   for (unsigned j = 0; j < n; ++j) {
     uint64_t v = view[perm[j]];
     if (!((v >> kVEq) & 1) && sym_.enabled) {
       const uint32_t seen = permute_bits(static_cast<uint32_t>(v >> kVSeen), perm, n);
       v = (v & ((uint64_t{1} << kVSeen) - 1)) | uint64_t{seen} << kVSeen;
     }
-    uint32_t id = UINT32_MAX;
-    for (unsigned k = 0; k < n; ++k) {
-      if (hint_view_[k] == v) {
-        id = hint_id_[k];
-        break;
-      }
-    }
-    if (id == UINT32_MAX) id = intern(v);
-    if (id == UINT32_MAX) return false;
-    put_bits(key, kGlobalBits + j * id_bits_, id_bits_, id);
+    wide.w[1 + j] = v;
   }
   return true;
 }

@@ -69,15 +69,18 @@
 #include <climits>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <memory>
 #include <random>
 #include <set>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "impl/idle_core.h"
 #include "impl/idle_core_model.h"
 #include "impl/text.h"
+#include "modelcheck/idle_core_exchange.h"
 #include "modelcheck/idle_core_observer.h"
 
 namespace idlespec::idle_core::mc {
@@ -130,6 +133,14 @@ struct CheckerResult {
   bool liveness = false;          // the IDLE-8 analysis ran (to completion)
   std::string error;              // the checker itself could not go on
   std::vector<Violation> violations;
+  // The distributed search (run_distributed): the ranks, and per rank the
+  // largest share of the states, of the bytes sent to other ranks and of
+  // the peak RSS; bytes_sent is the sum over the ranks.
+  unsigned ranks = 1;
+  uint64_t max_rank_states = 0;
+  uint64_t bytes_sent = 0;
+  uint64_t max_rank_bytes_sent = 0;
+  long max_rank_rss_kb = 0;
 
   bool violated(std::string_view clause) const {
     for (const auto& v : violations)
@@ -154,6 +165,15 @@ struct Symmetry {
 };
 Symmetry symmetry_for(const Config& c, uint64_t subject_mask, bool on);
 
+// A state's representative spelled out, the same in every process: the
+// core-wide fields, then each thread's local view in the representative's
+// order (what a key holds dictionary indices of). The distributed search
+// sends these.
+struct WideKey {
+  uint64_t w[1 + kMaxThreads] = {};
+  friend bool operator==(const WideKey&, const WideKey&) = default;
+};
+
 // Packs states into keys, canonical under the symmetry.
 class Codec {
  public:
@@ -161,6 +181,10 @@ class Codec {
   // The representative's key; perm[new] = the thread of s it came from.
   // False if the state cannot be packed (stray word bits, dictionary full).
   bool encode(const CoreState& s, Key& key, std::array<uint8_t, kMaxThreads>& perm);
+  // encode() in two halves: the representative spelled out, and its key in
+  // this codec's dictionary.
+  bool canonical(const CoreState& s, WideKey& wide, std::array<uint8_t, kMaxThreads>& perm);
+  bool intern_wide(const WideKey& wide, Key& key);
   void decode(const Key& key, CoreState& s) const;
   size_t local_views() const { return views_.size(); }
   const std::string& error() const { return error_; }
@@ -286,8 +310,19 @@ class Checker {
         por_(o.por && !o.liveness && !o.config.power9() && shape_.clear_under_lock) {}
 
   CheckerResult run();
+  // The same search distributed over the ranks of x, the states
+  // hash-partitioned among them (the owner of a state is the hash of its
+  // representative, spelled out as a WideKey, modulo the ranks): level by
+  // level, each rank expands the states it owns and sends each successor to
+  // its owner in one all-to-all exchange. Safety only (no liveness, no
+  // random walks). The counterexamples are rebuilt by rank 0, which asks
+  // the owners for each state's parent; rank 0's result has them and the
+  // totals, every rank's the totals.
+  CheckerResult run_distributed(Exchange& x);
 
  private:
+  static constexpr uint64_t kBatchStates = uint64_t{1} << 17;     // per exchange, per rank
+  static constexpr uint64_t kSentMask = (uint64_t{1} << 15) - 1;  // remembered sends per owner
   using Clock = std::chrono::steady_clock;
   struct Found {
     std::string clause;
@@ -296,6 +331,7 @@ class Checker {
     bool has_move = false;
     uint8_t move = 0;    // on the representative of `state`
     unsigned chain = 0;  // the violation is at this step of the holder's chain after `move`
+    unsigned depth = 0;  // the BFS depth of `state`
   };
   void record(const oracle::Violations& vs, uint32_t state, bool has_move, uint8_t move,
               unsigned chain = 0);
@@ -311,10 +347,21 @@ class Checker {
   }
   // The lock holder whose next step alone expands s (the class comment), or -1.
   int ample_thread(const CoreState& s) const;
+  // Every move from s (stored at index cur, BFS depth depth_) judged by the
+  // oracle, violations recorded, the holder's chains run; each successor to
+  // store (and, for the liveness graph, each self-loop) handed to
+  // emit(next, move byte, spin, self, violating), which returns false to
+  // stop. A state no move changes is judged stuck.
+  template <class Emit>
+  void expand(const CoreState& s, uint32_t cur, std::vector<Move>& moves, Emit&& emit);
   // The path to f on concrete states; `confirmed`: the oracle judged the
   // violation again at its end (along the path, or on the snapshot there).
   std::string replay(const Found& f, std::vector<TraceRow>& rows, CoreState& final_state,
                      bool& confirmed);
+  // The same from the moves on representatives, root first (f.move last if
+  // f.has_move).
+  std::string replay_steps(const Found& f, const std::vector<uint8_t>& steps,
+                           std::vector<TraceRow>& rows, CoreState& final_state, bool& confirmed);
   std::string replay_lasso(const Lasso& l);
   void random_walks();
 
@@ -354,7 +401,8 @@ void Checker<Subject>::record(const oracle::Violations& vs, uint32_t state, bool
     for (unsigned n = 1; n <= 9; ++n) {
       if (!((charged >> n) & 1)) continue;
       found_clauses_ |= 1u << n;
-      found_.push_back(Found{"IDLE-" + std::to_string(n), v.message, state, has_move, move, chain});
+      found_.push_back(
+          Found{"IDLE-" + std::to_string(n), v.message, state, has_move, move, chain, depth_});
       if (o_.stop_at_first) stop_ = true;
     }
   }
@@ -475,6 +523,50 @@ void Checker<Subject>::progress(bool final) {
 }
 
 template <class Subject>
+template <class Emit>
+void Checker<Subject>::expand(const CoreState& s, uint32_t cur, std::vector<Move>& moves,
+                              Emit&& emit) {
+  enabled_moves(c_, s, moves);
+  judge_.at(s);
+  bool changes = false;
+  CoreState n;
+  for (const Move& m : moves) {
+    n = s;
+    const Transition tr = apply<Subject>(c_, n, m);
+    ++res_.transitions;
+    const uint8_t mb = pack_move(c_, m);
+    const bool spin = tr.result.event == Event::spin;
+    const bool self = n == s;  // a failing test-and-set
+    // A failing test-and-set changes nothing: the state it stays in was
+    // judged when it was reached, and the oracle has nothing to learn
+    // from a spin.
+    const oracle::Violations* vs =
+        self && spin && !tr.result.returned ? nullptr : &judge_.move(tr, n, depth_ + 1);
+    const bool fs = vs && !vs->empty();
+    if (!fs && self) {
+      if (o_.liveness && !emit(n, mb, spin, true, false)) break;
+      continue;
+    }
+    changes = changes || !self;
+    if (fs) {
+      record(*vs, cur, true, mb);
+      if (stop_) break;
+      // A violating successor is terminal, except for the liveness
+      // analysis, which wants the whole reachable graph.
+      if (!o_.liveness) continue;
+    }
+    if (por_ && !self) {  // the holder's chain, judged step by step
+      bool bad = false;
+      run_chain(n, cur, mb, depth_ + 1, bad);
+      if (stop_) break;
+      if (bad) continue;
+    }
+    if (!emit(n, mb, spin, self, fs)) break;
+  }
+  if (!changes && !stop_) record(oracle::Violations{judge_.stuck(s)}, cur, false, 0);
+}
+
+template <class Subject>
 CheckerResult Checker<Subject>::run() {
   t0_ = last_progress_ = Clock::now();
   res_.config = c_.describe();
@@ -523,54 +615,26 @@ CheckerResult Checker<Subject>::run() {
       if (o_.liveness) graph_.offsets.push_back(graph_.targets.size());
       continue;
     }
-    enabled_moves(c_, s, moves);
-    judge_.at(s);
-    bool changes = false;
     succ_.clear();
-    for (const Move& m : moves) {
-      n = s;
-      const Transition tr = apply<Subject>(c_, n, m);
-      ++res_.transitions;
-      const uint8_t mb = pack_move(c_, m);
-      const bool spin = tr.result.event == Event::spin;
-      const bool self = n == s;  // a failing test-and-set
-      // A failing test-and-set changes nothing: the state it stays in was
-      // judged when it was reached, and the oracle has nothing to learn
-      // from a spin.
-      const oracle::Violations* vs =
-          self && spin && !tr.result.returned ? nullptr : &judge_.move(tr, n, depth_ + 1);
-      const bool fs = vs && !vs->empty();
-      if (!fs && self) {  // only the graph wants it
-        if (o_.liveness) succ_.push_back({Key{}, 0, mb, spin, true});
-        continue;
+    expand(s, cur, moves, [&](const CoreState& next, uint8_t mb, bool spin, bool self, bool fs) {
+      if (self) {  // only the graph wants it
+        succ_.push_back({Key{}, 0, mb, spin, true});
+        return true;
       }
-      changes = changes || !self;
-      if (fs) {
-        record(*vs, cur, true, mb);
-        if (stop_) break;
-        // A violating successor is terminal, except for the liveness
-        // analysis, which wants the whole reachable graph.
-        if (!o_.liveness) continue;
-      }
-      if (por_ && !self) {  // the holder's chain, judged step by step; then back to s
-        bool bad = false;
-        run_chain(n, cur, mb, depth_ + 1, bad);
-        if (stop_) break;
-        if (bad) continue;
-      }
-      if (!codec_.encode(n, key, perm)) {
+      if (!codec_.encode(next, key, perm)) {
         // Only a state past a violation can leave the word's fields (a
         // winkle count wrapped by a broken subject): a dead end for the
         // liveness graph. Otherwise the checker cannot go on.
-        if (fs) continue;
+        if (fs) return true;
         res_.error = codec_.error();
         stop_ = true;
-        break;
+        return false;
       }
       const uint64_t h = StateStore::hash(key);
       store_.prefetch(h);
       succ_.push_back({key, h, mb, spin, false});
-    }
+      return true;
+    });
     for (const Succ& x : succ_) {
       if (stop_) break;
       uint32_t idx = cur;
@@ -589,7 +653,6 @@ CheckerResult Checker<Subject>::run() {
       }
     }
     if (o_.liveness) graph_.offsets.push_back(graph_.targets.size());
-    if (!changes && !stop_) record(oracle::Violations{judge_.stuck(s)}, cur, false, 0);
   }
   res_.depth = depth_;
   if (stop_ && !found_.empty() && res_.incomplete_reason.empty() && cursor_ < store_.size())
@@ -634,18 +697,335 @@ CheckerResult Checker<Subject>::run() {
   return res_;
 }
 
+namespace wire {
+
+inline uint64_t wide_hash(const WideKey& w, unsigned threads) {
+  uint64_t h = 0x9E3779B97F4A7C15ULL;
+  for (unsigned i = 0; i <= threads; ++i) {
+    h ^= w.w[i] + 0x9E3779B97F4A7C15ULL + (h << 6) + (h >> 2);
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdULL;
+    h ^= h >> 33;
+  }
+  return h;
+}
+template <class T>
+void put_raw(std::vector<uint8_t>& b, const T& v) {
+  const auto* p = reinterpret_cast<const uint8_t*>(&v);
+  b.insert(b.end(), p, p + sizeof(T));
+}
+template <class T>
+T get_raw(const std::vector<uint8_t>& b, size_t& at) {
+  T v{};
+  if (at + sizeof(T) > b.size()) throw std::length_error("a short record from another rank");
+  std::memcpy(&v, b.data() + at, sizeof(T));
+  at += sizeof(T);
+  return v;
+}
+
+}  // namespace wire
+
+template <class Subject>
+CheckerResult Checker<Subject>::run_distributed(Exchange& x) {
+  t0_ = last_progress_ = Clock::now();
+  res_.config = c_.describe();
+  res_.subject = std::string(Subject::name);
+  res_.symmetry = sym_.enabled;
+  res_.por = por_;
+  const unsigned R = x.ranks(), me = x.rank();
+  res_.ranks = R;
+  if (o_.liveness || o_.random_walks) {
+    res_.error = "the distributed search checks safety only (no --liveness, no --random-walks)";
+    return res_;
+  }
+  const unsigned n_words = 1 + c_.threads;
+  const auto owner = [&](const WideKey& w) {
+    return static_cast<unsigned>(wire::wide_hash(w, c_.threads) % R);
+  };
+  std::vector<uint8_t> parent_rank;  // per stored state: the rank that holds its parent
+  std::array<uint8_t, kMaxThreads> perm{};
+  WideKey w;
+  Key key;
+  bool inserted = false;
+
+  const CoreState init = initial_state(c_);
+  if (!codec_.canonical(init, w, perm)) {
+    res_.error = codec_.error();
+    return res_;
+  }
+  if (owner(w) == me) {
+    if (!codec_.intern_wide(w, key)) {
+      res_.error = codec_.error();
+      stop_ = true;
+    } else {
+      store_.insert(key, StateStore::kNone, 0, inserted);
+      parent_rank.push_back(0xff);
+      record(judge_.state(init), 0, false, 0);
+    }
+  }
+  uint64_t lb = 0, le = store_.size(), bytes = 0;
+  bool truncated = false;
+  std::vector<std::vector<uint8_t>> out(R), in;
+  std::vector<std::vector<WideKey>> sent(R);  // per owner: what was sent to it lately
+  WideKey none;  // no state's: its core-wide word has bits no state uses
+  none.w[0] = ~uint64_t{0};
+  for (unsigned r = 0; r < R; ++r)
+    if (r != me) sent[r].assign(kSentMask + 1, none);
+  std::vector<Move> moves;
+  CoreState s;
+  for (;;) {
+    if (o_.max_depth && depth_ >= o_.max_depth) {
+      truncated = x.sum(le - lb) != 0;
+      if (truncated) res_.incomplete_reason = "max depth";
+      break;
+    }
+    // The level in batches (every rank takes part in as many exchanges as
+    // the rank with the most states needs), so that the buffers stay small.
+    const uint64_t batches = x.max((le - lb + kBatchStates - 1) / kBatchStates);
+    const uint64_t level_end = le;
+    uint64_t cur = lb;
+    lb = store_.size();  // the next level: what this one's exchanges add
+    for (uint64_t batch = 0; batch < batches; ++batch) {
+      for (auto& b : out) b.clear();
+      for (uint64_t k = 0; k < kBatchStates && cur < level_end && !stop_; ++k, ++cur) {
+        codec_.decode(store_.key(static_cast<uint32_t>(cur)), s);
+        expand(s, static_cast<uint32_t>(cur), moves,
+               [&](const CoreState& next, uint8_t mb, bool, bool self, bool fs) {
+                 if (self) return true;
+                 if (!codec_.canonical(next, w, perm)) {
+                   if (fs) return true;  // past a violation: a dead end
+                   res_.error = codec_.error();
+                   stop_ = true;
+                   return false;
+                 }
+                 const uint64_t h = wire::wide_hash(w, c_.threads);
+                 const unsigned to = static_cast<unsigned>(h % R);
+                 if (to == me) {  // this rank's own: stored at once (the next level)
+                   if (!codec_.intern_wide(w, key)) {
+                     res_.error = codec_.error();
+                     stop_ = true;
+                     return false;
+                   }
+                   store_.insert(key, static_cast<uint32_t>(cur), mb, inserted);
+                   if (inserted) parent_rank.push_back(static_cast<uint8_t>(me));
+                   return true;
+                 }
+                 // Most successors are states seen before: a successor sent
+                 // to its owner a moment ago is not sent again (an exact
+                 // comparison, never a hash's word for it).
+                 WideKey& recent = sent[to][(h >> 20) & kSentMask];
+                 if (recent == w) return true;
+                 recent = w;
+                 std::vector<uint8_t>& b = out[to];
+                 wire::put_raw(b, static_cast<uint32_t>(cur));
+                 wire::put_raw(b, mb);
+                 b.insert(b.end(), reinterpret_cast<const uint8_t*>(w.w),
+                          reinterpret_cast<const uint8_t*>(w.w + n_words));
+                 return true;
+               });
+      }
+      for (unsigned r = 0; r < R; ++r)
+        if (r != me) bytes += out[r].size();
+      x.all_to_all(out, in);
+      for (unsigned from = 0; from < R && !stop_; ++from) {
+        const std::vector<uint8_t>& b = in[from];
+        for (size_t at = 0; at < b.size();) {
+          const uint32_t parent = wire::get_raw<uint32_t>(b, at);
+          const uint8_t mb = wire::get_raw<uint8_t>(b, at);
+          WideKey got;
+          for (unsigned i = 0; i < n_words; ++i) got.w[i] = wire::get_raw<uint64_t>(b, at);
+          if (!codec_.intern_wide(got, key)) {
+            res_.error = codec_.error();
+            stop_ = true;
+            break;
+          }
+          store_.insert(key, parent, mb, inserted);
+          if (inserted) parent_rank.push_back(static_cast<uint8_t>(from));
+        }
+      }
+    }
+    le = store_.size();
+    const uint64_t fresh = x.sum(le - lb);
+    const uint64_t stopping = x.sum(stop_ ? 1 : 0);
+    const uint64_t total = x.sum(store_.size());
+    const uint64_t elapsed_ms = x.max(
+        static_cast<uint64_t>(std::chrono::duration<double>(Clock::now() - t0_).count() * 1000));
+    if (me == 0 && o_.progress) {
+      std::fprintf(
+          stderr,
+          "[model-check %s, %u ranks] depth %u: %s states (+%s), rank 0 sent %.0f MB, "
+          "peak RSS %.0f MB, %.1fs\n",
+          res_.config.c_str(), R, depth_ + 1, human_count(static_cast<double>(total)).c_str(),
+          human_count(static_cast<double>(fresh)).c_str(), static_cast<double>(bytes) / 1e6,
+          static_cast<double>(peak_rss_kb()) / 1e3, static_cast<double>(elapsed_ms) / 1e3);
+    }
+    if (stopping) {
+      stop_ = true;
+      break;
+    }
+    if (fresh == 0) break;
+    ++depth_;
+    if (o_.max_states && total >= o_.max_states) {
+      truncated = true;
+      res_.incomplete_reason = "max states";
+      break;
+    }
+    if (o_.time_limit > 0 && static_cast<double>(elapsed_ms) / 1e3 > o_.time_limit) {
+      truncated = true;
+      res_.incomplete_reason = "time limit";
+      break;
+    }
+  }
+
+  // The totals, on every rank.
+  res_.depth = depth_;
+  res_.states = x.sum(store_.size());
+  res_.transitions = x.sum(res_.transitions);
+  res_.por_states = x.sum(res_.por_states);
+  res_.max_rank_states = x.max(store_.size());
+  res_.bytes_sent = x.sum(bytes);
+  res_.max_rank_bytes_sent = x.max(bytes);
+  res_.max_rank_rss_kb = static_cast<long>(x.max(static_cast<uint64_t>(peak_rss_kb())));
+  res_.local_views = codec_.local_views();
+
+  // Each rank's findings and error to rank 0.
+  for (auto& b : out) b.clear();
+  std::vector<uint8_t>& mine = out[0];
+  wire::put_raw(mine, static_cast<uint32_t>(res_.error.size()));
+  mine.insert(mine.end(), res_.error.begin(), res_.error.end());
+  for (const Found& f : found_) {
+    wire::put_raw(mine, static_cast<uint8_t>(std::stoi(f.clause.substr(5))));
+    wire::put_raw(mine, f.state);
+    wire::put_raw(mine, static_cast<uint8_t>(f.has_move));
+    wire::put_raw(mine, f.move);
+    wire::put_raw(mine, f.chain);
+    wire::put_raw(mine, f.depth);
+    wire::put_raw(mine, static_cast<uint32_t>(f.message.size()));
+    mine.insert(mine.end(), f.message.begin(), f.message.end());
+  }
+  x.all_to_all(out, in);
+  struct Remote {
+    Found f;
+    unsigned rank = 0;
+  };
+  std::vector<Remote> chosen;  // rank 0: the shallowest finding of each clause
+  if (me == 0) {
+    for (unsigned from = 0; from < R; ++from) {
+      const std::vector<uint8_t>& b = in[from];
+      size_t at = 0;
+      const uint32_t elen = wire::get_raw<uint32_t>(b, at);
+      const std::string err(b.begin() + static_cast<long>(at),
+                            b.begin() + static_cast<long>(at + elen));
+      at += elen;
+      if (!err.empty() && res_.error.empty()) {
+        res_.error = "rank " + std::to_string(from) + ": " + err;
+      }
+      while (at < b.size()) {
+        Remote r;
+        r.rank = from;
+        r.f.clause = "IDLE-" + std::to_string(wire::get_raw<uint8_t>(b, at));
+        r.f.state = wire::get_raw<uint32_t>(b, at);
+        r.f.has_move = wire::get_raw<uint8_t>(b, at) != 0;
+        r.f.move = wire::get_raw<uint8_t>(b, at);
+        r.f.chain = wire::get_raw<unsigned>(b, at);
+        r.f.depth = wire::get_raw<unsigned>(b, at);
+        const uint32_t mlen = wire::get_raw<uint32_t>(b, at);
+        r.f.message.assign(b.begin() + static_cast<long>(at),
+                           b.begin() + static_cast<long>(at + mlen));
+        at += mlen;
+        bool fresh_clause = true;
+        for (Remote& c : chosen) {
+          if (c.f.clause != r.f.clause) continue;
+          fresh_clause = false;
+          if (r.f.depth < c.f.depth) c = r;
+        }
+        if (fresh_clause) chosen.push_back(r);
+      }
+    }
+  }
+  const bool any_error = x.sum(res_.error.empty() ? 0 : 1) != 0;
+  res_.complete = !truncated && !stop_ && !any_error;
+  if (stop_ && res_.incomplete_reason.empty() && !any_error)
+    res_.incomplete_reason = "stopped at the first violation";
+
+  // Rank 0 walks each finding's parents back to the initial state, asking
+  // the rank that holds each one; every rank takes part in each round.
+  const uint64_t findings = x.sum(me == 0 ? chosen.size() : 0);
+  for (uint64_t k = 0; k < findings; ++k) {
+    std::vector<uint8_t> steps_back;
+    uint32_t at_rank = me == 0 ? chosen[k].rank : 0;
+    uint32_t at_idx = me == 0 ? chosen[k].f.state : 0;
+    for (;;) {
+      for (auto& b : out) b.clear();
+      if (me == 0) {
+        for (unsigned r = 0; r < R; ++r) {
+          wire::put_raw(out[r], at_rank);
+          wire::put_raw(out[r], at_idx);
+        }
+      }
+      x.all_to_all(out, in);
+      size_t pos = 0;
+      const uint32_t q_rank = wire::get_raw<uint32_t>(in[0], pos);
+      const uint32_t q_idx = wire::get_raw<uint32_t>(in[0], pos);
+      if (q_idx == StateStore::kNone) break;  // past the initial state: done
+      for (auto& b : out) b.clear();
+      if (q_rank == me) {
+        const uint32_t parent = store_.parent(q_idx);
+        wire::put_raw(out[0], parent == StateStore::kNone ? 0u : uint32_t{parent_rank[q_idx]});
+        wire::put_raw(out[0], parent);
+        wire::put_raw(out[0], store_.move(q_idx));
+      }
+      x.all_to_all(out, in);
+      if (me == 0) {
+        size_t p = 0;
+        at_rank = wire::get_raw<uint32_t>(in[q_rank], p);
+        at_idx = wire::get_raw<uint32_t>(in[q_rank], p);
+        const uint8_t mb = wire::get_raw<uint8_t>(in[q_rank], p);
+        if (at_idx != StateStore::kNone) steps_back.push_back(mb);
+      }
+    }
+    if (me != 0) continue;
+    const Found& f = chosen[k].f;
+    std::vector<uint8_t> steps(steps_back.rbegin(), steps_back.rend());
+    if (f.has_move) steps.push_back(f.move);
+    Violation v;
+    v.clause = f.clause;
+    std::vector<TraceRow> rows;
+    CoreState last;
+    v.summary = replay_steps(f, steps, rows, last, v.replayed);
+    v.length = static_cast<unsigned>(rows.size());
+    v.trace = render_timeline(
+        c_, rows, last,
+        v.clause + " violated (" + res_.config + ", subject " + res_.subject + "): " + v.summary,
+        o_.max_trace_rows);
+    res_.violations.push_back(std::move(v));
+  }
+  std::sort(res_.violations.begin(), res_.violations.end(),
+            [](const Violation& a, const Violation& b) { return a.clause < b.clause; });
+  res_.seconds = std::chrono::duration<double>(Clock::now() - t0_).count();
+  res_.peak_rss_kb = peak_rss_kb();
+  return res_;
+}
+
 // Replays the path to f.state on concrete states: each stored move was taken
 // on a representative; perm maps the representative's threads to the
 // concrete ones.
 template <class Subject>
 std::string Checker<Subject>::replay(const Found& f, std::vector<TraceRow>& rows,
                                      CoreState& final_state, bool& confirmed) {
-  confirmed = false;
   std::vector<uint32_t> path;
   for (uint32_t i = f.state; i != StateStore::kNone; i = store_.parent(i)) path.push_back(i);
   std::vector<uint8_t> steps;  // the moves on representatives, root first
   for (size_t k = path.size(); k-- > 1;) steps.push_back(store_.move(path[k - 1]));
   if (f.has_move) steps.push_back(f.move);
+  return replay_steps(f, steps, rows, final_state, confirmed);
+}
+
+template <class Subject>
+std::string Checker<Subject>::replay_steps(const Found& f, const std::vector<uint8_t>& steps,
+                                           std::vector<TraceRow>& rows, CoreState& final_state,
+                                           bool& confirmed) {
+  confirmed = false;
 
   CoreState conc = initial_state(c_);
   std::array<uint8_t, kMaxThreads> pi{}, rho{};

@@ -5,7 +5,8 @@
 # Groups: base (the default: what make build/test need), kernel (Debian's
 # kernel sources for make kernel-check: linux-source-6.1 and -6.12, some
 # 300 MB, installed only for that target), html (chromium, for the HTML
-# report's rendering test; .ci/run installs it).
+# report's rendering test; .ci/run installs it), mpi (Open MPI, for
+# idlespec-mc-mpi and make mpi-check; .ci/run installs it).
 set -euo pipefail
 
 check=
@@ -13,8 +14,8 @@ groups=()
 for a in "$@"; do
   case $a in
     --check) check=1 ;;
-    base | kernel | html) groups+=("$a") ;;
-    *) echo "usage: scripts/setup.sh [--check] [base|kernel|html]..." >&2; exit 2 ;;
+    base | kernel | html | mpi) groups+=("$a") ;;
+    *) echo "usage: scripts/setup.sh [--check] [base|kernel|html|mpi]..." >&2; exit 2 ;;
   esac
 done
 [ ${#groups[@]} -gt 0 ] || groups=(base)
@@ -35,6 +36,9 @@ base_packages=(
 html_packages=(
   chromium                                    # the HTML report's rendering test (CI)
 )
+mpi_packages=(
+  libopenmpi-dev openmpi-bin                  # idlespec-mc-mpi: the distributed model checker
+)
 kernel_packages=(
   linux-source-6.1 linux-source-6.12 xz-utils # make kernel-check: Debian 12's kernel sources
 )
@@ -44,6 +48,7 @@ for g in "${groups[@]}"; do
     base) packages+=("${base_packages[@]}") ;;
     kernel) packages+=("${kernel_packages[@]}") ;;
     html) packages+=("${html_packages[@]}") ;;
+    mpi) packages+=("${mpi_packages[@]}") ;;
   esac
 done
 

@@ -1,5 +1,5 @@
 #!/bin/sh
-# ctest: budget=60 timeout=300
+# ctest: budget=60 timeout=480
 # tests/validate/run_xcede.sh IDLESPEC_VALIDATE [BUDGET_SECONDS]
 #
 # The end-to-end test of `idlespec validate` on the xcede component and on
