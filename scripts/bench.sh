@@ -107,6 +107,17 @@ echo "xcede_fuzz checker:         ${check4:-?} ns per 4-record input," \
 echo "extraction, 512 KiB / 5 MiB: ${extract_small:-?} ns / ${extract_large:-?} ns:" \
      "time per byte at 5 MiB = $(ratio "$extract_large" "$extract_small" 0.1) x at 512 KiB" \
      "(goal <= 1.5 x: linear)"
+# counter NAME KEY: a user counter of benchmark NAME, from the JSON report.
+counter() {
+  awk -v want="\"$1\"," -v key="\"$2\":" '
+    $1 == "\"name\":" { name = $2 }
+    $1 == key && name == want { v = $2; sub(",", "", v); print v; exit }' "$work/bench.json"
+}
+scan_ratio=$(counter "BM_BusyDelayScanVsLoop/min_time:2.000" ratio)
+scan_ns=$(counter "BM_BusyDelayScanVsLoop/min_time:2.000" scan_ns)
+loop_ns=$(counter "BM_BusyDelayScanVsLoop/min_time:2.000" loop_ns)
+echo "busy_delay 2^32 scan:       ${scan_ns:-?} ns per status vs ${loop_ns:-?} ns for an opaque" \
+     "loop: ${scan_ratio:-?} x (goal <= 2 x)"
 echo "libFuzzer, ${seconds}s each, ASan+UBSan, against noop_fuzz from the same corpus (goal >= 25%):"
 for target in "${fuzz_targets[@]}"; do
   [ -n "${eps[$target]:-}" ] || continue
