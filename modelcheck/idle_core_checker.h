@@ -345,6 +345,8 @@ class Checker {
     return o_.time_limit > 0 &&
            std::chrono::duration<double>(Clock::now() - t0_).count() > o_.time_limit;
   }
+  // The clock and the result's description, at the start of a search.
+  void begin();
   // The lock holder whose next step alone expands s (the class comment), or -1.
   int ample_thread(const CoreState& s) const;
   // Every move from s (stored at index cur, BFS depth depth_) judged by the
@@ -567,12 +569,17 @@ void Checker<Subject>::expand(const CoreState& s, uint32_t cur, std::vector<Move
 }
 
 template <class Subject>
-CheckerResult Checker<Subject>::run() {
+void Checker<Subject>::begin() {
   t0_ = last_progress_ = Clock::now();
   res_.config = c_.describe();
   res_.subject = std::string(Subject::name);
   res_.symmetry = sym_.enabled;
   res_.por = por_;
+}
+
+template <class Subject>
+CheckerResult Checker<Subject>::run() {
+  begin();
   std::array<uint8_t, kMaxThreads> perm{};
   Key key;
   bool inserted = false;
@@ -727,11 +734,7 @@ T get_raw(const std::vector<uint8_t>& b, size_t& at) {
 
 template <class Subject>
 CheckerResult Checker<Subject>::run_distributed(Exchange& x) {
-  t0_ = last_progress_ = Clock::now();
-  res_.config = c_.describe();
-  res_.subject = std::string(Subject::name);
-  res_.symmetry = sym_.enabled;
-  res_.por = por_;
+  begin();
   const unsigned R = x.ranks(), me = x.rank();
   res_.ranks = R;
   if (o_.liveness || o_.random_walks) {
@@ -1038,6 +1041,29 @@ std::string Checker<Subject>::replay_steps(const Found& f, const std::vector<uin
   // went wrong began (the loss that invalidated the timebase, ...).
   oracle::Oracle along(c_);
   oracle::Violations said;
+  const unsigned clause_n = static_cast<unsigned>(std::stoi(f.clause.substr(5)));
+  // The violating move judged again: by the oracle along the path (its
+  // words can say where what went wrong began), else on the snapshot.
+  const auto confirm = [&](const CoreState& before, const Transition& tr, const CoreState& after,
+                           size_t move_number) {
+    for (const oracle::Verdict& v : said) {
+      if ((judge_.clauses(v) >> clause_n) & 1) {
+        summary = v.message;
+        confirmed = true;
+        return;
+      }
+    }
+    judge_.set_quiet(false);
+    judge_.at(before);
+    for (const oracle::Verdict& v : judge_.move(tr, after, move_number)) {
+      if ((judge_.clauses(v) >> clause_n) & 1) {
+        summary = v.message;
+        confirmed = true;
+        break;
+      }
+    }
+    judge_.set_quiet(true);
+  };
   for (size_t k = 0; k < steps.size(); ++k) {
     const Move rm = unpack_move(c_, steps[k]);
     Move cm = rm;
@@ -1058,27 +1084,7 @@ std::string Checker<Subject>::replay_steps(const Found& f, const std::vector<uin
     said.clear();
     along.observe_all(tr, conc.word, seen_in(c_, shape_, &tr, conc, k + 1), said);
     if (last && f.has_move && f.chain == 0) {
-      const unsigned n = static_cast<unsigned>(std::stoi(f.clause.substr(5)));
-      bool told = false;
-      for (const oracle::Verdict& v : said) {
-        if ((judge_.clauses(v) >> n) & 1) {
-          summary = v.message;
-          told = confirmed = true;
-          break;
-        }
-      }
-      if (!told) {  // the oracle along the path saw it differently: the snapshot's words
-        judge_.set_quiet(false);
-        judge_.at(before);
-        for (const oracle::Verdict& v : judge_.move(tr, conc, k + 1)) {
-          if ((judge_.clauses(v) >> n) & 1) {
-            summary = v.message;
-            confirmed = true;
-            break;
-          }
-        }
-        judge_.set_quiet(true);
-      }
+      confirm(before, tr, conc, k + 1);
       row.note = "<- " + f.clause;
     }
     rows.push_back(row);
@@ -1103,27 +1109,7 @@ std::string Checker<Subject>::replay_steps(const Found& f, const std::vector<uin
       said.clear();
       along.observe_all(ctr, conc.word, seen_in(c_, shape_, &ctr, conc, rows.size() + 1), said);
       if (k == want) {
-        const unsigned cn = static_cast<unsigned>(std::stoi(f.clause.substr(5)));
-        bool told = false;
-        for (const oracle::Verdict& v : said) {
-          if ((judge_.clauses(v) >> cn) & 1) {
-            summary = v.message;
-            told = confirmed = true;
-            break;
-          }
-        }
-        if (!told) {
-          judge_.set_quiet(false);
-          judge_.at(cbefore);
-          for (const oracle::Verdict& v : judge_.move(ctr, conc, rows.size() + 1)) {
-            if ((judge_.clauses(v) >> cn) & 1) {
-              summary = v.message;
-              confirmed = true;
-              break;
-            }
-          }
-          judge_.set_quiet(true);
-        }
+        confirm(cbefore, ctr, conc, rows.size() + 1);
         crow.note = "<- " + f.clause;
       }
       rows.push_back(crow);
@@ -1145,7 +1131,6 @@ std::string Checker<Subject>::replay_steps(const Found& f, const std::vector<uin
   final_state = conc;
   if (!f.has_move) {  // a state's own violation: the initial state, or every thread stuck
     if (!rows.empty()) rows.back().note = "<- " + f.clause;
-    const unsigned n = static_cast<unsigned>(std::stoi(f.clause.substr(5)));
     oracle::Violations again = judge_.state(conc);
     std::vector<Move> moves;
     enabled_moves(c_, conc, moves);
@@ -1155,7 +1140,8 @@ std::string Checker<Subject>::replay_steps(const Found& f, const std::vector<uin
       return n == conc;
     });
     if (stuck) again.push_back(judge_.stuck(conc));
-    for (const oracle::Verdict& v : again) confirmed = confirmed || ((judge_.clauses(v) >> n) & 1);
+    for (const oracle::Verdict& v : again)
+      confirmed = confirmed || ((judge_.clauses(v) >> clause_n) & 1);
   }
   return summary;
 }

@@ -19,11 +19,7 @@ namespace idlespec::idle_core::mc {
 namespace {
 
 Config core(Platform p, unsigned threads, unsigned subcores = 1) {
-  Config c;
-  c.platform = p;
-  c.threads = threads;
-  c.subcores = subcores;
-  return c;
+  return Config::of(p, threads, subcores);
 }
 
 std::set<std::string> clauses(const CheckerResult& r) {
