@@ -42,7 +42,9 @@ int model_check_with(const std::vector<std::string>& argv, idle_core::mc::Exchan
   args.option("threads", "N", "threads per core: 1, 2, 4, 8 (POWER9: up to 4)")
       .option("subcores", "K", "POWER8 split-core mode: 1, 2 or 4 subcores (default 1)")
       .option("platform", "P", "power8 (default) or power9")
-      .option("subject", "NAME", "reference (the only subject; witnesses live in tests/)")
+      .option("subject", "NAME",
+              "reference (default) or idle_lock (the lock apart, upstream since v6.5); "
+              "witnesses live in tests/")
       .flag("no-workaround", "POWER8: the fastsleep workaround off")
       .flag("no-symmetry", "explore without symmetry reduction")
       .flag("no-por",
@@ -69,9 +71,9 @@ int model_check_with(const std::vector<std::string>& argv, idle_core::mc::Exchan
     throw UsageError("unknown target '" + args.positional()[0] + "' (idle_core)");
   if (!args.has("threads")) throw UsageError("--threads is required");
   const std::string subject = args.get("subject").value_or("reference");
-  if (subject != "reference")
+  if (subject != "reference" && subject != "idle_lock")
     throw UsageError("unknown subject '" + subject +
-                     "': idle_core has one subject, reference (witnesses are tests)");
+                     "': idle_core's subjects are reference and idle_lock (witnesses are tests)");
 
   idle_core::mc::CheckerOptions o;
   idle_core::Config& c = o.config;
@@ -105,13 +107,14 @@ int model_check_with(const std::vector<std::string>& argv, idle_core::mc::Exchan
   o.stop_at_first = args.has("stop-at-first");
   o.progress = !args.has("quiet");
 
-  idle_core::mc::CheckerResult r;
-  if (ranks) {
-    idle_core::mc::Checker<idle_core::Reference> checker(o);
-    r = checker.run_distributed(*ranks);
-  } else {
-    r = idle_core::mc::check<idle_core::Reference>(o);
-  }
+  const auto search = [&](auto subject_tag) {
+    using Subject = decltype(subject_tag);
+    if (!ranks) return idle_core::mc::check<Subject>(o);
+    idle_core::mc::Checker<Subject> checker(o);
+    return checker.run_distributed(*ranks);
+  };
+  const idle_core::mc::CheckerResult r =
+      subject == "idle_lock" ? search(idle_core::IdleLock{}) : search(idle_core::Reference{});
   // Every rank returns the same exit status (rank 0 holds the violations).
   const uint64_t violated = ranks ? ranks->sum(r.violations.size()) : r.violations.size();
   const int status = violated ? 1 : r.error.empty() ? 0 : 2;

@@ -71,6 +71,8 @@ std::string_view pc_name(Pc pc) {
       return "unlock_load";
     case Pc::unlock_cmpxchg:
       return "unlock_cmpxchg";
+    case Pc::unlock_lock:
+      return "unlock_lock";
     case Pc::resync_tb_late:
       return "resync_tb(late)";
     case Pc::restore_thread:

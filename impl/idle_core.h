@@ -102,6 +102,8 @@ enum class Pc : uint8_t {
   restore_subcore,  // full winkle, no sibling of the subcore awake: per-subcore registers
   unlock_load,      // s = READ_ONCE(*state)
   unlock_cmpxchg,   // cmpxchg(state, s, (s | thread) & ~lock); retry with what it saw
+                    // (the lock apart, v6.5+: cmpxchg(state, s, s | thread))
+  unlock_lock,      // the lock apart: clear_bit_unlock(lock) after the cmpxchg
   resync_tb_late,   // (only subjects that resync after releasing the lock)
   restore_thread,   // per-thread registers (full winkle, deep stop)
 };
@@ -257,6 +259,21 @@ struct Reference {
   static constexpr bool resync_before_unlock = true;
   // Every thread waking with state loss resyncs (before 2014: no tracking).
   static constexpr bool every_loss_wake_resyncs = false;
+  // The lock in a word of its own (paca->idle_lock, since b0c5b4f1ee36,
+  // v6.5): the wake path's cmpxchg sets the own bit only, and a
+  // clear_bit_unlock of the lock follows it (Pc::unlock_lock). Modelled as
+  // the same lock bit handled by its own operations: no operation touches
+  // both the lock and the thread bits, as no kernel operation touches both
+  // words.
+  static constexpr bool lock_apart = false;
+  // ... and releases it after the cmpxchg (a witness forgets to).
+  static constexpr bool lock_apart_released = true;
+};
+
+// Upstream since v6.5: the protocol of Reference with the lock apart.
+struct IdleLock : Reference {
+  static constexpr std::string_view name = "idle_lock";
+  static constexpr bool lock_apart = true;
 };
 
 // --- the step function ---------------------------------------------------------
@@ -300,6 +317,8 @@ bool duty_applies(const Config& c, const ThreadState& th, Pc pc) {
     case Pc::unlock_load:
     case Pc::unlock_cmpxchg:
       return true;
+    case Pc::unlock_lock:
+      return Subject::lock_apart;
     case Pc::resync_tb_late:
       return tb_lost(c, th) && th.first && Subject::first_resyncs && !Subject::resync_before_unlock;
     case Pc::restore_thread:
@@ -535,7 +554,8 @@ StepResult step(const Config& c, unsigned t, ThreadState& th, Word& word, Env& e
     }
     case Pc::unlock_cmpxchg: {
       const uint64_t s = th.seen;
-      const uint64_t old = word.cmpxchg(s, (s | thread) & ~kLock);
+      const uint64_t old =
+          word.cmpxchg(s, Subject::lock_apart ? (s | thread) : (s | thread) & ~kLock);
       if (old != s) {
         th.seen = static_cast<uint32_t>(old);
         return {Event::spin};
@@ -543,6 +563,9 @@ StepResult step(const Config& c, unsigned t, ThreadState& th, Word& word, Env& e
       th.seen = 0;
       return advance(Pc::unlock_cmpxchg, Event::none);
     }
+    case Pc::unlock_lock:
+      if (Subject::lock_apart_released) word.clear_bit_unlock(kLockBit);
+      return advance(Pc::unlock_lock, Event::none);
     case Pc::restore_thread:
       env.restore_thread(t);
       return advance(Pc::restore_thread, Event::restore_thread);

@@ -453,8 +453,10 @@ int Checker<Subject>::ample_thread(const CoreState& s) const {
       restores = true;
       break;
     case Pc::p8_entry_unlock:  // the release
+    case Pc::unlock_lock:      // the release, the lock apart
       break;
-    case Pc::unlock_cmpxchg:  // the release, when the swap succeeds
+    case Pc::unlock_cmpxchg:  // the release (with the lock apart: the own bit), when the swap
+                              // succeeds
       if (uint64_t{s.th[t].seen} != s.word) return -1;
       break;
     default:  // the acquisition and everything else

@@ -65,6 +65,23 @@ TEST(IdleCoreChecker, ReferenceHoldsEveryClauseOnTheRegisteredConfigurations) {
   }
 }
 
+// The lock apart (idle_lock, upstream since v6.5): every clause on the
+// same configurations, and liveness.
+TEST(IdleCoreChecker, IdleLockHoldsEveryClauseAndLiveness) {
+  for (const Config& c :
+       {core(P8, 1), core(P8, 2), core(P8, 4), core(P8, 4, 2), core(P8, 4, 1, false),
+        core(P8, 2, 2), core(P9, 1), core(P9, 2), core(P9, 4)}) {
+    const CheckerResult r = run<IdleLock>(c);
+    EXPECT_TRUE(r.complete) << c.describe() << " " << r.incomplete_reason << r.error;
+    EXPECT_TRUE(r.violations.empty()) << violations_text(r);
+  }
+  for (const Config& c : {core(P8, 2), core(P8, 4), core(P9, 2)}) {
+    const CheckerResult r = run<IdleLock>(c, true, true);
+    EXPECT_TRUE(r.liveness) << c.describe();
+    EXPECT_TRUE(r.violations.empty()) << violations_text(r);
+  }
+}
+
 TEST(IdleCoreChecker, ReferenceHoldsLiveness) {
   for (const Config& c : {core(P8, 2), core(P8, 4), core(P9, 2), core(P8, 2, 2)}) {
     const CheckerResult r = run(c, true, true);
@@ -174,6 +191,8 @@ TEST(IdleCoreChecker, PartialOrderReductionAgrees) {
       por_agrees<witness::FirstSkipsResync>(c, symmetry);
       por_agrees<witness::NoWinkleDecOnNoLoss>(c, symmetry);
       por_agrees<witness::UnlockBeforeResync>(c, symmetry);
+      por_agrees<IdleLock>(c, symmetry);
+      por_agrees<witness::LockApartKept>(c, symmetry);
       // Its bit cleared before the lock: the reduction is off (and its SMT4
       // graph is beyond a unit test).
       if (c.threads <= 2) por_agrees<witness::ClearOutsideLock>(c, symmetry);
@@ -354,7 +373,7 @@ TEST(IdleCoreChecker, CliFiguresSmt8IsBoundedWhenAsked) {
   EXPECT_TRUE(r.violations.empty()) << violations_text(r);
 }
 
-TEST(IdleCoreChecker, RegisteredChecksPassOnTheReference) {
+TEST(IdleCoreChecker, RegisteredChecksPassOnBothSubjects) {
   const verify::Registry& reg = verify::builtin_registry();
   const struct {
     const char* name;
@@ -369,10 +388,13 @@ TEST(IdleCoreChecker, RegisteredChecksPassOnTheReference) {
     ASSERT_NE(c, nullptr) << e.name;
     EXPECT_EQ(c->component, "idle_core");
     EXPECT_EQ(c->clauses, e.clauses);
-    EXPECT_EQ(c->subjects, std::vector<std::string>{"reference"});
+    EXPECT_EQ(c->subjects, (std::vector<std::string>{"reference", "idle_lock"}));
     verify::RunOptions opts = verify::RunOptions::unhurried();
-    const verify::CheckResult r = c->run("reference", opts);
-    EXPECT_EQ(r.outcome, verify::Outcome::pass) << e.name << ": " << r.detail << r.counterexample;
+    for (const std::string& subject : c->subjects) {
+      const verify::CheckResult r = c->run(subject, opts);
+      EXPECT_EQ(r.outcome, verify::Outcome::pass)
+          << e.name << " on " << subject << ": " << r.detail << r.counterexample;
+    }
   }
   // Cut by the budget: unknown, not pass.
   verify::RunOptions tiny;

@@ -17,7 +17,7 @@ constexpr uint32_t pcbit(Pc p) { return 1u << static_cast<unsigned>(p); }
 constexpr uint32_t kHolds =
     pcs({Pc::p8_entry_apply_wa, Pc::p8_entry_winkle, Pc::p8_entry_unlock, Pc::p8_wake_winkle,
          Pc::p8_loss_winkle, Pc::loss_check, Pc::restore_core, Pc::p8_undo_wa, Pc::resync_tb,
-         Pc::restore_subcore, Pc::unlock_load, Pc::unlock_cmpxchg});
+         Pc::restore_subcore, Pc::unlock_load, Pc::unlock_cmpxchg, Pc::unlock_lock});
 constexpr uint32_t kHoldsIfClearUnderLock = pcs({Pc::p8_entry_load, Pc::p8_entry_store});
 
 // After "clear own bit", up to and including the step that sets it.

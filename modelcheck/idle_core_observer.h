@@ -18,8 +18,9 @@
 //     clears under the lock), p8_entry_apply_wa, p8_entry_winkle,
 //     p8_entry_unlock, p8_wake_winkle, p8_loss_winkle, loss_check, the
 //     first-thread duties (restore_core, p8_undo_wa, resync_tb,
-//     restore_subcore), unlock_load, unlock_cmpxchg. Not: resync_tb_late and
-//     restore_thread (after the release).
+//     restore_subcore), unlock_load, unlock_cmpxchg, and with the lock apart
+//     (IdleLock) unlock_lock, its release after the cmpxchg. Not:
+//     resync_tb_late and restore_thread (after the release).
 //
 //   between "clear own bit" and "set own bit" (IDLE-2)
 //     only for the kinds that touch the word (POWER8 sleep/winkle, POWER9

@@ -8,7 +8,9 @@
 //
 // Each runs the checker (modelcheck/idle_core_checker.h) on every
 // configuration in turn, within RunOptions.budget_seconds in all; a run cut
-// by the budget makes the check unknown unless a violation was found.
+// by the budget makes the check unknown unless a violation was found. The
+// subjects: reference (impl/idle_core.h Reference) and idle_lock (IdleLock:
+// the lock apart, as upstream since v6.5).
 #include "impl/text.h"
 #include "modelcheck/idle_core_checker.h"
 #include "verify/layers.h"
@@ -29,8 +31,9 @@ Config core(Platform p, unsigned threads, unsigned subcores = 1, bool workaround
   return c;
 }
 
-std::string replay_command(const Config& c, bool liveness) {
+std::string replay_command(const Config& c, bool liveness, const std::string& subject) {
   std::string s = strprintf("idlespec model-check idle_core --threads %u", c.threads);
+  if (subject != "reference") s += " --subject " + subject;
   if (c.subcores > 1) s += strprintf(" --subcores %u", c.subcores);
   s += c.power9() ? " --platform power9" : " --platform power8";
   if (!c.power9() && !c.fastsleep_workaround) s += " --no-workaround";
@@ -38,8 +41,13 @@ std::string replay_command(const Config& c, bool liveness) {
   return s;
 }
 
+mc::CheckerResult check_subject(const std::string& subject, const mc::CheckerOptions& o) {
+  if (subject == "idle_lock") return mc::check<idle_core::IdleLock>(o);
+  return mc::check<idle_core::Reference>(o);
+}
+
 CheckResult run_configs(const std::vector<Config>& configs, bool liveness,
-                        const RunOptions& options) {
+                        const std::string& subject, const RunOptions& options) {
   CheckResult r;
   r.outcome = Outcome::pass;
   const auto t0 = std::chrono::steady_clock::now();
@@ -52,7 +60,7 @@ CheckResult run_configs(const std::vector<Config>& configs, bool liveness,
     o.config = c;
     o.liveness = liveness;
     o.time_limit = options.budget_seconds > used ? options.budget_seconds - used : 0.001;
-    const mc::CheckerResult res = mc::check<idle_core::Reference>(o);
+    const mc::CheckerResult res = check_subject(subject, o);
     if (!detail.empty()) detail += "; ";
     detail += strprintf("%s: %llu states%s, %.2fs", res.config.c_str(),
                         static_cast<unsigned long long>(res.states),
@@ -67,7 +75,7 @@ CheckResult run_configs(const std::vector<Config>& configs, bool liveness,
     for (const auto& v : res.violations) {
       if (r.outcome != Outcome::fail) {
         r.counterexample = v.trace;
-        r.replay = replay_command(c, liveness);
+        r.replay = replay_command(c, liveness, subject);
       }
       r.outcome = Outcome::fail;
       r.violated.insert(v.clause);
@@ -87,15 +95,15 @@ void add(Registry& registry, std::string name, std::vector<std::string> clauses,
   c.name = std::move(name);
   c.component = "idle_core";
   c.clauses = std::move(clauses);
-  c.subjects = {"reference"};
+  c.subjects = {"reference", "idle_lock"};
   c.run = [configs, liveness](const std::string& subject, const RunOptions& options) {
-    if (subject != "reference") {
+    if (subject != "reference" && subject != "idle_lock") {
       CheckResult r;
       r.outcome = Outcome::unknown;
-      r.detail = "no subject '" + subject + "' for idle_core (reference only)";
+      r.detail = "no subject '" + subject + "' for idle_core (reference, idle_lock)";
       return r;
     }
-    return run_configs(configs, liveness, options);
+    return run_configs(configs, liveness, subject, options);
   };
   registry.add(std::move(c));
 }

@@ -215,6 +215,8 @@ typename D::Bool duty_applies(const Config& c, const EThread<D>& th, Pc pc) {
     case Pc::unlock_load:
     case Pc::unlock_cmpxchg:
       return D::truth(true);
+    case Pc::unlock_lock:
+      return D::truth(Subject::lock_apart);
     case Pc::resync_tb_late:
       if (!(Subject::first_resyncs && !Subject::resync_before_unlock)) return D::truth(false);
       return tb_lost && th.first;
@@ -404,9 +406,10 @@ Local<D> step_at(const Config& c, unsigned t, const EState<D>& s, Pc at) {
     case Pc::unlock_cmpxchg: {
       const U32 expect = th.seen;
       const B ok = w == expect;
-      const U32 desired = mutation_of<Subject>() == EncodingMutation::cmpxchg_keeps_lock
-                              ? (expect | thread32)
-                              : ((expect | thread32) & w32<D>(~uint64_t{kLock32}));
+      const U32 desired =
+          Subject::lock_apart || mutation_of<Subject>() == EncodingMutation::cmpxchg_keeps_lock
+              ? (expect | thread32)
+              : ((expect | thread32) & w32<D>(~uint64_t{kLock32}));
       out.word = D::ite(ok, desired, w);
       EThread<D> done = th;
       done.seen = zero;
@@ -416,6 +419,10 @@ Local<D> step_at(const Config& c, unsigned t, const EState<D>& s, Pc at) {
       out.spin = !ok;
       break;
     }
+    case Pc::unlock_lock:
+      out.word = Subject::lock_apart_released ? w & w32<D>(~uint64_t{kLock32}) : w;
+      out.th = advance<Subject, D>(c, th, at);
+      break;
     case Pc::restore_thread:
       out.g.thread_regs_valid = s.g.thread_regs_valid | D::template lit<8>((1u << t) & 0xffu);
       out.th = advance<Subject, D>(c, th, at);
@@ -611,6 +618,7 @@ typename D::Bool in_lock_range(const EThread<D>& th) {
       th, {Pc::p8_entry_apply_wa, Pc::p8_entry_winkle, Pc::p8_entry_unlock, Pc::p8_wake_winkle,
            Pc::p8_loss_winkle, Pc::loss_check, Pc::restore_core, Pc::p8_undo_wa, Pc::resync_tb,
            Pc::restore_subcore, Pc::unlock_load, Pc::unlock_cmpxchg});
+  if (Subject::lock_apart) r = r || pc_is<D>(th, Pc::unlock_lock);
   if (Subject::clear_under_lock) r = r || pc_in<D>(th, {Pc::p8_entry_load, Pc::p8_entry_store});
   return r;
 }
@@ -708,7 +716,8 @@ Facts<D> facts(const Config& c, const EState<D>& s) {
 
     // L-shape
     const B valid_pc = th.pc < D::template lit<8>(idle_core::kPcCount) &&
-                       !pc_in<D>(th, {Pc::p9_entry_clear, Pc::p9_wake_set});
+                       !pc_in<D>(th, {Pc::p9_entry_clear, Pc::p9_wake_set}) &&
+                       (D::truth(Subject::lock_apart) || !pc_is<D>(th, Pc::unlock_lock));
     const B p8_kind = th.kind <= kind_lit<D>(Kind::p8_winkle);
     const B lost_ok = th.lost <= D::template lit<8>(static_cast<unsigned>(Loss::full));
     const B sleep_or_winkle = kind_in<D>(th, {Kind::p8_sleep, Kind::p8_winkle});
@@ -716,7 +725,7 @@ Facts<D> facts(const Config& c, const EState<D>& s) {
         th, {Pc::p8_entry_lock, Pc::p8_entry_load, Pc::p8_entry_store, Pc::p8_entry_apply_wa,
              Pc::p8_entry_unlock, Pc::p8_wake_lock, Pc::loss_lock, Pc::loss_check, Pc::restore_core,
              Pc::p8_undo_wa, Pc::resync_tb, Pc::restore_subcore, Pc::unlock_load,
-             Pc::unlock_cmpxchg, Pc::resync_tb_late, Pc::restore_thread});
+             Pc::unlock_cmpxchg, Pc::unlock_lock, Pc::resync_tb_late, Pc::restore_thread});
     const B winkle_pc = pc_in<D>(th, {Pc::p8_entry_winkle, Pc::p8_wake_winkle, Pc::p8_loss_winkle});
     const B idle_pc = pc_in<D>(th, {Pc::idle_insn, Pc::hw_idle});
     const B shape =

@@ -230,7 +230,13 @@ TEST(IdleCoreProofRegistry, SpecAndRegistryAgree) {
     for (const verify::CheckRef& ref : clause.checks) {
       if (ref.kind == verify::CheckKind::proof && ref.name == "idle_core_induction") {
         listing.push_back(clause.id);
-        EXPECT_EQ(clause.subjects, c->subjects) << clause.id;
+        // The induction is the reference's; the clause's other subject
+        // (idle_lock) is the model checker's.
+        for (const std::string& s : c->subjects) {
+          EXPECT_NE(std::find(clause.subjects.begin(), clause.subjects.end(), s),
+                    clause.subjects.end())
+              << clause.id << " " << s;
+        }
       }
     }
   }

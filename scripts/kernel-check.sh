@@ -19,8 +19,13 @@
 # The packages are installed by `scripts/setup.sh kernel` (as root; otherwise
 # it prints the command). Only the four files the components read are
 # extracted from /usr/src/linux-source-<v>.tar.xz, into a temporary tree.
-# Each tree is judged with the default budget; its wall time is printed
-# (the target is under 60 s a tree).
+# Each tree is judged with --budget 90, three times the default: on an idle
+# machine no stage comes near the default's caps (the fuzz campaign and the
+# property take at most 5 s either way), so the work and the wall time are
+# the default budget's, while a loaded CI machine, where the idle_core part's
+# runs can take twice as long, still gets the same verdicts instead of
+# "timed out" (a verdict must not depend on the machine's speed). The wall
+# time is printed (the target is under 60 s a tree).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=build/release/idlespec
@@ -63,7 +68,7 @@ for v in $trees; do
   tar -xJf "$tarball" -C "$dest" "${patterns[@]}"
   start=$(date +%s.%N)
   rc=0
-  "$bin" validate --kernel-tree "$dest/linux-source-$v" --json >"$work/$v.json" \
+  "$bin" validate --kernel-tree "$dest/linux-source-$v" --budget 90 --json >"$work/$v.json" \
     2>"$work/$v.err" || rc=$?
   secs=$(echo "$(date +%s.%N) - $start" | bc)
   printf 'debian-%s (linux-source-%s %s): exit %d, %.1f s\n' "$v" "$v" "$pkg" "$rc" "$secs"

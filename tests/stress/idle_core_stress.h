@@ -248,7 +248,11 @@ namespace detail {
 inline bool acquires(Pc pc) {
   return pc == Pc::p8_entry_lock || pc == Pc::p8_wake_lock || pc == Pc::loss_lock;
 }
-inline bool releases(Pc pc) { return pc == Pc::p8_entry_unlock || pc == Pc::unlock_cmpxchg; }
+template <class Subject>
+bool releases(Pc pc) {
+  return pc == Pc::p8_entry_unlock ||
+         pc == (Subject::lock_apart ? Pc::unlock_lock : Pc::unlock_cmpxchg);
+}
 
 // The lock holders (bit t: thread t), for IDLE-1. Relaxed: it must not add
 // happens-before edges that would hide a race on the word from TSan.
@@ -304,7 +308,7 @@ class Worker {
           s_.lock_shared(t_, holders, pc);
           return false;
         }
-        if (releases(pc)) {  // cleared before the release (re-taken if it must retry)
+        if (releases<Subject>(pc)) {  // cleared before the release (re-taken if it must retry)
           h_.mask.fetch_and(~me, std::memory_order_relaxed);
           holding_ = false;
         }
@@ -312,7 +316,7 @@ class Worker {
       const StepResult r = step<Subject>(c_, t_, th_, word_, env_);
       if (!check(r)) return false;
       if ((acquires(pc) && r.event != Event::spin) ||
-          (pc == Pc::unlock_cmpxchg && r.event == Event::spin)) {
+          (!Subject::lock_apart && pc == Pc::unlock_cmpxchg && r.event == Event::spin)) {
         const uint32_t before = h_.mask.fetch_or(me, std::memory_order_relaxed);
         holding_ = true;
         if (before != 0) {

@@ -60,10 +60,11 @@ Result run_atomic(const Options& o) {
 // needs every thread in hardware idle at once): further runs, each twice as
 // long with the next seed (up to 4), go on until the coverage is there;
 // every run must be clean.
+template <class Subject = Reference>
 void expect_clean(Options o) {
   Stats total;
   for (int attempt = 0; attempt < 4; ++attempt, o.seconds *= 2, ++o.seed) {
-    const Result r = run_atomic(o);
+    const Result r = run_atomic<Subject>(o);
     EXPECT_TRUE(r.ok()) << r.summary(o.config);
     total.min_cycles = std::max(total.min_cycles, r.stats.min_cycles);
     total.partial_losses += r.stats.partial_losses;
@@ -90,6 +91,9 @@ TEST(IdleCoreStress, Power8Smt4) { expect_clean(options(Platform::power8, 4)); }
 TEST(IdleCoreStress, Power8Smt8) { expect_clean(options(Platform::power8, 8)); }
 TEST(IdleCoreStress, Power8Smt8Split2x4) { expect_clean(options(Platform::power8, 8, 2)); }
 TEST(IdleCoreStress, Power9Smt4) { expect_clean(options(Platform::power9, 4)); }
+// The lock apart (idle_lock, upstream since v6.5).
+TEST(IdleCoreStress, IdleLockPower8Smt4) { expect_clean<IdleLock>(options(Platform::power8, 4)); }
+TEST(IdleCoreStress, IdleLockPower9Smt4) { expect_clean<IdleLock>(options(Platform::power9, 4)); }
 
 TEST(IdleCoreStress, Power8Smt2WithoutWorkaround) {
   Options o = options(Platform::power8, 2);
@@ -125,6 +129,12 @@ TEST(IdleCoreStressWitness, ClearOutsideLockIsCaught) {
   // as a thread bit: IDLE-5 is one of its faces (seen under ASan timing).
   expect_caught<witness::ClearOutsideLock>(
       options(Platform::power8, 4), {"BUG", "IDLE-1", "IDLE-2", "IDLE-3", "IDLE-4", "IDLE-5"});
+}
+
+// The lock apart never released: the next quiescent point finds the lock
+// bit set with no holder.
+TEST(IdleCoreStressWitness, LockApartKeptIsCaught) {
+  expect_caught<witness::LockApartKept>(options(Platform::power8, 4), {"IDLE-1"});
 }
 
 TEST(IdleCoreStressWitness, FirstSkipsResyncIsCaught) {

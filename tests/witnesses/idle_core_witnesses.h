@@ -43,6 +43,14 @@ struct UnlockBeforeResync : Reference {
   static constexpr bool resync_before_unlock = false;
 };
 
+// The lock apart (idle_lock, v6.5+), never released after the wake path's
+// cmpxchg: the thread returns holding it and the next locker spins forever
+// (IDLE-1; IDLE-8 for a woken thread that waits).
+struct LockApartKept : IdleLock {
+  static constexpr std::string_view name = "witness-lock-apart-kept";
+  static constexpr bool lock_apart_released = false;
+};
+
 // A core thread mask sized for 4 threads, used on an 8-thread core: threads
 // 4..7 are invisible to the last/first decisions.
 struct CoreMaskFor4 : Reference {

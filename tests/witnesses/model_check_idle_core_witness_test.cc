@@ -92,6 +92,21 @@ TEST(ModelCheckIdleCoreWitness, ClearOutsideLockBreaksIdle2) {
   caught<witness::ClearOutsideLock>(core(P8, 2), "IDLE-2", false);
 }
 
+// The lock apart (idle_lock) never released: IDLE-1 on both platforms (on
+// POWER9 charged to IDLE-7 too), found through the reduction's new release
+// point; the subject that releases it holds.
+TEST(ModelCheckIdleCoreWitness, LockApartKeptBreaksIdle1) {
+  const std::string t = caught<witness::LockApartKept>(core(P8, 2), "IDLE-1");
+  EXPECT_NE(t.find("unlock_lock"), std::string::npos) << t;
+  EXPECT_NE(t.find("the lock bit is set and no thread holds the lock"), std::string::npos) << t;
+  caught<witness::LockApartKept>(core(P9, 2), "IDLE-7");
+  for (const Config& c : {core(P8, 2), core(P9, 2)}) {
+    CheckerOptions o;
+    o.config = c;
+    EXPECT_TRUE(check<IdleLock>(o).violations.empty()) << c.describe();
+  }
+}
+
 TEST(ModelCheckIdleCoreWitness, ClearOutsideLockAlsoStarvesAWokenThread) {
   // The stale store can bring back the lock bit with no holder (IDLE-1):
   // every thread that wakes then spins on it forever, which the liveness
