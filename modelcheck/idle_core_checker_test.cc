@@ -13,6 +13,7 @@
 #include <sstream>
 #include <string>
 #include <unordered_set>
+#include <vector>
 
 #include "tests/witnesses/idle_core_witnesses.h"
 #include "verify/registry.h"
@@ -66,7 +67,8 @@ TEST(IdleCoreChecker, ReferenceHoldsEveryClauseOnTheRegisteredConfigurations) {
 }
 
 // The lock apart (idle_lock, upstream since v6.5): every clause on the
-// same configurations, and liveness.
+// same configurations. Its liveness runs are the registered check's
+// (RegisteredChecksPassOnBothSubjects), POWER8 SMT2 here.
 TEST(IdleCoreChecker, IdleLockHoldsEveryClauseAndLiveness) {
   for (const Config& c :
        {core(P8, 1), core(P8, 2), core(P8, 4), core(P8, 4, 2), core(P8, 4, 1, false),
@@ -75,15 +77,14 @@ TEST(IdleCoreChecker, IdleLockHoldsEveryClauseAndLiveness) {
     EXPECT_TRUE(r.complete) << c.describe() << " " << r.incomplete_reason << r.error;
     EXPECT_TRUE(r.violations.empty()) << violations_text(r);
   }
-  for (const Config& c : {core(P8, 2), core(P8, 4), core(P9, 2)}) {
-    const CheckerResult r = run<IdleLock>(c, true, true);
-    EXPECT_TRUE(r.liveness) << c.describe();
-    EXPECT_TRUE(r.violations.empty()) << violations_text(r);
-  }
+  const CheckerResult r = run<IdleLock>(core(P8, 2), true, true);
+  EXPECT_TRUE(r.liveness);
+  EXPECT_TRUE(r.violations.empty()) << violations_text(r);
 }
 
+// POWER8 SMT4 is the registered check's (RegisteredChecksPassOnBothSubjects).
 TEST(IdleCoreChecker, ReferenceHoldsLiveness) {
-  for (const Config& c : {core(P8, 2), core(P8, 4), core(P9, 2), core(P8, 2, 2)}) {
+  for (const Config& c : {core(P8, 2), core(P9, 2), core(P8, 2, 2)}) {
     const CheckerResult r = run(c, true, true);
     EXPECT_FALSE(r.symmetry) << "liveness explores the unreduced graph";
     EXPECT_TRUE(r.complete) << c.describe();
@@ -121,8 +122,12 @@ TEST(IdleCoreChecker, SymmetryOnAndOffAgree) {
         }
     return std::make_pair(on.states, off.states);
   };
-  for (const Config& c :
-       {core(P8, 2), core(P8, 4), core(P8, 4, 2), core(P8, 4, 4), core(P9, 2), core(P9, 4)}) {
+  // POWER8 SMT4 whole unreduced is 3.1 M states: release builds only (the
+  // sanitizer presets run the smaller cores, as they sample the scans).
+  std::vector<Config> cores = {core(P8, 2), core(P8, 4, 2), core(P8, 4, 4), core(P9, 2),
+                               core(P9, 4)};
+  if (IDLESPEC_EXHAUSTIVE) cores.push_back(core(P8, 4));
+  for (const Config& c : cores) {
     const auto [reduced, unreduced] = agree(Reference{}, c);
     if (c.threads == 4 && c.subcores == 1) {
       EXPECT_LT(reduced * 10, unreduced) << c.describe();
@@ -132,7 +137,7 @@ TEST(IdleCoreChecker, SymmetryOnAndOffAgree) {
   agree(witness::ClearOutsideLock{}, core(P8, 2));
   agree(witness::NoWinkleDecOnNoLoss{}, core(P8, 2));
   agree(witness::UnlockBeforeResync{}, core(P9, 2));
-  agree(witness::EveryThreadResyncs{}, core(P8, 4));
+  agree(witness::EveryThreadResyncs{}, IDLESPEC_EXHAUSTIVE ? core(P8, 4) : core(P8, 2));
 }
 
 // The partial-order reduction of the lock holder's critical section
@@ -273,7 +278,10 @@ TEST(IdleCoreChecker, ReducedCountsAreStable) {
   // Figures for the record (and for the SPIN model's unreduced count):
   // POWER8 SMT4 unreduced, with symmetry, with the partial-order reduction,
   // with both.
-  EXPECT_EQ(run(core(P8, 4), false, false, false).states, 3148464u);
+  // The unreduced one (3.1 M states) in release builds only.
+  if (IDLESPEC_EXHAUSTIVE) {
+    EXPECT_EQ(run(core(P8, 4), false, false, false).states, 3148464u);
+  }
   EXPECT_EQ(run(core(P8, 4), true, false, false).states, 149116u);
   EXPECT_EQ(run(core(P8, 4), false, false, true).states, 549692u);
   EXPECT_EQ(run(core(P8, 4), true, false, true).states, 28263u);
@@ -389,6 +397,10 @@ TEST(IdleCoreChecker, RegisteredChecksPassOnBothSubjects) {
     EXPECT_EQ(c->component, "idle_core");
     EXPECT_EQ(c->clauses, e.clauses);
     EXPECT_EQ(c->subjects, (std::vector<std::string>{"reference", "idle_lock"}));
+    // The liveness check's POWER8 SMT4 is 3.1 M unreduced states per
+    // subject: run in release builds; the sanitizer presets check its
+    // wiring above and the smaller cores in ReferenceHoldsLiveness.
+    if (!IDLESPEC_EXHAUSTIVE && e.name == std::string("idle_core_liveness")) continue;
     verify::RunOptions opts = verify::RunOptions::unhurried();
     for (const std::string& subject : c->subjects) {
       const verify::CheckResult r = c->run(subject, opts);
