@@ -194,6 +194,10 @@ Input parse_input(std::span<const uint8_t> data) {
   in.config.ordered = (b0 >> 5) & 1u;
   const unsigned hz = in.config.hz;
   const size_t n = r.byte() % governor::kMaxStates + 1;
+  in.table.reserve(n);
+  // One allocation for the events: a byte makes at most 32 of them (a cycle
+  // op), and past kMaxSelections selections only ops are read, none kept.
+  in.events.reserve(std::min(32 * data.size(), data.size() + 2 * kMaxSelections));
   for (size_t i = 0; i < n; ++i) {
     governor::TableEntry e;
     const uint8_t flags = r.byte();
@@ -424,9 +428,9 @@ Outcome run(const Subject& s, const Input& input) {
                  "] (each within 1..8192), ring pointer " + std::to_string(h.interval_ptr.v);
         });
       }
-      governor::oracle::judge_prediction(s.predictor, s.consults_timer_when_stopped,
-                                         s.rejected_period_invalidates, table, before, h, in, p,
-                                         where(sel, in), out);
+      governor::oracle::judge_prediction(
+          s.predictor, s.consults_timer_when_stopped, s.rejected_period_invalidates, table, before,
+          h, in, p, [&] { return where(sel, in); }, out);
     }
   }
   o.violations = out.take();

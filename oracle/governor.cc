@@ -340,7 +340,7 @@ void judge_prediction(Predictor predictor, bool consults_when_stopped,
                       bool rejected_period_invalidates, std::span<const State<Concrete>> states,
                       const ConcreteHistory& before, const ConcreteHistory& after,
                       const ConcreteInputs& in, const Prediction<Concrete>& p,
-                      const std::string& where, Collector& out) {
+                      const std::function<std::string()>& where, Collector& out) {
   ExactHistory e = widen(before);
   Widths x;
   const Predict want = select_prediction(predictor, consults_when_stopped,
@@ -383,12 +383,13 @@ void judge_prediction(Predictor predictor, bool consults_when_stopped,
   }
   differ("the ring pointer", e.ptr, after.interval_ptr.v);
   if (!why8.empty()) {
-    out.add("GOV-8",
-            [&] { return where + ": " + why8 + " (ring before: " + intervals_text(before) + ")"; });
+    out.add("GOV-8", [&] {
+      return where() + ": " + why8 + " (ring before: " + intervals_text(before) + ")";
+    });
   }
   if (why.empty()) return;
   out.add("GOV-5",
-          [&] { return where + ": " + why + " (ring before: " + intervals_text(before) + ")"; });
+          [&] { return where() + ": " + why + " (ring before: " + intervals_text(before) + ")"; });
 }
 
 }  // namespace idlespec::governor::oracle

@@ -14,6 +14,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -189,13 +190,14 @@ Predict select_prediction(Predictor predictor, bool consults_when_stopped,
 // the subject's predict() left. Every word the kernel keeps must hold its
 // exact value (GOV-5; the interval stored, GOV-8) and predict()'s results
 // (the prediction, the time to the next timer, the bucket, the correction
-// factors, the interval ring) must equal the exact ones. `where` opens each
-// message.
+// factors, the interval ring) must equal the exact ones. `where` makes the
+// opening of each message; it is called only when there is a message to make
+// (the fuzz target judges hundreds of selections an input).
 void judge_prediction(Predictor predictor, bool consults_when_stopped,
                       bool rejected_period_invalidates, std::span<const State<Concrete>> states,
                       const ConcreteHistory& before, const ConcreteHistory& after,
                       const ConcreteInputs& in, const Prediction<Concrete>& p,
-                      const std::string& where, Collector& out);
+                      const std::function<std::string()>& where, Collector& out);
 
 // "[12 0 4294967295 ...] us, next slot 3"
 std::string intervals_text(const ConcreteHistory& h);
