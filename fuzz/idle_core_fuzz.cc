@@ -15,7 +15,8 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::span<const uint8_t> input(data, size);
-  const auto outcome = idlespec::idle_core_fuzz::check_fuzz_input(input);
-  if (!outcome.ok()) idlespec::idle_core_fuzz::report_and_abort("idle_core_fuzz", input, outcome);
+  namespace icf = idlespec::idle_core_fuzz;
+  const icf::Outcome outcome = icf::check_fuzz_input(input, icf::Rows::counted);
+  if (!outcome.ok()) icf::report_and_abort("idle_core_fuzz", input, outcome);
   return 0;
 }

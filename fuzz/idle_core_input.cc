@@ -80,8 +80,8 @@ uint8_t op_step(unsigned t, unsigned steps) {
 }
 uint8_t op_run(unsigned t) { return static_cast<uint8_t>((t & 7) | 0x80); }
 
-Outcome check_fuzz_input(std::span<const uint8_t> data) {
-  return run<idle_core::Reference>(parse_input(data));
+Outcome check_fuzz_input(std::span<const uint8_t> data, Rows rows) {
+  return run<idle_core::Reference>(parse_input(data), rows);
 }
 
 std::string describe(const Input& in) {
@@ -93,12 +93,13 @@ std::string timeline(const Config& c, const Outcome& out, size_t max_rows) {
       c, out.rows, out.violation_move, out.ok() ? "" : out.verdict.clause + " violated", max_rows);
 }
 
-void report_and_abort(const char* target, std::span<const uint8_t> data, const Outcome& out) {
+void report_and_abort(const char* target, std::span<const uint8_t> data, const Outcome& counted) {
   const Input in = parse_input(data);
+  const Outcome out = counted.rows.size() == counted.moves ? counted : run(in, Rows::kept);
   std::fprintf(stderr, "==%s== %s violated: %s\n", target, out.verdict.clause.c_str(),
                out.verdict.message.c_str());
   std::fprintf(stderr, "==%s== config: %s (%zu moves, %zu loss ops skipped)\n", target,
-               describe(in).c_str(), out.rows.size(), out.skipped);
+               describe(in).c_str(), out.moves, out.skipped);
   std::fprintf(stderr, "==%s== input (%zu bytes): %s\n", target, data.size(), hex(data).c_str());
   std::fprintf(stderr, "==%s== timeline:\n%s", target, timeline(in.config, out).c_str());
   std::fflush(stderr);

@@ -71,36 +71,42 @@ uint8_t op_step(unsigned t, unsigned steps = 1);  // 1..4 steps
 uint8_t op_run(unsigned t);                       // step until it rests or spins
 
 struct Outcome {
-  idle_core::oracle::Verdict verdict;  // the first violation; ok() if none
-  size_t violation_move = 0;           // its row (1-based)
-  std::vector<idle_core::oracle::Row> rows;
-  size_t ops = 0;      // ops run
-  size_t skipped = 0;  // loss ops skipped (the core could not lose state)
+  idle_core::oracle::Verdict verdict;        // the first violation; ok() if none
+  size_t violation_move = 0;                 // its move (1-based)
+  size_t moves = 0;                          // moves made
+  std::vector<idle_core::oracle::Row> rows;  // one per move, when kept
+  size_t ops = 0;                            // ops run
+  size_t skipped = 0;                        // loss ops skipped (the core could not lose state)
   bool ok() const { return verdict.ok(); }
 };
+
+// Whether run() keeps a row per move (for the timeline) or only counts them:
+// the libFuzzer target counts, and runs a failing input again to report it.
+enum class Rows { kept, counted };
 
 // Runs the schedule against `Subject` and judges every move; stops at the
 // first violation.
 template <class Subject = idle_core::Reference>
-Outcome run(const Input& in) {
+Outcome run(const Input& in, Rows rows) {
   using namespace idle_core;
   Outcome out;
   idle_core::oracle::Oracle o(in.config);
   CoreState s = initial_state(in.config);
-  out.rows.reserve(64);
+  if (rows == Rows::kept) out.rows.reserve(64);
   const auto move = [&](const Move& m) {
     const Transition tr = apply<Subject>(in.config, s, m);
-    out.rows.push_back({tr, s.word});
+    ++out.moves;
+    if (rows == Rows::kept) out.rows.push_back({tr, s.word});
     idle_core::oracle::Verdict v = o.observe(tr, s.word);
     if (!v.ok() && out.verdict.ok()) {
       out.verdict = std::move(v);
-      out.violation_move = out.rows.size();
+      out.violation_move = out.moves;
     }
     return tr;
   };
   const auto stepping = [&](unsigned t) { return o.may_step(t); };
   for (const uint8_t b : in.ops) {
-    if (!out.verdict.ok() || out.rows.size() >= kMaxMoves) break;
+    if (!out.verdict.ok() || out.moves >= kMaxMoves) break;
     ++out.ops;
     if (b >= 0xf8) {
       if (o.loss_possible() == Loss::none) {
@@ -123,15 +129,20 @@ Outcome run(const Input& in) {
     }
     if (run_on) steps = kMaxMoves;
     bool spun = false;
-    while (steps-- > 0 && stepping(t) && !spun && out.verdict.ok() && out.rows.size() < kMaxMoves) {
+    while (steps-- > 0 && stepping(t) && !spun && out.verdict.ok() && out.moves < kMaxMoves) {
       spun = move({MoveKind::step, t, Kind::none}).result.event == Event::spin && run_on;
     }
   }
   return out;
 }
+template <class Subject = idle_core::Reference>
+Outcome run(const Input& in) {
+  return run<Subject>(in, Rows::kept);
+}
 
-// The libFuzzer target's check: the reference.
-Outcome check_fuzz_input(std::span<const uint8_t> data);
+// The libFuzzer target's check: the reference, every move judged; the rows
+// are kept only with Rows::kept (report_and_abort runs the input again).
+Outcome check_fuzz_input(std::span<const uint8_t> data, Rows rows = Rows::kept);
 
 // "power8 SMT4 2x2; 17 ops"
 std::string describe(const Input& in);
@@ -141,7 +152,7 @@ std::string timeline(const Config& c, const Outcome& out, size_t max_rows = 200)
 
 // Prints "==TARGET== IDLE-n violated: ...", the config, the input in hex and
 // the schedule as a timeline to stderr and aborts, so that libFuzzer saves
-// the input.
+// the input. An outcome without its rows is run again to have them.
 [[noreturn]] void report_and_abort(const char* target, std::span<const uint8_t> data,
                                    const Outcome& out);
 

@@ -200,6 +200,29 @@ TEST(IdleCoreFuzzWitness, EachWitnessIsCaughtOnAHandMadeSchedule) {
   }
 }
 
+// The libFuzzer target counts the moves instead of keeping a row per move:
+// the same verdict at the same move, on the stored corpus and on a witness.
+TEST(IdleCoreFuzzRows, CountedJudgesAsKept) {
+  namespace w = idle_core::witness;
+  for (const auto& [name, bytes] : corpus()) {
+    const Outcome kept = check_fuzz_input(bytes);
+    const Outcome counted = check_fuzz_input(bytes, Rows::counted);
+    EXPECT_EQ(counted.verdict.clause, kept.verdict.clause) << name;
+    EXPECT_EQ(counted.moves, kept.rows.size()) << name;
+    EXPECT_TRUE(counted.rows.empty()) << name;
+  }
+  const Input in = parse_input(
+      schedule(kSmt2, {op_begin(0, Kind::p8_sleep, false), op_begin(1, Kind::p8_sleep, false),
+                       op_step(0), op_step(1), op_step(0), op_step(1), op_run(0)}));
+  const Outcome kept = run<w::ClearOutsideLock>(in);
+  const Outcome counted = run<w::ClearOutsideLock>(in, Rows::counted);
+  ASSERT_FALSE(kept.ok());
+  EXPECT_EQ(counted.verdict.clause, kept.verdict.clause);
+  EXPECT_EQ(counted.verdict.message, kept.verdict.message);
+  EXPECT_EQ(counted.violation_move, kept.violation_move);
+  EXPECT_EQ(counted.moves, kept.rows.size());
+}
+
 TEST(IdleCoreFuzzReplayCheck, RegisteredForTheReferenceAndPasses) {
   const verify::Check* check =
       verify::builtin_registry().find(verify::CheckKind::fuzz_replay, "idle_core_fuzz");
