@@ -46,6 +46,24 @@ Input parse_input(std::span<const uint8_t> data) {
   in.config.need_resched = (b0 >> 2) & 1;
   in.config.start_count = kStartCounts[(b0 >> 3) & 7];
   in.config.little_endian = (b0 >> 6) & 1;
+  // The statuses' storage is allocated once, at its final size: a first pass
+  // counts them.
+  size_t total = 0;
+  for (size_t i = 1, have = 0; i < data.size() && total < kMaxStatuses;) {
+    const uint8_t op = data[i++];
+    if ((op & 3) == 0) {
+      if (data.size() - i < 4) break;
+      i += 4;
+      have = 1;
+      ++total;
+    } else if ((op & 3) == 3) {
+      have = 1;
+      ++total;
+    } else if (have) {
+      total += (op & 3) == 1 ? (op >> 2) + 1u : ((op >> 2) + 1u) * 64;
+    }
+  }
+  in.statuses.reserve(std::min(total, kMaxStatuses));
   auto push = [&](uint32_t status, size_t n) {
     const size_t room = kMaxStatuses - in.statuses.size();
     const size_t k = std::min(n, room);
@@ -181,7 +199,10 @@ std::span<const Policy> fuzz_policies(const Config& config) {
 
 Violations check(const Policy& policy, const Input& input) {
   // The driver: the policy's requests, loop after loop; the oracle judges them.
-  std::vector<bo::Call> calls;
+  // The calls' storage is kept from one input to the next (up to
+  // kMaxStatuses calls): the target runs this on every input.
+  static thread_local std::vector<bo::Call> calls;
+  calls.clear();
   calls.reserve(input.statuses.size());
   Collector out;
   if (policy.kind == Kind::early) {
