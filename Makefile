@@ -55,6 +55,7 @@ bench: setup
 	$(MAKE) build PRESET=release
 	cmake --preset fuzz >/dev/null
 	cmake --build --preset fuzz
+	cmake --build --preset fuzz --target subject_only_fuzz
 	scripts/bench.sh build/release build/fuzz
 
 format:

@@ -41,6 +41,11 @@ if(IDLESPEC_LIBFUZZER)
   # The baseline libFuzzer binary: same flags, does nothing (scripts/bench.sh).
   add_executable(noop_fuzz fuzz/noop/noop_fuzz.cc)
   target_link_options(noop_fuzz PRIVATE -fsanitize=fuzzer)
+  # The subjects alone, judged by nothing (scripts/bench.sh): built by
+  # `make bench` only, so the fuzz preset's build (CI) does not wait for it.
+  add_executable(subject_only_fuzz EXCLUDE_FROM_ALL fuzz/noop/subject_only_fuzz.cc)
+  target_link_libraries(subject_only_fuzz PRIVATE idlespec_fuzz)
+  target_link_options(subject_only_fuzz PRIVATE -fsanitize=fuzzer)
 
   # Fuzz witnesses: a target's checker over a deliberately broken subject
   # (tests/witnesses/xcede_witnesses.h). The ctest runs a fresh campaign from

@@ -197,7 +197,7 @@ std::span<const Policy> fuzz_policies(const Config& config) {
   return std::span(&by_form[static_cast<size_t>(config.form)], 1);
 }
 
-Violations check(const Policy& policy, const Input& input) {
+Violations check(const Policy& policy, const Input& input, fuzz::Judging judging) {
   // The driver: the policy's requests, loop after loop; the oracle judges them.
   // The calls' storage is kept from one input to the next (up to
   // kMaxStatuses calls): the target runs this on every input.
@@ -212,6 +212,7 @@ Violations check(const Policy& policy, const Input& input) {
       ctx.need_resched = input.config.need_resched;
       calls.push_back({status, policy.step(status, ctx)});
     }
+    if (judging == fuzz::Judging::subject_only) return {};
     bo::judge_early_calls(calls, input.config.start_count, out);
     return out.take();
   }
@@ -232,6 +233,7 @@ Violations check(const Policy& policy, const Input& input) {
       ++i;
       if (!r.retry || i == input.statuses.size()) break;
     }
+    if (judging == fuzz::Judging::subject_only) continue;
     bo::judge_runtime_loop(calls, loop, start + 1, bo::kBusy1 | bo::kBusy3, out);
   }
   return out.take();

@@ -50,6 +50,7 @@
 #include <string_view>
 #include <vector>
 
+#include "fuzz/judging.h"
 #include "impl/busy_delay.h"
 #include "oracle/busy_delay.h"
 
@@ -134,8 +135,10 @@ using Violations = oracle::Violations;
 using oracle::Collector;
 
 // Drives `policy` through the input's statuses and checks the clauses of its
-// kind. Empty when it holds.
-Violations check(const Policy& policy, const Input& input);
+// kind. Empty when it holds (and with Judging::subject_only, which checks
+// nothing: the benchmark's baseline).
+Violations check(const Policy& policy, const Input& input,
+                 fuzz::Judging judging = fuzz::Judging::every_step);
 // The libFuzzer target's check: every policy of fuzz_policies().
 Violations check_fuzz_input(std::span<const uint8_t> data);
 

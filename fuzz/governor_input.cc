@@ -355,7 +355,7 @@ const Subject& fuzz_subject(const Config& config) {
   return config.form == Form::mainline ? *mainline : *reference;
 }
 
-Outcome run(const Subject& s, const Input& input) {
+Outcome run(const Subject& s, const Input& input, fuzz::Judging judging) {
   Outcome o;
   Collector out;
   const std::vector<State> states = governor::to_states(input.table);
@@ -406,6 +406,7 @@ Outcome run(const Subject& s, const Input& input) {
     const Prediction<Concrete> p = s.predict(table, h, in);
     const Choice<Concrete> c = s.walk(table, p, in);
     last_idx = c.idx.v;
+    if (judging == fuzz::Judging::subject_only) continue;
 
     for (const Violation& v : governor::oracle::judge_selection(table, in, c)) {
       out.add(v.clause.c_str(), [&] {

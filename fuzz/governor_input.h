@@ -68,6 +68,7 @@
 #include <string_view>
 #include <vector>
 
+#include "fuzz/judging.h"
 #include "impl/governor.h"
 #include "oracle/governor.h"
 
@@ -181,8 +182,10 @@ struct Outcome {
   size_t gov5_judged = 0;  // selections whose inputs lay in the kernel's ranges
 };
 
-// Drives `subject` through the input's events and judges every selection.
-Outcome run(const Subject& subject, const Input& input);
+// Drives `subject` through the input's events and judges every selection
+// (with Judging::subject_only, none: the benchmark's baseline).
+Outcome run(const Subject& subject, const Input& input,
+            fuzz::Judging judging = fuzz::Judging::every_step);
 // The violations in `witness` of clauses that `baseline` does not break on
 // the same input: what a fuzz witness derived from a subject adds to the
 // subject's own findings (the reference breaks GOV-5 on some inputs in the

@@ -351,7 +351,7 @@ const Subject& fuzz_subject(const Config& config) {
   return all_subjects()[static_cast<size_t>(config.form)];
 }
 
-Outcome run(const Subject& s, const Input& input) {
+Outcome run(const Subject& s, const Input& input, fuzz::Judging judging) {
   Outcome o;
   oracle::Collector out;
   const size_t n = input.table.size();
@@ -386,6 +386,7 @@ Outcome run(const Subject& s, const Input& input) {
       const size_t sel = o.selections;
       const teo::ConcreteCpu before = cpu;
       const teo::ConcreteChoice c = s.select(table, cpu, in);
+      const bool judged = judging == fuzz::Judging::every_step;
       auto where = [&] {
         return strprintf("selection %zu (step %zu", sel, k + 1) +
                (st.repeat > 1 ? strprintf(", repeat %u of %u)", rep + 1, st.repeat) : ")") + ": " +
@@ -393,11 +394,14 @@ Outcome run(const Subject& s, const Input& input) {
                strprintf(": chose state %u, %s the tick", c.idx.v,
                          c.stop_tick ? "stopping" : "keeping");
       };
-      for (const Violation& v : teo::oracle::judge_selection(table, in, c)) {
-        out.add(v.clause.c_str(), [&] { return where() + "; " + v.message; });
+      if (judged) {
+        for (const Violation& v : teo::oracle::judge_selection(table, in, c)) {
+          out.add(v.clause.c_str(), [&] { return where() + "; " + v.message; });
+        }
       }
       p.last_state_idx = c.idx;
       s.learn(table, cpu, p, tick);
+      if (!judged) continue;
       for (const Violation& v : teo::oracle::judge_metrics(n, cpu, s.era)) {
         out.add(v.clause.c_str(), [&] {
           return where() + "; " + describe_period(st) + "; the update leaves " +

@@ -72,6 +72,7 @@
 #include <string_view>
 #include <vector>
 
+#include "fuzz/judging.h"
 #include "impl/teo.h"
 #include "oracle/teo.h"
 
@@ -175,8 +176,11 @@ struct Outcome {
   size_t selections = 0;  // selections judged
 };
 
-// Drives `subject` through the input's steps from a fresh CPU.
-Outcome run(const Subject& subject, const Input& input);
+// Drives `subject` through the input's steps from a fresh CPU and judges
+// every selection and update (with Judging::subject_only, none: the
+// benchmark's baseline).
+Outcome run(const Subject& subject, const Input& input,
+            fuzz::Judging judging = fuzz::Judging::every_step);
 // The violations in `witness` of clauses that `baseline` does not break on
 // the same input (what a fuzz witness adds to its subject's own findings).
 Violations beyond(const Violations& witness, const Violations& baseline);

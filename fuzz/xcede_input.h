@@ -25,6 +25,7 @@
 #include <string>
 #include <vector>
 
+#include "fuzz/judging.h"
 #include "impl/platform.h"
 #include "impl/states.h"
 #include "impl/xcede.h"
@@ -74,27 +75,39 @@ std::string describe_input(std::span<const uint8_t> data);
 
 states::Options table_options(const FuzzConfig& config);
 
-// xcede_fuzz: every XCEDE violation `Subject`'s decoder commits on one input.
+// xcede_fuzz: every XCEDE violation `Subject`'s decoder commits on one input
+// (Judging::subject_only: the decode alone, judged by nothing; the
+// benchmark's baseline, fuzz/judging.h).
 template <class Subject>
-Violations check_xcede_input(std::span<const uint8_t> data) {
+Violations check_xcede_input(std::span<const uint8_t> data, Judging judging = Judging::every_step) {
   const FuzzInput in = split_input(data);
+  if (judging == Judging::subject_only) {
+    (void)xcede::decode_using<typename Subject::Decoder>(in.buffer, in.config.capacity);
+    return {};
+  }
   return xcede::oracle::judge_decoder<typename Subject::Decoder>(in.buffer, in.config.capacity);
 }
 
 // states_fuzz: every STATES violation of the table `Subject`'s builder makes
 // from the records its decoder gives (a decoder that reads outside the
 // buffer is xcede_fuzz's finding: the input is then not judged here).
+// Judging::subject_only: the decode and the table alone, judged by nothing.
 template <class Subject>
-Violations check_states_input(std::span<const uint8_t> data) {
+Violations check_states_input(std::span<const uint8_t> data,
+                              Judging judging = Judging::every_step) {
   const FuzzInput in = split_input(data);
-  const auto probe =
-      xcede::oracle::probe_decode<typename Subject::Decoder>(in.buffer, in.config.capacity);
-  if (probe.out_of_range_reads != 0) return {};
+  const bool judged = judging == Judging::every_step;
+  if (judged &&
+      xcede::oracle::probe_decode<typename Subject::Decoder>(in.buffer, in.config.capacity)
+              .out_of_range_reads != 0) {
+    return {};
+  }
   const xcede::Decoded decoded =
       xcede::decode_using<typename Subject::Decoder>(in.buffer, in.config.capacity);
   const states::Options options = table_options(in.config);
   const states::Table table =
       states::build_using<typename Subject::Builder>(decoded.records, options);
+  if (!judged) return {};
   Violations out;
   states::oracle::judge_table(options, decoded.records, table,
                               Subject::Builder::fixup_applies(in.config.lpar), out);

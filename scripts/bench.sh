@@ -4,11 +4,14 @@
 #      validate's extraction at two source sizes, proof times of every proof
 #      check in the registry);
 #   2. libFuzzer exec/s of every fuzz target beside noop_fuzz (same flags,
-#      does nothing) for equal time, from that target's seed corpus and options.
+#      does nothing) and subject_only_fuzz (the target's subject on the same
+#      inputs, judged by nothing; not for idle_core_fuzz, whose oracle chooses
+#      the moves) for equal time, from that target's seed corpus and options.
 #
 #   scripts/bench.sh BUILD_DIR FUZZ_BUILD_DIR
 #       BUILD_DIR       a build with idlespec_bench (IDLESPEC_BENCH=ON), e.g. build/release
-#       FUZZ_BUILD_DIR  a build with -DIDLESPEC_LIBFUZZER=ON (the *_fuzz targets, noop_fuzz)
+#       FUZZ_BUILD_DIR  a build with -DIDLESPEC_LIBFUZZER=ON (the *_fuzz targets, noop_fuzz,
+#                       subject_only_fuzz: `cmake --build DIR --target subject_only_fuzz`)
 #   environment:
 #       BENCH_FUZZ_SECONDS  seconds per libFuzzer binary (default 20)
 #       BENCH_ARGS          extra idlespec_bench flags, e.g. --benchmark_filter=BM_
@@ -24,7 +27,8 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=$(cd "$1" && pwd) || exit 2
 fuzz_build=$(cd "$2" && pwd) || exit 2
 seconds=${BENCH_FUZZ_SECONDS:-20}
-for binary in "$build/idlespec_bench" "$fuzz_build/xcede_fuzz" "$fuzz_build/noop_fuzz"; do
+for binary in "$build/idlespec_bench" "$fuzz_build/xcede_fuzz" "$fuzz_build/noop_fuzz" \
+  "$fuzz_build/subject_only_fuzz"; do
   if [ ! -x "$binary" ]; then
     echo "bench.sh: $binary is not built" >&2
     exit 2
@@ -52,7 +56,8 @@ cpu_ns() {
 }
 
 # campaign TARGET BINARY: BINARY for $seconds from TARGET's corpus, options and
-# dictionary; prints "exec/s" (empty on failure).
+# dictionary (subject_only_fuzz runs TARGET's subject); prints "exec/s" (empty
+# on failure).
 campaign() {
   local target=$1 bin=$2 options=$root/fuzz/$1.options dict max_len dir
   dict=$(sed -n 's/^[[:space:]]*dict[[:space:]]*=[[:space:]]*\([^[:space:]]*\).*/\1/p' "$options")
@@ -60,7 +65,7 @@ campaign() {
   dir=$work/$target/$bin
   mkdir -p "$dir/corpus"
   # shellcheck disable=SC2086  # BENCH_FUZZ_FLAGS is a list of flags
-  (cd "$dir" && "$fuzz_build/$bin" -max_total_time="$seconds" -print_final_stats=1 \
+  (cd "$dir" && IDLESPEC_SUBJECT_ONLY=$target "$fuzz_build/$bin" -max_total_time="$seconds" -print_final_stats=1 \
     ${dict:+-dict="$root/fuzz/$dict"} ${max_len:+-max_len="$max_len"} ${BENCH_FUZZ_FLAGS:-} \
     corpus "$root/fuzz/corpus/$target") >"$dir/log" 2>&1 || { echo "bench.sh: $bin on $target's corpus failed, see $dir/log" >&2; return; }
   sed -n 's/^stat::average_exec_per_sec:[[:space:]]*//p' "$dir/log"
@@ -68,7 +73,7 @@ campaign() {
 # Every target beside noop_fuzz run from the same corpus just before it, so
 # that each ratio is measured under the same load.
 fuzz_targets=(xcede_fuzz states_fuzz busy_delay_fuzz idle_core_fuzz governor_fuzz teo_fuzz)
-declare -A eps noop_eps
+declare -A eps noop_eps subject_eps
 for target in "${fuzz_targets[@]}"; do
   if [ ! -x "$fuzz_build/$target" ]; then
     echo "== $target: not built"
@@ -76,9 +81,12 @@ for target in "${fuzz_targets[@]}"; do
   fi
   echo "== $target and noop_fuzz: ${seconds}s each from fuzz/corpus/$target"
   noop_eps[$target]=$(campaign "$target" noop_fuzz)
+  [ "$target" = idle_core_fuzz ] || subject_eps[$target]=$(campaign "$target" subject_only_fuzz)
   eps[$target]=$(campaign "$target" "$target")
-  echo "$target ${eps[$target]:-?} exec/s, noop_fuzz ${noop_eps[$target]:-?} exec/s"
+  echo "$target ${eps[$target]:-?} exec/s, subject alone ${subject_eps[$target]:-n/a}," \
+       "noop_fuzz ${noop_eps[$target]:-?} exec/s"
   [ -n "${eps[$target]}" ] && [ -n "${noop_eps[$target]}" ] || exit 1
+  [ "$target" = idle_core_fuzz ] || [ -n "${subject_eps[$target]:-}" ] || exit 1
 done
 
 decode=$(cpu_ns BM_Decode4Records)
@@ -118,11 +126,19 @@ scan_ns=$(counter "BM_BusyDelayScanVsLoop/min_time:2.000" scan_ns)
 loop_ns=$(counter "BM_BusyDelayScanVsLoop/min_time:2.000" loop_ns)
 echo "busy_delay 2^32 scan:       ${scan_ns:-?} ns per status vs ${loop_ns:-?} ns for an opaque" \
      "loop: ${scan_ratio:-?} x (goal <= 2 x)"
-echo "libFuzzer, ${seconds}s each, ASan+UBSan, against noop_fuzz from the same corpus (goal >= 25%):"
+echo "libFuzzer, ${seconds}s each, ASan+UBSan, from the same corpus: the target against noop_fuzz" \
+     "(goal >= 25%), and its subject alone (subject_only_fuzz: what the subject itself allows;"
+echo "the target over it is the share of the subject's rate that the oracle leaves):"
 for target in "${fuzz_targets[@]}"; do
   [ -n "${eps[$target]:-}" ] || continue
-  printf '  %-16s %9s exec/s, noop_fuzz %9s exec/s: %s%%\n' "$target" "${eps[$target]}" \
-    "${noop_eps[$target]}" "$(ratio "${eps[$target]}" "${noop_eps[$target]}" 100)"
+  alone=${subject_eps[$target]:-}
+  if [ -n "$alone" ]; then
+    subject="subject alone $(printf '%9s' "$alone") ($(ratio "$alone" "${noop_eps[$target]}" 100)% of noop_fuzz; the target $(ratio "${eps[$target]}" "$alone" 100)% of it)"
+  else
+    subject="subject alone n/a (the oracle chooses the moves)"
+  fi
+  printf '  %-16s %9s exec/s, noop_fuzz %9s exec/s: %s%%; %s\n' "$target" "${eps[$target]}" \
+    "${noop_eps[$target]}" "$(ratio "${eps[$target]}" "${noop_eps[$target]}" 100)" "$subject"
 done
 proofs=$(awk '
   function flush() { if (line != "") print line; line = "" }
