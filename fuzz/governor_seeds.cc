@@ -213,6 +213,14 @@ std::vector<std::pair<std::string, Input>> corpus_seeds() {
   add("negative-sleep-length", input(ref, 1000, true, kP10,
                                      periods(sel(0x8000000000000000ULL, true), wake(1 * kMs), 3) +
                                          periods(sel(~uint64_t{0}), wake(1 * kMs), 3)));
+  // spec/governor.md, GOV-9's "A negative delta_next": the clock event
+  // overdue at idle entry (delta_next -2^63 as s64), the next timer 4 ms
+  // away, the tick stopped. The kernel compares them signed and does not
+  // promote to the 50 ms state; an unsigned comparison does.
+  add("gov9-negative-delta-next",
+      input(Form::mainline, 250, true,
+            {st(0, 0, true), st(2 * kUs, 200 * kUs), st(20 * kUs, 50 * kMs)},
+            {sel(4 * kMs, true, gf::kMaxLatencyReqNs, 0x8000000000000000ULL)}));
   // Beyond the ranges: judged for GOV-1..4 and 7, not GOV-5.
   add("beyond-ranges",
       input(

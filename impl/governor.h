@@ -619,6 +619,14 @@ Choice<D> walk(std::span<const State<D>> states, const Prediction<D>& p, const I
   auto lit64 = [](uint64_t v) { return D::template lit<64>(v); };
   auto lit32 = [](uint64_t v) { return D::template lit<32>(v); };
   auto path = [](Path v) { return D::template lit<8>(v); };
+  // "target residency <= delta_tick", compared as the kernel compares them:
+  // both are s64 there, so a negative delta_tick (the clock event overdue at
+  // idle entry, while the sleep length is not negative) is above no target
+  // residency. Residencies are below 2^63 (the kernel's range is 2^40).
+  const B tick_negative = p.delta_tick_ns > lit64(kKtimeMax);
+  auto within_tick = [&](const U64& residency) -> B {
+    return !tick_negative && residency <= p.delta_tick_ns;
+  };
   auto disabled = [&](size_t i) -> B {
     if constexpr (S::honours_disabled) {
       return states[i].disabled;
@@ -710,7 +718,7 @@ Choice<D> walk(std::span<const State<D>> states, const Prediction<D>& p, const I
     predicted = D::ite(keep_tick, tr_of(idx, i + 1), predicted);
     const B stopped = o3 && in.tick_stopped;
     const B promote =
-        stopped && tr_of(idx, i + 1) < in.tick_ns && s.target_residency_ns <= p.delta_tick_ns;
+        stopped && tr_of(idx, i + 1) < in.tick_ns && within_tick(s.target_residency_ns);
     set(promote, i, kTickStoppedPromotion);
     returned = returned || stopped;
     walking = walking && !over;
@@ -726,13 +734,13 @@ Choice<D> walk(std::span<const State<D>> states, const Prediction<D>& p, const I
   const B final_block =
       !returned && (polling_of(idx, n) || predicted < in.tick_ns) && !in.tick_stopped;
   c.stop_tick = D::ite(final_block, D::truth(false), c.stop_tick);
-  const B correct = final_block && idx > lit32(0) && tr_of(idx, n) > p.delta_tick_ns;
+  const B correct = final_block && idx > lit32(0) && !within_tick(tr_of(idx, n));
   B scanning = correct;
   const U32 idx0 = idx;
   for (size_t j = n; j-- > 0;) {
     const B live = scanning && lit32(j) < idx0 && !disabled(j);
     set(live, j, kTickRetained);
-    scanning = scanning && !(live && states[j].target_residency_ns <= p.delta_tick_ns);
+    scanning = scanning && !(live && within_tick(states[j].target_residency_ns));
   }
 
   c.idx = D::ite(trivial, lit32(0), idx);

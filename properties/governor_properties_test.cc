@@ -239,6 +239,40 @@ TEST(GovernorJudge, TickStoppedWithoutTheTimer) {
   EXPECT_EQ(clause_failure(governor::oracle::judge_selection(t, unordered, v619), "GOV-9", t), "");
 }
 
+// spec/governor.md, GOV-9's "A negative delta_next": poll 0/0, C1 2/200 us,
+// C2 20 us / 50 ms; HZ 250, tick stopped, the timer 4 ms away, the clock
+// event overdue (delta_next -2^63 as s64). The kernel compares the target
+// residency with delta_next as s64: no promotion, C1 stays. The same walk
+// with delta_next read as 2^63 (or any value past 50 ms) promotes to C2,
+// which breaks GOV-9: the sign alone decides.
+TEST(GovernorJudge, NegativeDeltaNextPromotesNothing) {
+  const std::vector<governor::TableEntry> entries = {{"poll", 0, 0, true, false, false},
+                                                     {"C1", 2000, 200000, false, true, false},
+                                                     {"C2", 20000, 50000000, false, true, false}};
+  const Table t = governor::to_states(entries);
+  ConcreteInputs in{};
+  in.latency_req_ns = Concrete::lit<64>(uint64_t{0x7fffffff} * 1000);
+  in.tick_ns = Concrete::lit<64>(governor::tick_nsec(250));
+  in.sleep_length_ns = Concrete::lit<64>(4000000);
+  in.delta_tick_ns = Concrete::lit<64>(uint64_t{1} << 63);
+  in.tick_stopped = true;
+  ConcretePrediction p{};
+  p.predicted_ns = in.tick_ns;
+  p.latency_req_ns = in.latency_req_ns;
+  p.next_timer_ns = in.sleep_length_ns;
+  p.delta_tick_ns = in.delta_tick_ns;
+  const ConcreteChoice c = governor::walk<governor::Mainline, Concrete>(t, p, in);
+  EXPECT_EQ(c.idx.v, 1u);
+  EXPECT_NE(c.path.v, governor::kTickStoppedPromotion);
+  EXPECT_EQ(clause_failure(governor::oracle::judge_selection(t, in, c), "GOV-9", t), "");
+  ConcretePrediction past = p;
+  past.delta_tick_ns = Concrete::lit<64>(50000000);
+  const ConcreteChoice promoted = governor::walk<governor::Mainline, Concrete>(t, past, in);
+  EXPECT_EQ(promoted.idx.v, 2u);
+  EXPECT_EQ(promoted.path.v, governor::kTickStoppedPromotion);
+  EXPECT_NE(clause_failure(governor::oracle::judge_selection(t, in, promoted), "GOV-9", t), "");
+}
+
 verify::CheckResult run(const std::string& name, const std::string& subject) {
   const auto t0 = std::chrono::steady_clock::now();
   const verify::CheckResult r =
