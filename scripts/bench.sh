@@ -153,7 +153,7 @@ if [ -n "$proofs" ]; then
   echo "proof times (wall clock, one run each):"
   echo "$proofs"
 else
-  echo "proof times:                none (the registry has no proof checks yet)"
+  echo "proof times:                none measured (BENCH_ARGS filtered them out, or the registry has none)"
 fi
 
 # --- idle_core: SPIN vs idlespec model-check ----------------------------------
