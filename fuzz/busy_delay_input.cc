@@ -46,65 +46,55 @@ Input parse_input(std::span<const uint8_t> data) {
   in.config.need_resched = (b0 >> 2) & 1;
   in.config.start_count = kStartCounts[(b0 >> 3) & 7];
   in.config.little_endian = (b0 >> 6) & 1;
+  // The token grammar, once: `emit(status, n)` for each run of statuses.
+  const auto tokens = [&](auto&& emit) {
+    bool have_last = false;
+    uint32_t last = 0;
+    size_t i = 1;
+    while (i < data.size()) {
+      const uint8_t op = data[i++];
+      switch (op & 3) {
+        case 0: {
+          if (data.size() - i < 4) {
+            i = data.size();
+            break;
+          }
+          uint32_t v = 0;
+          for (size_t k = 0; k < 4; ++k) {
+            const uint32_t byte = data[i + k];
+            v |= in.config.little_endian ? byte << (8 * k) : byte << (8 * (3 - k));
+          }
+          i += 4;
+          last = v;
+          have_last = true;
+          emit(v, 1);
+          break;
+        }
+        case 1:
+          if (have_last) emit(last, (op >> 2) + 1u);
+          break;
+        case 2:
+          if (have_last) emit(last, ((op >> 2) + 1u) * 64);
+          break;
+        case 3:
+          last = kNamedStatuses[(op >> 2) & 15];
+          have_last = true;
+          emit(last, 1);
+          break;
+      }
+    }
+  };
   // The statuses' storage is allocated once, at its final size: a first pass
   // counts them.
   size_t total = 0;
-  for (size_t i = 1, have = 0; i < data.size() && total < kMaxStatuses;) {
-    const uint8_t op = data[i++];
-    if ((op & 3) == 0) {
-      if (data.size() - i < 4) break;
-      i += 4;
-      have = 1;
-      ++total;
-    } else if ((op & 3) == 3) {
-      have = 1;
-      ++total;
-    } else if (have) {
-      total += (op & 3) == 1 ? (op >> 2) + 1u : ((op >> 2) + 1u) * 64;
-    }
-  }
+  tokens([&](uint32_t, size_t n) { total += n; });
   in.statuses.reserve(std::min(total, kMaxStatuses));
-  auto push = [&](uint32_t status, size_t n) {
+  tokens([&](uint32_t status, size_t n) {
     const size_t room = kMaxStatuses - in.statuses.size();
     const size_t k = std::min(n, room);
     in.statuses.insert(in.statuses.end(), k, status);
     in.dropped += n - k;
-  };
-  bool have_last = false;
-  uint32_t last = 0;
-  size_t i = 1;
-  while (i < data.size()) {
-    const uint8_t op = data[i++];
-    switch (op & 3) {
-      case 0: {
-        if (data.size() - i < 4) {
-          i = data.size();
-          break;
-        }
-        uint32_t v = 0;
-        for (size_t k = 0; k < 4; ++k) {
-          const uint32_t byte = data[i + k];
-          v |= in.config.little_endian ? byte << (8 * k) : byte << (8 * (3 - k));
-        }
-        i += 4;
-        last = v;
-        have_last = true;
-        push(v, 1);
-        break;
-      }
-      case 1:
-        if (have_last) push(last, (op >> 2) + 1u);
-        break;
-      case 2:
-        if (have_last) push(last, ((op >> 2) + 1u) * 64);
-        break;
-      case 3:
-        last = kNamedStatuses[(op >> 2) & 15];
-        have_last = true;
-        push(last, 1);
-        break;
-    }
-  }
+  });
   return in;
 }
 

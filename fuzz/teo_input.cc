@@ -353,6 +353,7 @@ const Subject& fuzz_subject(const Config& config) {
 
 Outcome run(const Subject& s, const Input& input, fuzz::Judging judging) {
   Outcome o;
+  const bool judged = judging == fuzz::Judging::every_step;
   oracle::Collector out;
   const size_t n = input.table.size();
   std::array<State, teo::kMaxStates> states{};
@@ -386,7 +387,6 @@ Outcome run(const Subject& s, const Input& input, fuzz::Judging judging) {
       const size_t sel = o.selections;
       const teo::ConcreteCpu before = cpu;
       const teo::ConcreteChoice c = s.select(table, cpu, in);
-      const bool judged = judging == fuzz::Judging::every_step;
       auto where = [&] {
         return strprintf("selection %zu (step %zu", sel, k + 1) +
                (st.repeat > 1 ? strprintf(", repeat %u of %u)", rep + 1, st.repeat) : ")") + ": " +

@@ -37,36 +37,42 @@ std::vector<std::pair<std::string, Bytes>> corpus(const std::string& target) {
   return out;
 }
 
-TEST(FuzzJudging, GovernorSubjectOnlyDrivesTheSameSelectionsAndJudgesNone) {
-  namespace gf = governor_fuzz;
-  const gf::Subject* v614 = gf::find_subject("v6.14");
-  ASSERT_NE(v614, nullptr);
+// Over `target`'s stored corpus, a selection driver's `run(subject, input,
+// judging)`: the subject alone makes as many selections as the judged run and
+// reports nothing. Returns how many violations the judged runs reported.
+size_t judged_over_corpus(const std::string& target, const auto& subject, auto parse, auto run) {
   size_t judged_violations = 0;
-  for (const auto& [name, bytes] : corpus("governor_fuzz")) {
-    const gf::Input in = gf::parse_input(bytes);
-    const gf::Outcome judged = gf::run(*v614, in);
-    const gf::Outcome alone = gf::run(*v614, in, Judging::subject_only);
+  for (const auto& [name, bytes] : corpus(target)) {
+    const auto in = parse(bytes);
+    const auto judged = run(subject, in, Judging::every_step);
+    const auto alone = run(subject, in, Judging::subject_only);
     EXPECT_EQ(alone.selections, judged.selections) << name;
     EXPECT_TRUE(alone.violations.empty()) << name;
     judged_violations += judged.violations.size();
   }
-  EXPECT_GT(judged_violations, 0u);  // v6.14 breaks GOV-2 with the tick stopped
+  return judged_violations;
+}
+
+TEST(FuzzJudging, GovernorSubjectOnlyDrivesTheSameSelectionsAndJudgesNone) {
+  namespace gf = governor_fuzz;
+  const gf::Subject* v614 = gf::find_subject("v6.14");
+  ASSERT_NE(v614, nullptr);
+  // v6.14 breaks GOV-2 with the tick stopped
+  EXPECT_GT(judged_over_corpus(
+                "governor_fuzz", *v614, [](const Bytes& b) { return gf::parse_input(b); },
+                [](const auto& s, const auto& in, Judging j) { return gf::run(s, in, j); }),
+            0u);
 }
 
 TEST(FuzzJudging, TeoSubjectOnlyDrivesTheSameSelectionsAndJudgesNone) {
   namespace tf = teo_fuzz;
   const tf::Subject* v61 = tf::find_subject("v6.1");
   ASSERT_NE(v61, nullptr);
-  size_t judged_violations = 0;
-  for (const auto& [name, bytes] : corpus("teo_fuzz")) {
-    const tf::Input in = tf::parse_input(bytes);
-    const tf::Outcome judged = tf::run(*v61, in);
-    const tf::Outcome alone = tf::run(*v61, in, Judging::subject_only);
-    EXPECT_EQ(alone.selections, judged.selections) << name;
-    EXPECT_TRUE(alone.violations.empty()) << name;
-    judged_violations += judged.violations.size();
-  }
-  EXPECT_GT(judged_violations, 0u);  // v6.1 breaks TEO-1 and TEO-5 (accepted)
+  // v6.1 breaks TEO-1 and TEO-5 (accepted)
+  EXPECT_GT(judged_over_corpus(
+                "teo_fuzz", *v61, [](const Bytes& b) { return tf::parse_input(b); },
+                [](const auto& s, const auto& in, Judging j) { return tf::run(s, in, j); }),
+            0u);
 }
 
 TEST(FuzzJudging, BusyDelaySubjectOnlyJudgesNone) {
