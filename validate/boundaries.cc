@@ -6,6 +6,7 @@
 #include <unistd.h>
 #include <z3++.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -61,6 +62,21 @@ z3::expr valuation(const std::vector<Flag>& flags, unsigned bits, std::string& t
   return c;
 }
 
+// The end of the Z3 stage: no query starts after it and none runs past it
+// (--budget is the part's, validate/component.h). Open-ended by default.
+struct Until {
+  std::chrono::steady_clock::time_point at = std::chrono::steady_clock::time_point::max();
+  bool passed() const { return std::chrono::steady_clock::now() >= at; }
+  // Z3's timeout for the next query: kQueryMs, or less when the end is nearer.
+  unsigned query_ms() const {
+    if (at == std::chrono::steady_clock::time_point::max()) return kQueryMs;
+    const auto ms =
+        std::chrono::duration_cast<std::chrono::milliseconds>(at - std::chrono::steady_clock::now())
+            .count();
+    return static_cast<unsigned>(std::clamp<long long>(ms, 1, kQueryMs));
+  }
+};
+
 // A solver with the per-query time limit: Z3's default engine, or `tactic`.
 z3::solver timed_solver(z3::context& ctx, const char* tactic = nullptr) {
   z3::solver s = tactic ? z3::tactic(ctx, tactic).mk_solver() : z3::solver(ctx);
@@ -70,17 +86,31 @@ z3::solver timed_solver(z3::context& ctx, const char* tactic = nullptr) {
   return s;
 }
 
+// `s`'s time limit for its next query.
+void limit(z3::solver& s, const Until& until) {
+  z3::params p(s.ctx());
+  p.set("timeout", until.query_ms());
+  s.set(p);
+}
+
 // Asks every valuation of `flags` of `s` (which holds the input domain);
 // for each satisfiable one calls `edges(branch constraint, bits, text)`,
 // which adds its boundary inputs (and may use `s`, leaving it as it was).
+// Once `until` has passed, the valuations left are counted as not asked.
 void each_branch(z3::solver& s, const std::vector<Flag>& flags, Boundaries& out,
-                 const std::function<void(const z3::expr&, unsigned, const std::string&)>& edges) {
+                 const std::function<void(const z3::expr&, unsigned, const std::string&)>& edges,
+                 const Until& until = {}) {
   for (unsigned bits = 0; bits < (1u << flags.size()); ++bits) {
+    if (until.passed()) {
+      out.not_asked += (1u << flags.size()) - bits;
+      return;
+    }
     std::string text;
     const z3::expr branch = valuation(flags, bits, text);
     ++out.valuations;
     s.push();
     s.add(branch);
+    limit(s, until);
     const z3::check_result r = s.check();
     s.pop();
     if (r == z3::unknown) ++out.unknown;
@@ -95,10 +125,11 @@ void each_branch(z3::solver& s, const std::vector<Flag>& flags, Boundaries& out,
 // no answer.
 std::optional<z3::model> extreme(z3::context& ctx, const z3::expr& constraint,
                                  const z3::expr& objective, bool greatest,
-                                 const std::optional<z3::expr>& tie) {
+                                 const std::optional<z3::expr>& tie, const Until& until = {}) {
+  if (until.passed()) return std::nullopt;
   z3::optimize o(ctx);
   z3::params p(ctx);
-  p.set("timeout", kQueryMs);
+  p.set("timeout", until.query_ms());
   o.set(p);
   o.add(constraint);
   if (greatest)
@@ -118,7 +149,8 @@ double since(std::chrono::steady_clock::time_point t0) {
 // extended-delay status, told apart by the delay the model computes) at its
 // signed least and greatest; the failing statuses (neither retried nor 0) at
 // theirs, and those nearest to each retried one.
-void status_edges(std::vector<int>& retried, std::vector<int>& failing, Boundaries& out) {
+void status_edges(std::vector<int>& retried, std::vector<int>& failing, Boundaries& out,
+                  const Until& until) {
   z3::context ctx;
   Z3Scope scope(ctx);
   const Sym<32> status = proofs::fresh<32>("status");
@@ -131,10 +163,15 @@ void status_edges(std::vector<int>& retried, std::vector<int>& failing, Boundari
   const z3::expr biased = status.e + ctx.bv_val(0x80000000u, 32);
   std::set<int> r, f;
   auto add_edges = [&](const z3::expr& c, std::set<int>& into) {
+    if (until.passed()) {
+      ++out.not_asked;
+      return;
+    }
     ++out.valuations;
     bool found = false;
     for (bool greatest : {false, true})
-      if (auto m = extreme(ctx, c && scope.side_conditions(), biased, greatest, std::nullopt)) {
+      if (auto m =
+              extreme(ctx, c && scope.side_conditions(), biased, greatest, std::nullopt, until)) {
         into.insert(static_cast<int>(static_cast<uint32_t>(model_u64(*m, status.e))));
         found = true;
       }
@@ -356,6 +393,11 @@ std::string Boundaries::summary() const {
     s += std::to_string(unknown);
     s += " without an answer";
   }
+  if (not_asked) {
+    s += ", ";
+    s += std::to_string(not_asked);
+    s += " questions not asked: the time the budget left for Z3 ran out";
+  }
   s += ", ";
   s += secs;
   s += ")";
@@ -363,12 +405,16 @@ std::string Boundaries::summary() const {
   return s;
 }
 
-Boundaries xcede_boundaries(uint32_t capacity, uint32_t max_len) {
+Boundaries xcede_boundaries(uint32_t capacity, uint32_t max_len, double seconds) {
   const auto t0 = std::chrono::steady_clock::now();
   Boundaries out;
+  Until until;
+  if (seconds < 1e9)
+    until.at = t0 + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                        std::chrono::duration<double>(std::max(seconds, 0.0)));
   try {
     std::vector<int> retried, failing;
-    status_edges(retried, failing, out);
+    status_edges(retried, failing, out, until);
 
     z3::context ctx;
     Z3Scope scope(ctx);
@@ -387,25 +433,27 @@ Boundaries xcede_boundaries(uint32_t capacity, uint32_t max_len) {
     std::set<std::string> seen;  // payloads already chosen
     z3::solver feasibility = timed_solver(ctx);
     feasibility.add(domain);
-    each_branch(feasibility, flags, out,
-                [&](const z3::expr& branch, unsigned, const std::string& text) {
-                  const z3::expr c = domain && branch;
-                  for (bool greatest : {false, true}) {
-                    const auto m = extreme(ctx, c, ps, greatest, buf.len().e);
-                    if (!m) {
-                      ++out.unknown;
-                      continue;
-                    }
-                    const uint64_t len = model_u64(*m, buf.len().e);
-                    std::vector<uint8_t> bytes;
-                    for (uint32_t i = 0; i < len; ++i)
-                      bytes.push_back(static_cast<uint8_t>(model_u64(*m, buf.byte(i))));
-                    if (!seen.insert(std::string(bytes.begin(), bytes.end())).second) continue;
-                    std::string why = text;
-                    why += greatest ? ", payload_size greatest" : ", payload_size least";
-                    out.inputs.push_back({bytes, {}, {0}, why});
-                  }
-                });
+    each_branch(
+        feasibility, flags, out,
+        [&](const z3::expr& branch, unsigned, const std::string& text) {
+          const z3::expr c = domain && branch;
+          for (bool greatest : {false, true}) {
+            const auto m = extreme(ctx, c, ps, greatest, buf.len().e, until);
+            if (!m) {
+              ++(until.passed() ? out.not_asked : out.unknown);
+              continue;
+            }
+            const uint64_t len = model_u64(*m, buf.len().e);
+            std::vector<uint8_t> bytes;
+            for (uint32_t i = 0; i < len; ++i)
+              bytes.push_back(static_cast<uint8_t>(model_u64(*m, buf.byte(i))));
+            if (!seen.insert(std::string(bytes.begin(), bytes.end())).second) continue;
+            std::string why = text;
+            why += greatest ? ", payload_size greatest" : ", payload_size least";
+            out.inputs.push_back({bytes, {}, {0}, why});
+          }
+        },
+        until);
     // The status edges, each with a small valid payload.
     const std::vector<uint8_t> valid = {0x00, 0x0c, 0x09, 0x01, 0,    0,    0,
                                         0,    0,    0,    0x04, 0x00, 0x01, 0x00};

@@ -32,6 +32,7 @@ struct Boundaries {
   unsigned valuations = 0;  // flag valuations asked
   unsigned feasible = 0;    // of them satisfiable: the model's branches
   unsigned unknown = 0;     // Z3 gave no answer within its time limit
+  unsigned not_asked = 0;   // questions (valuations, extremes) left when the time ran out
   double seconds = 0;
   std::string error;        // Z3 failed outright (the other inputs still run)
   std::string cached_from;  // states: Z3's answers read from this table (re-checked)
@@ -44,8 +45,10 @@ struct Boundaries {
 // The xcede decoder's branches for buffers of at most `max_len` bytes, with
 // the kernel's `capacity` records; each payload with status script "0", and
 // the status scripts at the edges of the busy-delay model's retried and
-// failing branches (with a valid payload).
-Boundaries xcede_boundaries(uint32_t capacity, uint32_t max_len);
+// failing branches (with a valid payload). Within `seconds`: no question
+// is asked after them and none runs past them (the rest are counted as
+// not asked), so the stage keeps to its share of the part's --budget.
+Boundaries xcede_boundaries(uint32_t capacity, uint32_t max_len, double seconds = 1e18);
 
 // The CEDE(0) fix-up's branches for two records at `tb_hz`: each record's
 // latency zero, usable or too large for cpuidle, and their order. Z3's

@@ -503,9 +503,7 @@ Part check_busy_delay(const Options& opt, const Target& target) {
       if (runs[i].build == "sanitizers") j.env = sanitizer_env();
       jobs.push_back(j);
     }
-    const double left =
-        opt.budget_seconds - std::chrono::duration<double>(Clock::now() - t0).count();
-    const auto results = run_jobs(jobs, cpu_count(), std::max(left, 1.0));
+    const auto results = run_jobs(jobs, cpu_count(), as_deadline(budget_left(opt, t0)));
     // Per exhaustive scan: the chunks that finished, and the ranges the budget cut.
     std::map<std::string, std::pair<unsigned, std::vector<unsigned>>> scans;
 

@@ -2,6 +2,7 @@
 // pieces every component's check shares.
 #pragma once
 
+#include <chrono>
 #include <string>
 #include <utility>
 #include <vector>
@@ -83,6 +84,27 @@ HarnessBuild build_harness(const Options& options, const std::string& dir,
 double fuzz_seconds(const Options& options);
 // The time RapidCheck's cases may take: a sixth of the budget, 1..5 s.
 double property_seconds(const Options& options);
+
+// --- the part's budget (issue 15) -------------------------------------------------
+// --budget is one part's (a component on one file), counted from `start`,
+// when its check began: the extraction and build, Z3's inputs, the
+// libFuzzer campaign, RapidCheck, the runs and the shrinking share it. A
+// stage's limit is its own share cut to what is left, never more: a stage
+// that ran long on a loaded machine leaves the later ones less, so the
+// part's work ends by the budget and only the teardown and the report
+// come after it (the promise: the budget + 10 % + 1 s).
+
+// Seconds left of the part's budget (negative once it is spent).
+double budget_left(const Options& options, std::chrono::steady_clock::time_point start);
+// What is left as a run_jobs deadline: positive, since 0 would mean none.
+double as_deadline(double left);
+// What the stages before the runs leave them at least: RapidCheck's share
+// (a sixth of the budget, 1 to 5 s).
+double runs_share_seconds(const Options& options);
+// The time Z3's boundary inputs may take: what is left less what the later
+// stages are given (the campaign, RapidCheck and the runs), 0 when nothing
+// is.
+double z3_seconds(const Options& options, std::chrono::steady_clock::time_point start);
 
 // The sanitizer runtime's settings for a harness run: go on after a report,
 // no leak checking, no stack traces from UBSan.

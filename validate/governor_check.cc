@@ -1435,9 +1435,8 @@ Part check_governor(const Options& opt, const Target& target) {
   {
     std::thread other;
     SandboxLog& log = SandboxLog::current();  // the san runs are this part's too
-    // --budget is the part's: the runs get what the build left of it.
-    const double left = std::max(
-        1.0, opt.budget_seconds - std::chrono::duration<double>(Clock::now() - t0).count());
+    // --budget is the part's: the runs get what the build left of it, no more.
+    const double left = budget_left(opt, t0);
     if (san)
       other = std::thread([&] {
         SandboxLog::Scope scope(log);
@@ -1603,7 +1602,8 @@ Part check_governor(const Options& opt, const Target& target) {
     const std::string& harness = via_san ? hb.san : hb.plain;
     Outcome out = via_san && !sanb.outcomes.empty() ? sanb.outcomes[index] : plain.outcomes[index];
     for (int round = 0; round < 40; ++round) {
-      if (std::chrono::duration<double>(Clock::now() - t0).count() > opt.budget_seconds) break;
+      const double round_left = budget_left(opt, t0);
+      if (round_left <= 1) break;  // no round in the last second, as the input engine
       std::vector<Input> cand = shrink_candidates(in);
       // The era's constraints hold for every candidate too (the shrinker's
       // plainer step has the tick running).
@@ -1612,11 +1612,9 @@ Part check_governor(const Options& opt, const Target& target) {
         std::erase_if(cand, [&](const Input& x) { return input_line(0, x) == input_line(0, in); });
       }
       if (cand.empty()) break;
-      const double round_left =
-          opt.budget_seconds - std::chrono::duration<double>(Clock::now() - t0).count();
       const Batch b =
           run_inputs(harness, via_san, cand, part.temp_dir, "shrink" + std::to_string(round) + "-",
-                     std::clamp(round_left, 1.0, 20.0));
+                     std::min(round_left, 20.0));
       bool progressed = false;
       // The smallest candidate that still fails (the first of equals).
       size_t best_size = ~size_t{0};

@@ -41,7 +41,7 @@ HarnessBatch run_harness_inputs(const std::string& harness, bool sanitizers,
   const auto t0 = Clock::now();
   for (int attempt = 0; next < inputs.size() && attempt < kRestarts; ++attempt) {
     const double left = budget - std::chrono::duration<double>(Clock::now() - t0).count();
-    if (left <= 1) {
+    if (left <= 0.1) {  // too little to start a run
       b.errors.push_back(tag + ": the budget ran out before input " +
                          std::to_string(first_id + next));
       break;
@@ -287,10 +287,12 @@ FuzzCorpus run_fuzz_campaign(const Options& opt, const HarnessBuild& hb, const s
   FuzzCorpus c;
   const double seconds = fuzz_seconds(opt);
   if (seconds <= 0) return c;  // none asked for (--fuzz 0, or not among --inputs)
-  const double left =
-      opt.budget_seconds - std::chrono::duration<double>(Clock::now() - part_start).count();
+  // What is left, less what RapidCheck (when asked for) and the runs are given.
+  const double left = budget_left(opt, part_start) -
+                      (opt.inputs.count("rapidcheck") ? property_seconds(opt) : 0) -
+                      runs_share_seconds(opt);
   if (left < 1) {
-    c.summary = "libFuzzer: no campaign (the part's budget was spent before it)";
+    c.summary = "libFuzzer: no campaign (less than a second of the part's budget was left for it)";
     return c;
   }
   if (hb.fuzz.empty()) {
@@ -327,11 +329,13 @@ FuzzCorpus run_fuzz_campaign(const Options& opt, const HarnessBuild& hb, const s
   j.out = dir + "/fuzz.out";
   j.err = dir + "/fuzz.err";
   // Its time and a grace for start-up and the last job (a fifth of the
-  // budget, 1 to 30 s), within what is left of the part's budget. Fork mode first runs the seeds in
-  // a child that libFuzzer's -timeout does not reach, so a function that hangs on every input would
-  // otherwise keep it until this limit; what it kept by then is still read and judged below.
-  j.timeout = std::min(static_cast<double>(whole) + std::clamp(opt.budget_seconds / 5, 1.0, 30.0),
-                       std::max(left, 1.0));
+  // budget, 1 to 30 s), within what the later stages leave of the part's
+  // budget. Fork mode first runs the seeds in a child that libFuzzer's
+  // -timeout does not reach, so a function that hangs on every input would
+  // otherwise keep it until this limit; what it kept by then is still read
+  // and judged below.
+  j.timeout =
+      std::min(static_cast<double>(whole) + std::clamp(opt.budget_seconds / 5, 1.0, 30.0), left);
   j.memory_mb = 0;  // libFuzzer's -rss_limit_mb (ASan reserves terabytes of address space)
   const JobResult r = run_jobs({j}, 1).front();
 

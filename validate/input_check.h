@@ -99,17 +99,12 @@ template <class Input>
 void check_inputs(const Options& opt, const HarnessBuild& hb, const Component& component,
                   const Target& target, int line, const std::vector<Input>& inputs,
                   const InputChecker<Input>& c, Part& part) {
-  using Clock = std::chrono::steady_clock;
-  // What is left of the part's budget. The main runs get at least a second,
-  // so that a part whose earlier stages used it all still says which input
-  // it stopped at, but never past the promise (the budget + 10 % + 1 s, less
-  // half a second for the teardown and the report): a campaign or a build
-  // that overran its share on a loaded machine cuts the runs, not the bound.
-  const auto left = [&] {
-    return opt.budget_seconds - std::chrono::duration<double>(Clock::now() - c.start).count();
-  };
-  const double promise_left = left() + 0.1 * opt.budget_seconds + 0.5;
-  const double run_budget = std::max(std::min(std::max(left(), 1.0), promise_left), 0.05);
+  // What is left of the part's budget (validate/component.h), and no more:
+  // when the earlier stages used it all (a build or a campaign that ran long
+  // on a loaded machine), the runs say which input they stopped at, input 0,
+  // and the part still ends by its budget.
+  const auto left = [&] { return budget_left(opt, c.start); };
+  const double run_budget = left();
   const bool san = !hb.san.empty();
   std::vector<std::string> lines;
   for (const auto& in : inputs) lines.push_back(c.line(in));

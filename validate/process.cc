@@ -134,14 +134,6 @@ void install_handler(int sig) {
   sigaction(sig, &sa, nullptr);
 }
 
-// --- the global deadline ---------------------------------------------------------
-std::atomic<int64_t> deadline_ns{0};  // steady clock, 0 none
-
-int64_t now_ns() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now().time_since_epoch())
-      .count();
-}
-
 // --- starting a job ----------------------------------------------------------------
 struct Started {
   pid_t pid = -1;
@@ -391,8 +383,6 @@ std::vector<JobResult> run_jobs(const std::vector<Job>& jobs, unsigned parallel,
   const auto t_start = Clock::now();
   auto past_deadline = [&] {
     if (got_signal) return true;
-    const int64_t g = deadline_ns.load();
-    if (g > 0 && now_ns() >= g) return true;
     return deadline > 0 &&
            std::chrono::duration<double>(Clock::now() - t_start).count() >= deadline;
   };
@@ -670,17 +660,6 @@ std::string read_input_file(const std::string& path, size_t max_bytes, std::stri
   buf.resize(got);
   out = std::move(buf);
   return "";
-}
-
-void set_run_deadline(double seconds_from_now) {
-  deadline_ns.store(seconds_from_now > 0 ? now_ns() + static_cast<int64_t>(seconds_from_now * 1e9)
-                                         : 0);
-}
-
-double run_deadline_left() {
-  const int64_t g = deadline_ns.load();
-  if (g == 0) return std::numeric_limits<double>::max();
-  return std::max(0.0, static_cast<double>(g - now_ns()) / 1e9);
 }
 
 void install_interrupt_handlers(bool keep_temp) {

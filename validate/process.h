@@ -102,14 +102,6 @@ std::string output_summary(const JobResult& r);
 // than the 8 MiB input limit"). Never blocks on a FIFO or a device.
 std::string read_input_file(const std::string& path, size_t max_bytes, std::string& out);
 
-// --- budgets -------------------------------------------------------------------
-// A deadline for every job from now on (seconds from the call; 0 clears):
-// a job still running then is killed (timed_out), one not started is
-// skipped. The driver sets it to --budget + 10% + 1 s per component.
-void set_run_deadline(double seconds_from_now);
-// Seconds left until that deadline (a large number when none is set).
-double run_deadline_left();
-
 // --- signals -------------------------------------------------------------------
 // SIGINT/SIGTERM: every live job's process group is killed at once, no new
 // job starts (run_jobs returns them `skipped`/`interrupted`), and

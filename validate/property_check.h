@@ -51,25 +51,29 @@ PropertyRun<Input> check_property(const Options& opt, const HarnessBuild& hb,
   using Clock = std::chrono::steady_clock;
   PropertyRun<Input> run;
   const auto t0 = Clock::now();
-  // Its own time, within what is left of the part's budget.
+  // Its own time, within what is left of the part's budget less the runs' share.
   const auto deadline = std::min(
       t0 + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds)),
       c.start + std::chrono::duration_cast<Clock::duration>(
-                    std::chrono::duration<double>(opt.budget_seconds)));
+                    std::chrono::duration<double>(opt.budget_seconds - runs_share_seconds(opt))));
   bool out_of_time = false, shrinking = false;
   int evaluations = 0, shrink_steps = 0;
   std::string finding;
   const auto property = [&] {
     const Input in = *gen;
-    if (out_of_time || Clock::now() > deadline) {
+    // A case starts within RapidCheck's own time and runs for at least 1.5 s
+    // (so that a harness started late still finishes), 10 s at most, but
+    // never past the part's budget.
+    const double part_left = budget_left(opt, c.start);
+    if (out_of_time || Clock::now() > deadline || part_left <= 0.1) {
       out_of_time = true;
       return;
     }
     ++evaluations;
     if (!shrinking) run.cases.push_back(in);
-    const HarnessBatch b = run_harness_inputs(
-        hb.plain, false, {c.line(in)}, dir, "rapidcheck-",
-        std::clamp(std::chrono::duration<double>(deadline - Clock::now()).count(), 1.5, 10.0));
+    const double own_left = std::chrono::duration<double>(deadline - Clock::now()).count();
+    const HarnessBatch b = run_harness_inputs(hb.plain, false, {c.line(in)}, dir, "rapidcheck-",
+                                              std::min({std::max(own_left, 1.5), 10.0, part_left}));
     const Findings f = c.judge(in, b.outcomes.front());
     if (f.empty()) return;
     // RapidCheck's shrinking ends on the last case that failed.

@@ -647,10 +647,8 @@ Part check_teo(const Options& opt, const Target& target) {
   }
 
   const std::vector<Input> inputs = make_inputs(opt.seed);
-  // --budget is the part's: the runs get what the build left of it.
-  const Batch plain = run_inputs(
-      hb.plain, inputs, lay, part.temp_dir,
-      std::max(1.0, opt.budget_seconds - std::chrono::duration<double>(Clock::now() - t0).count()));
+  // --budget is the part's: the runs get what the build left of it, no more.
+  const Batch plain = run_inputs(hb.plain, inputs, lay, part.temp_dir, budget_left(opt, t0));
   part.runs = plain.runs;
 
   // The judge: oracle/teo.h on every selection and every metrics line.

@@ -181,7 +181,7 @@ HarnessBuild build_harness(const Options& opt, const std::string& dir,
     j.err = out + ".build.err";
     // The build is the part's first stage: it may take the whole --budget
     // (issue 15: every stage within it), never more.
-    j.timeout = std::max(1.0, opt.budget_seconds);
+    j.timeout = opt.budget_seconds;
     j.memory_mb = 0;  // the compiler is trusted
     return j;
   };
@@ -200,7 +200,7 @@ HarnessBuild build_harness(const Options& opt, const std::string& dir,
   }
   // One deadline for all of them: a third build that starts when one of the
   // first two ends gets what is left, not a budget of its own.
-  const auto built = run_jobs(builds, 2, std::max(1.0, opt.budget_seconds));
+  const auto built = run_jobs(builds, 2, opt.budget_seconds);
   const std::string out_of_budget =
       "did not finish within the budget (--budget " + strprintf("%g", opt.budget_seconds) + " s)";
   if (built[0].exit_code != 0) {
@@ -241,6 +241,21 @@ double fuzz_seconds(const Options& opt) {
 }
 
 double property_seconds(const Options& opt) { return std::clamp(opt.budget_seconds / 6, 1.0, 5.0); }
+
+double budget_left(const Options& opt, std::chrono::steady_clock::time_point start) {
+  return opt.budget_seconds -
+         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+double as_deadline(double left) { return std::max(left, 1e-3); }
+
+double runs_share_seconds(const Options& opt) { return property_seconds(opt); }
+
+double z3_seconds(const Options& opt, std::chrono::steady_clock::time_point start) {
+  const double property = opt.inputs.count("rapidcheck") ? property_seconds(opt) : 0;
+  return std::max(0.0,
+                  budget_left(opt, start) - fuzz_seconds(opt) - property - runs_share_seconds(opt));
+}
 
 Extraction candidate_extraction(const Options& opt, const Target& target,
                                 const std::string& define) {

@@ -230,9 +230,9 @@ rc::Gen<Input> property_gen() {
 }
 
 // The inputs Z3 chose at the edges of the spec model's branches
-// (validate/boundaries.h).
-std::vector<Input> z3_inputs(Part& part) {
-  const Boundaries z = xcede_boundaries(xcede::kDefaultCapacity, 200);
+// (validate/boundaries.h), within the stage's share of the part's budget.
+std::vector<Input> z3_inputs(Part& part, double seconds) {
+  const Boundaries z = xcede_boundaries(xcede::kDefaultCapacity, 200, seconds);
   part.notes.push_back(z.summary());
   std::vector<Input> in;
   for (const auto& b : z.inputs)
@@ -472,7 +472,7 @@ Part check_xcede(const Options& opt, const Target& target) {
     };
     c.shrink_rounds = 24;
     std::vector<Input> inputs;
-    if (opt.inputs.count("z3")) inputs = z3_inputs(part);
+    if (opt.inputs.count("z3")) inputs = z3_inputs(part, z3_seconds(opt, t0));
     // The campaign starts from a minimal well-formed payload (no records)
     // and Z3's inputs; what it keeps is judged as well.
     std::vector<Bytes> seeds = {fuzz_bytes({0}, {0x00, 0x02, 0x09, 0x00})};

@@ -102,6 +102,25 @@ TEST(ValidateBoundaries, XcedeStatusEdgesAreTheRetriedSetAndItsNeighbours) {
   EXPECT_EQ(failing, (std::vector<int>{INT32_MIN, -3, -1, 9899, 9906, INT32_MAX}));
 }
 
+// The stage's time is a bound (issue 15): with none left, Z3 is asked
+// nothing and every question is counted as not asked, in the summary too;
+// an ample time asks every question (none left over), as no bound does.
+TEST(ValidateBoundaries, XcedeAsksNothingPastItsTime) {
+  const Boundaries none = xcede_boundaries(xcede::kDefaultCapacity, 200, 0);
+  EXPECT_EQ(none.valuations, 0u);
+  EXPECT_EQ(none.feasible, 0u);
+  EXPECT_TRUE(none.inputs.empty());
+  EXPECT_GE(none.not_asked, 128u + 7u);  // every flag valuation and the status questions
+  EXPECT_NE(none.summary().find("questions not asked"), std::string::npos) << none.summary();
+
+  const Boundaries ample = xcede_boundaries(xcede::kDefaultCapacity, 200, 3600);
+  const Boundaries open = xcede_boundaries(xcede::kDefaultCapacity, 200);
+  EXPECT_EQ(ample.not_asked, 0u);
+  EXPECT_EQ(ample.valuations, open.valuations);
+  EXPECT_EQ(ample.inputs.size(), open.inputs.size());
+  EXPECT_EQ(ample.summary().find("not asked"), std::string::npos) << ample.summary();
+}
+
 // --- states: each edge tick is in its fate, its neighbour is not -------------
 
 std::string fate(uint64_t ticks) {
