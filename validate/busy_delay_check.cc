@@ -544,8 +544,7 @@ Part check_busy_delay(const Options& opt, const Target& target) {
       }
       RunRecord rec{run.build, run.mode, r.seconds, "finished"};
       if (r.timed_out)
-        rec.outcome =
-            "timed out after " + std::to_string(static_cast<int>(opt.budget_seconds)) + " s";
+        rec.outcome = timed_out_text(r.seconds);
       else if (r.signal)
         rec.outcome = "died of signal " + std::to_string(r.signal);
       else if (aborted)

@@ -575,6 +575,14 @@ void remove_tree(const std::string& path) {
   unregister_temp(path);
 }
 
+std::string timed_out_text(double seconds) {
+  // A limit cut to what is left of a budget is often under a second.
+  char text[48];
+  std::snprintf(text, sizeof(text),
+                seconds < 10 ? "timed out after %.1f s" : "timed out after %.0f s", seconds);
+  return text;
+}
+
 std::string outcome(const JobResult& r, double timeout) {
   if (!r.escapes.empty()) return "was stopped by the sandbox: " + r.escapes.front();
   if (r.exec_failed)
@@ -584,7 +592,7 @@ std::string outcome(const JobResult& r, double timeout) {
   if (r.protocol_flooded)
     return "was stopped: its output passed the " +
            std::to_string(sandbox_options().protocol_cap >> 20) + " MiB limit";
-  if (r.timed_out) return "timed out after " + std::to_string(static_cast<int>(timeout)) + " s";
+  if (r.timed_out) return timed_out_text(timeout);
   if (r.signal) return "died of signal " + std::to_string(r.signal);
   if (r.exit_code != 0) return "exited " + std::to_string(r.exit_code);
   return "finished";

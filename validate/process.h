@@ -90,6 +90,8 @@ void remove_tree(const std::string& path);
 // A one-line description of how a job ended: "finished", "timed out after
 // 30 s", "died of signal 11", "exited 3".
 std::string outcome(const JobResult& r, double timeout);
+// "timed out after 0.6 s" (tenths under 10 s), "timed out after 30 s".
+std::string timed_out_text(double seconds);
 
 // "" or a sentence on what the code under test printed itself: "the code
 // under test printed 812 MB to stdout; first lines: ..." (and a capped

@@ -19,6 +19,7 @@
 #include "impl/xcede.h"
 #include "validate/boundaries.h"
 #include "validate/input_check.h"
+#include "validate/process.h"
 
 namespace idlespec::validate {
 namespace {
@@ -119,6 +120,18 @@ TEST(ValidateBoundaries, XcedeAsksNothingPastItsTime) {
   EXPECT_EQ(ample.valuations, open.valuations);
   EXPECT_EQ(ample.inputs.size(), open.inputs.size());
   EXPECT_EQ(ample.summary().find("not asked"), std::string::npos) << ample.summary();
+}
+
+// A run's limit cut to what is left of the budget is often under a second:
+// the report says how long, not "0 s".
+TEST(ValidateRunOutcome, ATimeOutNamesItsLimitInTenthsUnderTenSeconds) {
+  JobResult r;
+  r.timed_out = true;
+  EXPECT_EQ(outcome(r, 0.6), "timed out after 0.6 s");
+  EXPECT_EQ(outcome(r, 9.96), "timed out after 10.0 s");
+  EXPECT_EQ(outcome(r, 30), "timed out after 30 s");
+  r.timed_out = false, r.exit_code = 0;
+  EXPECT_EQ(outcome(r, 0.6), "finished");
 }
 
 // --- states: each edge tick is in its fate, its neighbour is not -------------
