@@ -1,7 +1,7 @@
 # A thin front end over CMake presets. The two set-up commands:
 #   make verify   install what is missing, build, run `idlespec verify`
 #   make test     install what is missing, build, run the whole ctest suite
-# Also: make fuzz [FUZZ_SECONDS=60], make bench, make asan, make tsan, make format,
+# Also: make fuzz [FUZZ_SECONDS=60] [FUZZ_JOBS=N], make bench, make asan, make tsan, make format,
 #   make kernel-check  validate Debian's linux-source-6.1 and -6.12 against
 #                      tests/kernel/expected.tsv (installs the two packages)
 #   make mpi-check     the distributed model checker under mpirun -np 2 against
@@ -49,7 +49,7 @@ fuzz: setup
 	cmake --preset fuzz >/dev/null
 	cmake --build --preset fuzz
 	ctest --preset fuzz
-	scripts/fuzz.sh $(FUZZ_SECONDS) build/fuzz
+	$(if $(FUZZ_JOBS),FUZZ_JOBS=$(FUZZ_JOBS)) scripts/fuzz.sh $(FUZZ_SECONDS) build/fuzz
 
 bench: setup
 	$(MAKE) build PRESET=release

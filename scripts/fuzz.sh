@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
-# A bounded libFuzzer campaign per fuzz target (fuzz/*_fuzz.cc), one after the
-# other: `make fuzz` in a libFuzzer build, and CI (>= 20 s per target).
+# A bounded libFuzzer campaign per fuzz target (fuzz/*_fuzz.cc), FUZZ_JOBS of
+# them at once: `make fuzz` in a libFuzzer build, and CI (>= 20 s per target).
 #
-#   scripts/fuzz.sh [SECONDS_PER_TARGET] [BUILD_DIR]
+#   [FUZZ_JOBS=N] scripts/fuzz.sh [SECONDS_PER_TARGET] [BUILD_DIR]
 #       SECONDS_PER_TARGET  default 60
 #       BUILD_DIR           a build configured with -DIDLESPEC_LIBFUZZER=ON
 #                           (default build/fuzz, the fuzz preset)
+#       FUZZ_JOBS           campaigns at once, default the number of CPUs
+#                           (each campaign is one process on one CPU, so each
+#                           target gets its whole time at its own speed)
 #
 # Each target starts from its stored corpus fuzz/corpus/<target>/ (read only)
 # and writes what it finds under BUILD_DIR/fuzz-work/<target>/ (new/ for new
@@ -29,40 +32,50 @@ if [ ! -d "$build" ]; then
   exit 2
 fi
 build=$(cd "$build" && pwd)
+jobs=${FUZZ_JOBS:-$(nproc)}
+if ! [[ "$jobs" =~ ^[0-9]+$ ]] || [ "$jobs" -lt 1 ]; then
+  echo "fuzz.sh: FUZZ_JOBS must be a whole number of campaigns >= 1, not '$jobs'" >&2
+  exit 2
+fi
 
 option() {  # option OPTIONS_FILE KEY: a value of the [libfuzzer] section
   [ -f "$1" ] || return 0
   sed -n "s/^[[:space:]]*$2[[:space:]]*=[[:space:]]*\\([^[:space:]]*\\).*/\\1/p" "$1" | head -1
 }
 
-crashed=0
-targets=0
+# The targets, checked before any campaign starts (a missing binary is a
+# build error, exit 2, not a campaign that never ran).
+targets=()
 for src in "$root"/fuzz/*_fuzz.cc; do
+  [ -e "$src" ] || continue
   target=$(basename "$src" .cc)
-  binary=$build/$target
-  corpus=$root/fuzz/corpus/$target
-  if [ ! -x "$binary" ]; then
-    echo "fuzz.sh: $binary is not built (cmake --build $build --target $target)" >&2
+  if [ ! -x "$build/$target" ]; then
+    echo "fuzz.sh: $build/$target is not built (cmake --build $build --target $target)" >&2
     exit 2
   fi
-  targets=$((targets + 1))
-  work=$build/fuzz-work/$target
-  rm -rf "$work/artifacts"
-  mkdir -p "$work/new" "$work/artifacts"
-  flags=(-max_total_time="$seconds" -print_final_stats=1 -timeout=10 -rss_limit_mb=2560
-         -artifact_prefix="$work/artifacts/")
-  options=$root/fuzz/$target.options
+  targets+=("$target")
+done
+if [ "${#targets[@]}" -eq 0 ]; then
+  echo "fuzz.sh: no fuzz target in $root/fuzz" >&2
+  exit 2
+fi
+
+campaign() {  # campaign TARGET: one libFuzzer run; its exit status is the run's
+  local target=$1 work=$build/fuzz-work/$1 corpus=$root/fuzz/corpus/$1
+  local options=$root/fuzz/$1.options dict max_len
+  local flags=(-max_total_time="$seconds" -print_final_stats=1 -timeout=10 -rss_limit_mb=2560
+               -artifact_prefix="$work/artifacts/")
   dict=$(option "$options" dict)
   max_len=$(option "$options" max_len)
   [ -n "$dict" ] && flags+=(-dict="$root/fuzz/$dict")
   [ -n "$max_len" ] && flags+=(-max_len="$max_len")
-  inputs=("$work/new")
+  local inputs=("$work/new")
   [ -d "$corpus" ] && inputs+=("$corpus")
+  cd "$work" && exec "$build/$target" "${flags[@]}" "${inputs[@]}" >"$work/log" 2>&1
+}
 
-  echo "== $target: ${seconds}s from $(ls "$corpus" 2>/dev/null | wc -l) corpus inputs"
-  (cd "$work" && "$binary" "${flags[@]}" "${inputs[@]}") >"$work/log" 2>&1
-  rc=$?
-
+report() {  # report TARGET RC: the campaign's figures, and its crash if any
+  local target=$1 rc=$2 work=$build/fuzz-work/$1 last cov ft corp crash
   final_stat() { sed -n "s/^stat::$1:[[:space:]]*//p" "$work/log" | tail -1; }
   last=$(grep -E '^#[0-9]+' "$work/log" | tail -1)
   cov=$(sed -n 's/.* cov: \([0-9]*\).*/\1/p' <<<"$last")
@@ -78,10 +91,28 @@ for src in "$root"/fuzz/*_fuzz.cc; do
     grep -E "violated|ERROR|SUMMARY" "$work/log" | head -10 >&2
     [ -n "$crash" ] && echo "  replay: $build/${target}_replay $crash" >&2
   fi
-done
+  return 0
+}
 
-if [ "$targets" -eq 0 ]; then
-  echo "fuzz.sh: no fuzz target in $root/fuzz" >&2
-  exit 2
-fi
+# At most $jobs campaigns at once, each reported as it ends.
+declare -A running=()  # pid -> target
+finish_one() {
+  local pid rc
+  wait -n -p pid "${!running[@]}"
+  rc=$?
+  report "${running[$pid]}" "$rc"
+  unset "running[$pid]"
+}
+crashed=0
+for target in "${targets[@]}"; do
+  while [ "${#running[@]}" -ge "$jobs" ]; do finish_one; done
+  work=$build/fuzz-work/$target
+  rm -rf "$work/artifacts"
+  mkdir -p "$work/new" "$work/artifacts"
+  echo "== $target: ${seconds}s from $(ls "$root/fuzz/corpus/$target" 2>/dev/null | wc -l) corpus inputs"
+  campaign "$target" &
+  running[$!]=$target
+done
+while [ "${#running[@]}" -gt 0 ]; do finish_one; done
+
 exit $crashed
