@@ -98,12 +98,14 @@ double property_seconds(const Options& options);
 double budget_left(const Options& options, std::chrono::steady_clock::time_point start);
 // What is left as a run_jobs deadline: positive, since 0 would mean none.
 double as_deadline(double left);
-// What the stages before the runs leave them at least: RapidCheck's share
-// (a sixth of the budget, 1 to 5 s).
-double runs_share_seconds(const Options& options);
-// The time Z3's boundary inputs may take: what is left less what the later
-// stages are given (the campaign, RapidCheck and the runs), 0 when nothing
-// is.
+// The stages that take their time before the runs, in their order.
+enum class Stage { z3, fuzz, rapidcheck };
+// What the stages after `stage` are given: the campaign's and RapidCheck's
+// shares when they are asked for, and the runs' share (as much as
+// RapidCheck's: a sixth of the budget, 1 to 5 s).
+double later_shares_seconds(const Options& options, Stage stage);
+// The time Z3's boundary inputs may take: what is left less the later
+// stages' shares, 0 when nothing is.
 double z3_seconds(const Options& options, std::chrono::steady_clock::time_point start);
 
 // The sanitizer runtime's settings for a harness run: go on after a report,

@@ -287,10 +287,7 @@ FuzzCorpus run_fuzz_campaign(const Options& opt, const HarnessBuild& hb, const s
   FuzzCorpus c;
   const double seconds = fuzz_seconds(opt);
   if (seconds <= 0) return c;  // none asked for (--fuzz 0, or not among --inputs)
-  // What is left, less what RapidCheck (when asked for) and the runs are given.
-  const double left = budget_left(opt, part_start) -
-                      (opt.inputs.count("rapidcheck") ? property_seconds(opt) : 0) -
-                      runs_share_seconds(opt);
+  const double left = budget_left(opt, part_start) - later_shares_seconds(opt, Stage::fuzz);
   if (left < 1) {
     c.summary = "libFuzzer: no campaign (less than a second of the part's budget was left for it)";
     return c;

@@ -54,8 +54,8 @@ PropertyRun<Input> check_property(const Options& opt, const HarnessBuild& hb,
   // Its own time, within what is left of the part's budget less the runs' share.
   const auto deadline = std::min(
       t0 + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds)),
-      c.start + std::chrono::duration_cast<Clock::duration>(
-                    std::chrono::duration<double>(opt.budget_seconds - runs_share_seconds(opt))));
+      c.start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(
+                    opt.budget_seconds - later_shares_seconds(opt, Stage::rapidcheck))));
   bool out_of_time = false, shrinking = false;
   int evaluations = 0, shrink_steps = 0;
   std::string finding;

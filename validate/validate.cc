@@ -249,12 +249,15 @@ double budget_left(const Options& opt, std::chrono::steady_clock::time_point sta
 
 double as_deadline(double left) { return std::max(left, 1e-3); }
 
-double runs_share_seconds(const Options& opt) { return property_seconds(opt); }
+double later_shares_seconds(const Options& opt, Stage stage) {
+  double shares = property_seconds(opt);  // the runs'
+  if (stage < Stage::rapidcheck && opt.inputs.count("rapidcheck")) shares += property_seconds(opt);
+  if (stage < Stage::fuzz) shares += fuzz_seconds(opt);  // 0 unless asked for
+  return shares;
+}
 
 double z3_seconds(const Options& opt, std::chrono::steady_clock::time_point start) {
-  const double property = opt.inputs.count("rapidcheck") ? property_seconds(opt) : 0;
-  return std::max(0.0,
-                  budget_left(opt, start) - fuzz_seconds(opt) - property - runs_share_seconds(opt));
+  return std::max(0.0, budget_left(opt, start) - later_shares_seconds(opt, Stage::z3));
 }
 
 Extraction candidate_extraction(const Options& opt, const Target& target,

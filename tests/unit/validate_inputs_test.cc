@@ -134,6 +134,29 @@ TEST(ValidateRunOutcome, ATimeOutNamesItsLimitInTenthsUnderTenSeconds) {
   EXPECT_EQ(outcome(r, 0.6), "finished");
 }
 
+// A stage leaves the later ones their shares: the campaign's and
+// RapidCheck's only when they are asked for, the runs' always.
+TEST(ValidateBudget, EachStageLeavesTheLaterStagesTheirShares) {
+  Options opt;
+  opt.budget_seconds = 30;  // a sixth: 5 s each for the campaign, RapidCheck, the runs
+  EXPECT_DOUBLE_EQ(later_shares_seconds(opt, Stage::z3), 15);
+  EXPECT_DOUBLE_EQ(later_shares_seconds(opt, Stage::fuzz), 10);
+  EXPECT_DOUBLE_EQ(later_shares_seconds(opt, Stage::rapidcheck), 5);
+  opt.inputs = {"z3", "generated"};
+  EXPECT_DOUBLE_EQ(later_shares_seconds(opt, Stage::z3), 5);
+  opt.inputs = {"z3", "fuzz", "generated"};
+  opt.fuzz_seconds = 2;
+  EXPECT_DOUBLE_EQ(later_shares_seconds(opt, Stage::z3), 7);
+  opt.budget_seconds = 3;  // the shares' floor of 1 s
+  opt.inputs = {"z3", "fuzz", "rapidcheck"};
+  opt.fuzz_seconds = -1;
+  EXPECT_DOUBLE_EQ(later_shares_seconds(opt, Stage::z3), 3);
+  // Z3 gets what is left less the later shares, never less than nothing.
+  EXPECT_DOUBLE_EQ(z3_seconds(opt, std::chrono::steady_clock::now()), 0);
+  opt.budget_seconds = 1000;
+  EXPECT_GT(z3_seconds(opt, std::chrono::steady_clock::now()), 1000 - 15 - 1);
+}
+
 // --- states: each edge tick is in its fate, its neighbour is not -------------
 
 std::string fate(uint64_t ticks) {
