@@ -173,8 +173,7 @@ bool Codec::intern_wide(const WideKey& wide, Key& key) {
   return true;
 }
 
-bool Codec::canonical(const CoreState& s, WideKey& wide,
-                      std::array<uint8_t, kMaxThreads>& perm) {
+bool Codec::canonical(const CoreState& s, WideKey& wide, std::array<uint8_t, kMaxThreads>& perm) {
   const unsigned n = c_.threads;
   const uint32_t tmask = static_cast<uint32_t>(c_.core_thread_mask());
   const uint32_t pmask = tmask | (tmask << kWinkleBitsShift);
