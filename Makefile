@@ -7,6 +7,11 @@
 #   make mpi-check     the distributed model checker under mpirun -np 2 against
 #                      the one-process one (installs Open MPI)
 
+# ccache (when installed) hashes paths under the checkout relative to it and
+# leaves the build directory out, so two clones or worktrees share objects.
+export CCACHE_BASEDIR ?= $(CURDIR)
+export CCACHE_NOHASHDIR ?= 1
+
 PRESET ?= release
 BUILD := build/$(PRESET)
 FUZZ_SECONDS ?= 60

@@ -25,10 +25,8 @@ work=$(mktemp -d "${WORK:-/tmp}/idlespec-cfl-XXXXXX")
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$OUT" "$work/obj"
 
-# The defines CMakeLists.txt gives every translation unit; the fuzz targets
-# never read the corpus through IDLESPEC_SOURCE_DIR (only the replay does).
-flags=(-std=c++20 "-I$root" -DIDLESPEC_EXHAUSTIVE=0 "-DIDLESPEC_SOURCE_DIR=\"$root\""
-       '-DIDLESPEC_CVC5_PATH=""')
+# The defines CMakeLists.txt gives every translation unit.
+flags=(-std=c++20 "-I$root" -DIDLESPEC_EXHAUSTIVE=0 '-DIDLESPEC_CVC5_PATH=""')
 # Coverage feedback from the code under test only, as the fuzz preset builds
 # it (fuzz/coverage.ignorelist); only where the engine instruments coverage.
 case "$CXXFLAGS" in
@@ -42,7 +40,13 @@ esac
 spec_cc="$work/spec_embedded.cc"
 bash "$root/scripts/embed_spec.sh" "$root" "$spec_cc"
 
-lib_sources=("$root/verify/spec_index.cc" "$spec_cc")
+# Where the build's own files are (verify/build_paths.h), as CMake writes it;
+# the fuzz targets never read the corpus through it (only the replay does).
+paths_cc="$work/build_paths.cc"
+sed -e "s|@IDLESPEC_BUILD_SOURCE_DIR@|$root|g" -e "s|@IDLESPEC_BUILD_HARNESS_ORACLE@||g" \
+  "$root/verify/build_paths.cc.in" >"$paths_cc"
+
+lib_sources=("$root/verify/spec_index.cc" "$spec_cc" "$paths_cc")
 for src in "$root"/impl/*.cc "$root"/oracle/*.cc "$root"/verify/registry.cc "$root"/fuzz/*.cc; do
   case "$(basename "$src")" in
     *_fuzz.cc | *_seeds.cc | replay_main.cc | *_test.cc) continue ;;

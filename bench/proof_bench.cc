@@ -9,6 +9,7 @@
 
 #include "bench/bench.h"
 #include "verify/registry.h"
+#include "verify/build_paths.h"
 
 namespace idlespec::bench {
 
@@ -23,7 +24,7 @@ void register_proof_benchmarks() {
           name.c_str(),
           [c, subject](benchmark::State& state) {
             verify::RunOptions options;
-            options.source_dir = IDLESPEC_SOURCE_DIR;
+            options.source_dir = idlespec::build::source_dir();
             verify::CheckResult result;
             try {
               for (auto _ : state) result = c->run(subject, options);

@@ -14,6 +14,7 @@
 #include "impl/states.h"
 #include "impl/subjects.h"
 #include "impl/xcede.h"
+#include "verify/build_paths.h"
 
 namespace {
 
@@ -80,7 +81,7 @@ BENCHMARK(BM_XcedeFuzzCheck4Records);
 // The checker over the stored corpus, round robin: time per input.
 void BM_XcedeFuzzCheckCorpus(benchmark::State& state) {
   namespace fs = std::filesystem;
-  const fs::path dir = fs::path(IDLESPEC_SOURCE_DIR) / "fuzz/corpus/xcede_fuzz";
+  const fs::path dir = fs::path(idlespec::build::source_dir()) / "fuzz/corpus/xcede_fuzz";
   std::vector<std::vector<uint8_t>> inputs;
   std::error_code ec;
   for (const auto& entry : fs::directory_iterator(dir, ec)) {

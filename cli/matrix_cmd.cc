@@ -20,10 +20,8 @@
 #include "validate/validate.h"
 #include "verify/outputs.h"
 #include "verify/spec_index.h"
+#include "verify/build_paths.h"
 
-#ifndef IDLESPEC_VALIDATE_DIR
-#define IDLESPEC_VALIDATE_DIR "validate"
-#endif
 
 namespace idlespec::cli {
 namespace {
@@ -216,7 +214,7 @@ int matrix_command(const std::vector<std::string>& argv) {
   validate::CommandLine p;
   std::vector<std::string> positional;
   if (const int rc =
-          validate::parse_front_end(rest, IDLESPEC_VALIDATE_DIR, prog, kMatrixUsage, p, positional);
+          validate::parse_front_end(rest, idlespec::build::validate_dir(), prog, kMatrixUsage, p, positional);
       rc >= 0)
     return rc;
   if (p.json) format = "json";

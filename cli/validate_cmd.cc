@@ -2,19 +2,17 @@
 // validate/validate.cc (shared with the standalone idlespec-validate).
 #include "cli/commands.h"
 #include "validate/validate.h"
+#include "verify/build_paths.h"
 
-#ifndef IDLESPEC_VALIDATE_DIR
-#define IDLESPEC_VALIDATE_DIR "validate"
-#endif
 
 namespace idlespec::cli {
 
 int validate_command(const std::vector<std::string>& argv) {
-  return validate::validate_main(argv, IDLESPEC_VALIDATE_DIR);
+  return validate::validate_main(argv, idlespec::build::validate_dir());
 }
 
 int review_command(const std::vector<std::string>& argv) {
-  return validate::review_main(argv, IDLESPEC_VALIDATE_DIR);
+  return validate::review_main(argv, idlespec::build::validate_dir());
 }
 
 }  // namespace idlespec::cli

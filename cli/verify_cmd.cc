@@ -15,6 +15,7 @@
 #include "verify/runner.h"
 #include "verify/sarif.h"
 #include "verify/spec_index.h"
+#include "verify/build_paths.h"
 
 namespace idlespec::cli {
 namespace {
@@ -39,7 +40,7 @@ verify::RunOptions run_options(const Args& args) {
   } else if (const char* env = std::getenv("IDLESPEC_SOURCE_DIR")) {
     o.source_dir = env;
   } else {
-    o.source_dir = IDLESPEC_SOURCE_DIR;
+    o.source_dir = idlespec::build::source_dir();
   }
   return o;
 }

@@ -1,4 +1,5 @@
 #include "fuzz/corpus_replay.h"
+#include "verify/build_paths.h"
 
 #include <algorithm>
 #include <chrono>
@@ -117,7 +118,7 @@ CheckResult replay(const CorpusReplay& c, const std::string& subject,
 std::vector<fs::path> corpus_files(const verify::RunOptions& opts, const std::string& corpus,
                                    std::string& error) {
   const fs::path dir =
-      fs::path(opts.source_dir.empty() ? IDLESPEC_SOURCE_DIR : opts.source_dir) / corpus;
+      fs::path(opts.source_dir.empty() ? std::string(idlespec::build::source_dir()) : opts.source_dir) / corpus;
   std::error_code ec;
   std::vector<fs::path> files;
   if (fs::is_directory(dir, ec)) {

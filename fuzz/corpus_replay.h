@@ -39,7 +39,7 @@ struct CorpusReplay {
 };
 
 // The regular files of `corpus` (e.g. "fuzz/corpus/xcede_fuzz") below the
-// source tree of `opts` (IDLESPEC_SOURCE_DIR if unset), sorted. Empty, with
+// source tree of `opts` (idlespec::build::source_dir() if unset), sorted. Empty, with
 // `error` set, when the folder is missing or holds no file.
 std::vector<std::filesystem::path> corpus_files(const verify::RunOptions& opts,
                                                 const std::string& corpus, std::string& error);

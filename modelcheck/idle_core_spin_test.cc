@@ -22,6 +22,7 @@
 #include "impl/idle_core.h"
 #include "modelcheck/spin_driver.h"
 #include "verify/registry.h"
+#include "verify/build_paths.h"
 
 namespace idlespec::spin {
 namespace {
@@ -37,7 +38,7 @@ std::string work_dir() {
 
 std::string model() {
   std::string pml;
-  EXPECT_TRUE(read_text(std::string(IDLESPEC_SOURCE_DIR) + "/spec/idle_core.pml", pml));
+  EXPECT_TRUE(read_text(std::string(idlespec::build::source_dir()) + "/spec/idle_core.pml", pml));
   return pml;
 }
 
@@ -203,7 +204,7 @@ TEST(IdleCoreSpin, RegisteredCheckPasses) {
   EXPECT_EQ(check->component, "idle_core");
   EXPECT_EQ(check->clauses, (std::vector<std::string>{"IDLE-1", "IDLE-2", "IDLE-3", "IDLE-4"}));
   verify::RunOptions opts = verify::RunOptions::unhurried();
-  opts.source_dir = IDLESPEC_SOURCE_DIR;
+  opts.source_dir = idlespec::build::source_dir();
   const verify::CheckResult r = check->run("reference", opts);
   EXPECT_EQ(r.outcome, verify::Outcome::pass) << r.detail << "\n" << r.counterexample;
   EXPECT_NE(r.detail.find("SMT4"), std::string::npos) << r.detail;

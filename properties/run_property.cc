@@ -8,6 +8,7 @@
 #include <unordered_map>
 
 #include "impl/text.h"
+#include "verify/build_paths.h"
 
 namespace idlespec::props {
 namespace {
@@ -24,7 +25,7 @@ class QuietListener : public rc::detail::TestListener {
 // RapidCheck's multi-line failure text on one line: the source path relative
 // to the tree, and RC_FAIL's own source text left out (its message follows).
 std::string one_line(const std::string& text) {
-  const std::string source_dir = std::string(IDLESPEC_SOURCE_DIR) + "/";
+  const std::string source_dir = std::string(idlespec::build::source_dir()) + "/";
   std::string out;
   std::istringstream lines(text);
   for (std::string line; std::getline(lines, line);) {

@@ -22,6 +22,7 @@ done
 
 base_packages=(
   g++ make cmake ninja-build pkg-config git   # build
+  ccache                                      # the compiler cache (CMake's launcher)
   clang libclang-rt-14-dev                    # fuzz preset: libFuzzer, sanitizers
   libgtest-dev libgmock-dev                   # unit tests
   librapidcheck-dev                           # properties

@@ -48,6 +48,7 @@
 #include "validate/extract.h"
 #include "validate/input_check.h"
 #include "validate/sandbox.h"
+#include "verify/build_paths.h"
 
 namespace idlespec::validate {
 namespace {
@@ -241,7 +242,7 @@ Part check_function(const Options& opt, const Component& base, const Target& tar
   if (!prepare_part(opt, component, t, "idle_env.h", "harness_idle_core.c",
                     p8 ? "-DHAVE_POWER7_IDLE_INSN" : "-DHAVE_POWER9_IDLE_STOP",
                     "CANDIDATE_IDLE_CORE", part, hb, line, false,
-                    {"-I" IDLESPEC_SOURCE_DIR, IDLESPEC_HARNESS_ORACLE, "-lstdc++", "-lm"})) {
+                    {std::string("-I") + idlespec::build::source_dir(), idlespec::build::harness_oracle(), "-lstdc++", "-lm"})) {
     finish_part(opt, part, t0);
     return part;
   }

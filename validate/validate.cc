@@ -26,6 +26,7 @@
 #include "verify/outputs.h"
 #include "verify/sarif.h"
 #include "verify/spec_index.h"
+#include "verify/build_paths.h"
 
 namespace idlespec::validate {
 
@@ -1019,7 +1020,7 @@ std::string render_sarif(const Report& rep) {
   }
   std::vector<std::string> notes;
   if (!rep.error.empty()) notes.push_back(rep.error);
-  return verify::write_sarif(rules, results, verify::sarif_options_for(IDLESPEC_SOURCE_DIR), notes);
+  return verify::write_sarif(rules, results, verify::sarif_options_for(idlespec::build::source_dir()), notes);
 }
 
 // --- the command line --------------------------------------------------------------

@@ -12,17 +12,14 @@
 
 #include "impl/json.h"
 #include "verify/registry.h"
-
-#ifndef IDLESPEC_SOURCE_DIR
-#define IDLESPEC_SOURCE_DIR "."
-#endif
+#include "verify/build_paths.h"
 
 namespace idlespec::verify {
 namespace {
 
 std::string renderer() {
   const char* env = std::getenv("IDLESPEC_SOURCE_DIR");
-  return std::string(env && *env ? env : IDLESPEC_SOURCE_DIR) + "/scripts/html_report.py";
+  return std::string(env && *env ? env : idlespec::build::source_dir()) + "/scripts/html_report.py";
 }
 
 // Runs argv (argv[0] looked up in PATH); the exit status (127: it could not

@@ -15,6 +15,7 @@
 #include "fuzz/busy_delay_input.h"
 #include "tests/witnesses/busy_delay_witnesses.h"
 #include "verify/layers.h"
+#include "verify/build_paths.h"
 
 namespace idlespec::busy_delay_fuzz {
 namespace {
@@ -44,7 +45,7 @@ Input input(const Config& c, const std::vector<StatusRun>& runs) {
 
 std::vector<std::pair<std::string, std::vector<uint8_t>>> corpus() {
   std::vector<std::pair<std::string, std::vector<uint8_t>>> out;
-  const fs::path dir = fs::path(IDLESPEC_SOURCE_DIR) / "fuzz/corpus/busy_delay_fuzz";
+  const fs::path dir = fs::path(idlespec::build::source_dir()) / "fuzz/corpus/busy_delay_fuzz";
   for (const auto& entry : fs::directory_iterator(dir)) {
     std::ifstream f(entry.path(), std::ios::binary);
     out.emplace_back(
@@ -222,7 +223,7 @@ TEST(BusyDelayFuzzRegistration, ReplayVerdictPerSubject) {
   EXPECT_EQ(c->clauses, (std::vector<std::string>{"BUSY-1", "BUSY-3", "BUSY-6", "BUSY-7"}));
   EXPECT_EQ(c->subjects, (std::vector<std::string>{"reference", "legacy", "early"}));
   verify::RunOptions opts = verify::RunOptions::unhurried();
-  opts.source_dir = IDLESPEC_SOURCE_DIR;
+  opts.source_dir = idlespec::build::source_dir();
   for (const char* subject : {"reference", "early"}) {
     const verify::CheckResult res = c->run(subject, opts);
     EXPECT_EQ(res.outcome, verify::Outcome::pass) << subject << ": " << res.detail;

@@ -19,6 +19,7 @@
 #include "fuzz/teo_input.h"
 #include "fuzz/xcede_input.h"
 #include "tests/witnesses/xcede_witnesses.h"
+#include "verify/build_paths.h"
 
 namespace idlespec::fuzz {
 namespace {
@@ -27,7 +28,7 @@ using Bytes = std::vector<uint8_t>;
 
 std::vector<std::pair<std::string, Bytes>> corpus(const std::string& target) {
   std::vector<std::pair<std::string, Bytes>> out;
-  const auto dir = std::filesystem::path(IDLESPEC_SOURCE_DIR) / "fuzz/corpus" / target;
+  const auto dir = std::filesystem::path(idlespec::build::source_dir()) / "fuzz/corpus" / target;
   for (const auto& entry : std::filesystem::directory_iterator(dir)) {
     std::ifstream f(entry.path(), std::ios::binary);
     out.emplace_back(entry.path().filename().string(),

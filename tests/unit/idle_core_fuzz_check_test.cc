@@ -15,6 +15,7 @@
 #include "fuzz/idle_core_input.h"
 #include "tests/witnesses/idle_core_witnesses.h"
 #include "verify/registry.h"
+#include "verify/build_paths.h"
 
 namespace idlespec::idle_core_fuzz {
 namespace {
@@ -39,7 +40,7 @@ Bytes schedule(const Config& c, std::initializer_list<uint8_t> ops) {
 
 std::vector<std::pair<std::string, Bytes>> corpus() {
   std::vector<std::pair<std::string, Bytes>> out;
-  const fs::path dir = fs::path(IDLESPEC_SOURCE_DIR) / "fuzz/corpus/idle_core_fuzz";
+  const fs::path dir = fs::path(idlespec::build::source_dir()) / "fuzz/corpus/idle_core_fuzz";
   for (const auto& entry : fs::directory_iterator(dir)) {
     std::ifstream f(entry.path(), std::ios::binary);
     out.emplace_back(entry.path().filename().string(),

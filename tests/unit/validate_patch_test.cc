@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "validate/patch.h"
+#include "verify/build_paths.h"
 
 namespace idlespec::validate {
 namespace {
@@ -18,11 +19,7 @@ namespace fs = std::filesystem;
 using Ranges = std::vector<std::pair<int, int>>;
 
 fs::path fixture_dir() {
-#ifdef IDLESPEC_SOURCE_DIR
-  return fs::path(IDLESPEC_SOURCE_DIR) / "tests" / "validate" / "patches";
-#else
-  return fs::absolute(fs::path(__FILE__)).parent_path().parent_path() / "validate" / "patches";
-#endif
+  return fs::path(idlespec::build::source_dir()) / "tests" / "validate" / "patches";
 }
 
 std::string read_file(const fs::path& p) {
