@@ -17,11 +17,11 @@
 
 #include "cli/commands.h"
 #include "impl/json.h"
+#include "validate/process.h"
 #include "validate/validate.h"
+#include "verify/build_paths.h"
 #include "verify/outputs.h"
 #include "verify/spec_index.h"
-#include "verify/build_paths.h"
-
 
 namespace idlespec::cli {
 namespace {
@@ -57,8 +57,14 @@ struct Column {
   validate::Report report;
 };
 
+// The tree's Makefile is read like any file of a tree: bounded, never
+// through a symlink out of the tree, never a FIFO or a device.
 std::string makefile_version(const std::string& tree) {
-  std::ifstream in(tree + "/Makefile");
+  std::string text;
+  if (!validate::inside_tree(tree, "Makefile").empty() ||
+      !validate::read_input_file(tree + "/Makefile", 1u << 20, text).empty())
+    return "";
+  std::istringstream in(text);
   std::string line, version, patchlevel, sublevel;
   for (int i = 0; i < 12 && std::getline(in, line); ++i) {
     auto value = [&](const char* key, std::string& out) {
@@ -70,6 +76,10 @@ std::string makefile_version(const std::string& tree) {
     value("SUBLEVEL", sublevel);
   }
   if (version.empty() || patchlevel.empty()) return "";
+  const auto plain = [](const std::string& v) {
+    return v.size() <= 8 && v.find_first_not_of("0123456789") == std::string::npos;
+  };
+  if (!plain(version) || !plain(patchlevel) || !plain(sublevel)) return "";
   return version + "." + patchlevel + (sublevel.empty() || sublevel == "0" ? "" : "." + sublevel);
 }
 
@@ -165,10 +175,20 @@ std::string render(const std::vector<Column>& cols, bool markdown) {
     }
   }
   if (!notes.empty()) o << "\n";
-  for (const auto& n : notes) o << (markdown ? "- " : "  ") << n << "\n";
+  const auto shown = [&](const std::string& t) {
+    return markdown ? validate::markdown_cell(t) : t;
+  };
+  for (const auto& n : notes) o << (markdown ? "- " : "  ") << shown(n) << "\n";
   for (const auto& c : cols)
     for (const auto& n : c.report.notes)
-      o << (markdown ? "- " : "  ") << c.label << ": " << n << "\n";
+      o << (markdown ? "- " : "  ") << shown(c.label + ": " + n) << "\n";
+  // An escape attempt fails the whole matrix (exit 1), named here.
+  for (const auto& c : cols)
+    for (const auto& p : c.report.parts)
+      for (const auto& e : p.escapes)
+        o << (markdown ? "- **escape** " : "escape: ")
+          << shown(c.label + ": " + p.file + " (" + p.component + "): " + e)
+          << " (a finding: exit 1)\n";
   return o.str();
 }
 
@@ -181,6 +201,10 @@ std::string render_json(const std::vector<Column>& cols, int exit_code) {
         .value(c.report.judged_subject)
         .key("exit_code")
         .value(int64_t{c.report.exit_code});
+    w.key("escapes").begin_array();
+    for (const auto& p : c.report.parts)
+      for (const auto& e : p.escapes) w.value(p.file + " (" + p.component + "): " + e);
+    w.end_array();
     w.key("clauses").begin_array();
     for (const auto& v : c.report.clauses) {
       w.begin_object().key("id").value(v.id).key("function").value(v.function);
@@ -213,8 +237,8 @@ int matrix_command(const std::vector<std::string>& argv) {
   }
   validate::CommandLine p;
   std::vector<std::string> positional;
-  if (const int rc =
-          validate::parse_front_end(rest, idlespec::build::validate_dir(), prog, kMatrixUsage, p, positional);
+  if (const int rc = validate::parse_front_end(rest, idlespec::build::validate_dir(), prog,
+                                               kMatrixUsage, p, positional);
       rc >= 0)
     return rc;
   if (p.json) format = "json";
@@ -227,6 +251,7 @@ int matrix_command(const std::vector<std::string>& argv) {
   std::vector<Column> cols;
   std::vector<validate::ClauseVerdict> all;
   for (const auto& arg : positional) {
+    if (validate::interrupted()) break;  // SIGINT/SIGTERM: no further release
     Column c;
     const size_t eq = arg.find('=');
     c.path = eq == std::string::npos ? arg : arg.substr(eq + 1);
@@ -247,7 +272,9 @@ int matrix_command(const std::vector<std::string>& argv) {
     all.insert(all.end(), c.report.clauses.begin(), c.report.clauses.end());
     cols.push_back(std::move(c));
   }
-  const int rc = validate::exit_code_of(all, p.opt.allow_unknown);
+  bool escaped = false;
+  for (const auto& c : cols) escaped = escaped || validate::any_escape(c.report);
+  const int rc = validate::command_exit_code(all, p.opt.allow_unknown, escaped);
   const std::string json = render_json(cols, rc);
   if (format == "json")
     std::cout << json;

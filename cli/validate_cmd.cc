@@ -4,7 +4,6 @@
 #include "validate/validate.h"
 #include "verify/build_paths.h"
 
-
 namespace idlespec::cli {
 
 int validate_command(const std::vector<std::string>& argv) {

@@ -10,12 +10,12 @@
 #include "cli/commands.h"
 #include "impl/json.h"
 #include "impl/text.h"
+#include "verify/build_paths.h"
 #include "verify/outputs.h"
 #include "verify/registry.h"
 #include "verify/runner.h"
 #include "verify/sarif.h"
 #include "verify/spec_index.h"
-#include "verify/build_paths.h"
 
 namespace idlespec::cli {
 namespace {

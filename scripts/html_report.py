@@ -148,6 +148,15 @@ def clause_text(clauses, cid):
             f'<div class="obl">{esc(c.get("location", ""))}</div>')
 
 
+def escapes_block(items):
+    """Escape attempts of the code under test: each a finding that fails the run."""
+    items = [e for e in items if e]
+    if not items:
+        return ""
+    return ('<div class="escape"><h3>sandbox escape attempts (findings: the run fails)</h3><ul>' +
+            "".join(f"<li>{esc(e)}</li>" for e in items) + "</ul></div>")
+
+
 def review_changes(doc):
     rows = "".join(
         f'<tr data-status="{esc(c["after"])}"><td><b>{esc(c["id"])}</b></td>'
@@ -162,8 +171,8 @@ def review_changes(doc):
 
 def validate_section(doc, clauses, title="validate"):
     if "after" in doc and "changes" in doc:  # review --json: the diff, then the after report
-        return review_changes(doc) + validate_section(doc["after"], clauses,
-                                                      "after the patch")
+        return (escapes_block(doc.get("escapes", [])) + review_changes(doc) +
+                validate_section(doc["after"], clauses, "after the patch"))
     rows = []
     for c in doc.get("clauses", []):
         where = f'{c.get("function", "")}() at {c.get("file", "")}:{c.get("line", 0)}'
@@ -175,7 +184,10 @@ def validate_section(doc, clauses, title="validate"):
                     f'{status_cell(c["status"])}<td>{pre(c.get("counterexamples", []))}{replay}'
                     f'<div class="obl">{esc("; ".join(n for n in notes if n))}</div></td></tr>')
     head = esc(doc.get("subject", ""))
+    found = [f'{p.get("file", "")} ({p.get("component", "")}): {e}'
+             for p in doc.get("parts", []) for e in p.get("escapes", [])]
     return (f"<h2>{esc(title)}: {head} (judged as {esc(doc.get('judged_subject', ''))})</h2>" +
+            escapes_block(found) +
             summary(c["status"] for c in doc.get("clauses", [])) +
             '<table class="trace"><thead><tr><th>clause</th><th>function</th><th>verdict</th>'
             "<th>counterexample and replay</th></tr></thead><tbody>" + "".join(rows) +
@@ -215,7 +227,8 @@ def matrix_section(doc, clauses):
                    f'subject {esc(r.get("subject", ""))}, exit {esc(r.get("exit_code", ""))}'
                    f'</span></h3><table class="trace"><thead><tr><th>clause</th><th>function</th>'
                    f"<th>verdict</th><th>why</th></tr></thead><tbody>{rows}</tbody></table>")
-    return ("<h2>matrix: release &times; clause</h2>" + "".join(grid) +
+    found = [f'{r["label"]}: {e}' for r in releases for e in r.get("escapes", [])]
+    return ("<h2>matrix: release &times; clause</h2>" + escapes_block(found) + "".join(grid) +
             "<h2>per release</h2>" + "".join(per))
 
 

@@ -242,7 +242,8 @@ Part check_function(const Options& opt, const Component& base, const Target& tar
   if (!prepare_part(opt, component, t, "idle_env.h", "harness_idle_core.c",
                     p8 ? "-DHAVE_POWER7_IDLE_INSN" : "-DHAVE_POWER9_IDLE_STOP",
                     "CANDIDATE_IDLE_CORE", part, hb, line, false,
-                    {std::string("-I") + idlespec::build::source_dir(), idlespec::build::harness_oracle(), "-lstdc++", "-lm"})) {
+                    {std::string("-I") + idlespec::build::source_dir(),
+                     idlespec::build::harness_oracle(), "-lstdc++", "-lm"})) {
     finish_part(opt, part, t0);
     return part;
   }

@@ -18,6 +18,7 @@
 #include <system_error>
 
 #include "validate/extract.h"
+#include "validate/process.h"
 
 extern char** environ;
 
@@ -390,8 +391,9 @@ ParseResult parse_impl(std::string_view text) {
       ++i;
       while (i < lines.size()) {
         const std::string_view h = lines[i].text;
-        if (starts_with(h, "new file mode ")) {
-          created = true;
+        if (starts_with(h, "new file mode ") || starts_with(h, "new mode ")) {
+          created = created || starts_with(h, "new file mode ");
+          if (trim(h.substr(h.rfind(' ') + 1)) == "120000") fp.symlink = true;
         } else if (starts_with(h, "deleted file mode ")) {
           deleted = true;
         } else if (starts_with(h, "rename from ") || starts_with(h, "copy from ")) {
@@ -696,6 +698,12 @@ AppliedPatch apply_impl(const ParsedPatch& parsed, std::string_view patch_text,
                   ": binary patches cannot be applied with patch(1)";
       return r;
     }
+    if (fp.symlink) {
+      r.message = (fp.is_creation() ? fp.new_path : fp.old_path) +
+                  ": the patch makes this path a symlink; review reads no symlink (its target "
+                  "would be read with your rights)";
+      return r;
+    }
     if (fp.is_creation()) {
       if (fs::exists(fs::path(tree) / fp.new_path, ec) && !deleted.count(fp.new_path)) {
         r.message = fp.new_path + ": the patch creates this file but it already exists in " + tree;
@@ -708,6 +716,10 @@ AppliedPatch apply_impl(const ParsedPatch& parsed, std::string_view patch_text,
     if (fp.is_deletion()) deleted.insert(fp.old_path);
     if (created.count(fp.old_path) || copied.count(fp.old_path)) continue;
     const fs::path src = fs::path(tree) / fp.old_path;
+    if (const std::string why = inside_tree(tree, fp.old_path); !why.empty()) {
+      r.message = why;
+      return r;
+    }
     if (!fs::is_regular_file(src, ec)) {
       r.message = fp.old_path + ": not found in the kernel tree " + tree;
       return r;

@@ -36,6 +36,10 @@ struct FilePatch {
   std::vector<std::pair<int, int>> old_changed, new_changed;
   int patch_index = 0;  // which message of an mbox series (0-based) this block came from
   bool binary = false;  // "GIT binary patch" / "Binary files ... differ": no text hunks
+  // "new file mode 120000" / "new mode 120000": the patch makes the path a
+  // symlink. review refuses it (reading its target would read the caller's
+  // files with the caller's rights).
+  bool symlink = false;
   bool is_creation() const { return old_path == "/dev/null"; }
   bool is_deletion() const { return new_path == "/dev/null"; }
 };

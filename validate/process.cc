@@ -141,6 +141,7 @@ struct Started {
   int listener = -1;                   // seccomp notifications
   std::string why;                     // not started: why
   bool unsandboxed = false;
+  bool tool = false;  // a compiler or linker (Confine::tool)
 };
 
 bool is_compile(const Job& job) {
@@ -205,14 +206,18 @@ Started start(const Job& job) {
     argv = job.argv;
     st.unsandboxed = confine == Confine::code_under_test;
   }
-  std::vector<std::string> env_strings = merged_environment(env);
+  std::vector<std::string> env_strings =
+      sandboxed ? sandbox_environment(env) : merged_environment(env);
   std::vector<char*> cargv, cenv;
   for (auto& a : argv) cargv.push_back(a.data());
   cargv.push_back(nullptr);
   for (auto& e : env_strings) cenv.push_back(e.data());
   cenv.push_back(nullptr);
   const std::string exe = resolve_in_path(argv.empty() ? "" : argv[0]);
-  const bool supervise = sandboxed && confine == Confine::code_under_test;
+  // Every sandboxed process is supervised: the code under test and the
+  // compilers that read its text (Supervisor::init's `tool`).
+  const bool supervise = sandboxed;
+  st.tool = confine == Confine::tool;
   const Limits lim = limits_for(job, sandboxed);
 
   int p_proto[2] = {-1, -1}, p_out[2] = {-1, -1}, p_err[2] = {-1, -1}, sock[2] = {-1, -1};
@@ -338,23 +343,13 @@ bool drain(Sink& s) {  // false at EOF
   return true;
 }
 
+// The first `lines` lines of what the code printed, at most `chars` bytes,
+// as untrusted_text shows it (line breaks as \n).
 std::string printable_head(const std::string& text, size_t lines, size_t chars) {
-  std::string out;
-  size_t seen = 0;
-  for (char ch : text) {
-    if (out.size() >= chars) {
-      out += "...";
-      break;
-    }
-    if (ch == '\n') {
-      if (++seen >= lines) break;
-      out += " | ";
-      continue;
-    }
-    const auto u = static_cast<unsigned char>(ch);
-    out += (u >= 0x20 && u < 0x7f) ? ch : '?';
-  }
-  return out;
+  size_t end = 0;
+  for (size_t seen = 0; end < text.size() && seen < lines; ++end)
+    if (text[end] == '\n' && ++seen == lines) break;
+  return untrusted_text(std::string_view(text).substr(0, end), chars);
 }
 
 std::string human_bytes(uint64_t n) {
@@ -432,7 +427,7 @@ std::vector<JobResult> run_jobs(const std::vector<Job>& jobs, unsigned parallel,
       r.err.file = open(job.err.c_str(), mode, 0644);
       r.err.cap = so.stderr_cap;
       r.sup.listener = st.listener;
-      r.sup.init(job, r.st.pid);
+      r.sup.init(job, r.st.pid, st.tool);
       running.push_back(std::move(r));
     }
     // Wait for output, a notification or 2 ms.
@@ -446,6 +441,7 @@ std::vector<JobResult> run_jobs(const std::vector<Job>& jobs, unsigned parallel,
       JobResult& res = results[r.index];
       const Job& job = jobs[r.index];
       if (r.sup.listener >= 0) r.sup.serve();
+      r.sup.check_quota();
       for (Sink* s : {&r.proto, &r.out, &r.err})
         while (s->fd >= 0) {
           pollfd p{s->fd, POLLIN, 0};
@@ -514,6 +510,9 @@ std::vector<JobResult> run_jobs(const std::vector<Job>& jobs, unsigned parallel,
           }
           // bwrap's own failures (namespaces refused) exit 1 with its message.
         }
+        if (r.sup.supervised() &&
+            (res.signal == SIGXFSZ || (!r.killed && res.exit_code == 128 + SIGXFSZ)))
+          r.sup.over_quota();
         res.escapes = r.sup.escapes;
         res.stdout_bytes = r.out.total;
         res.stdout_head = printable_head(r.out.head, 3, 300);
@@ -605,7 +604,7 @@ std::string output_summary(const JobResult& r) {
         (r.stdout_bytes > sandbox_options().stdout_cap
              ? " (" + human_bytes(sandbox_options().stdout_cap) + " kept)"
              : std::string()) +
-        "; first lines: " + r.stdout_head;
+        "; its first lines, quoted: \u00ab" + r.stdout_head + "\u00bb";
   if (r.stderr_capped)
     s += std::string(s.empty() ? "" : "; ") + "stderr was " + human_bytes(r.stderr_bytes) +
          ", the first " + human_bytes(sandbox_options().stderr_cap) + " kept";
@@ -667,6 +666,32 @@ std::string read_input_file(const std::string& path, size_t max_bytes, std::stri
   if (got > max_bytes) return path + " grew past the " + limit_text() + " input limit while read";
   buf.resize(got);
   out = std::move(buf);
+  return "";
+}
+
+std::string inside_tree(const std::string& tree, const std::string& rel) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::path root = fs::canonical(tree, ec);
+  if (ec) return "cannot resolve the tree " + tree + ": " + ec.message();
+  const fs::path full = fs::path(tree) / rel;
+  const fs::path real = fs::weakly_canonical(full, ec);
+  if (ec) return rel + ": cannot resolve it in " + tree + ": " + ec.message();
+  const std::string r = real.string(), t = root.string();
+  if (!(r.size() > t.size() && r.compare(0, t.size(), t) == 0 && r[t.size()] == '/')) {
+    std::string target;
+    for (fs::path p = full; !p.empty() && p != p.parent_path(); p = p.parent_path())
+      if (fs::is_symlink(p, ec)) {
+        target = " (" + untrusted_text(p.lexically_relative(tree).string(), 256) +
+                 " is a symlink to " + untrusted_text(fs::read_symlink(p, ec).string(), 256) + ")";
+        break;
+      }
+    return untrusted_text(rel, 256) + " leads out of the tree" + target +
+           ": the driver follows no symlink out of a tree";
+  }
+  struct stat sb {};
+  if (stat(r.c_str(), &sb) == 0 && !S_ISREG(sb.st_mode) && !S_ISDIR(sb.st_mode))
+    return untrusted_text(rel, 256) + " is not a regular file (a FIFO, a device or a socket)";
   return "";
 }
 

@@ -104,6 +104,13 @@ std::string output_summary(const JobResult& r);
 // than the 8 MiB input limit"). Never blocks on a FIFO or a device.
 std::string read_input_file(const std::string& path, size_t max_bytes, std::string& out);
 
+// "" when TREE/REL is inside TREE: no component of REL is a symlink that
+// leads out of it, and the file is a regular file (not a FIFO, a device or
+// a socket); else why not ("drivers/x.c is a symlink to /etc/passwd, outside
+// the tree"). A tree or a patch comes from a stranger: the driver follows
+// nothing out of it.
+std::string inside_tree(const std::string& tree, const std::string& rel);
+
 // --- signals -------------------------------------------------------------------
 // SIGINT/SIGTERM: every live job's process group is killed at once, no new
 // job starts (run_jobs returns them `skipped`/`interrupted`), and

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "impl/json.h"
+#include "impl/text.h"
 #include "validate/component.h"
 #include "validate/patch.h"
 #include "validate/process.h"
@@ -53,9 +54,14 @@ ReviewReport review(const ReviewOptions& ro) {
     rr.exit_code = 2;
     return rr;
   }
-  const std::string text = slurp(ro.patch);
+  std::string text;
+  if (const std::string why = read_input_file(ro.patch, 64u << 20, text); !why.empty()) {
+    rr.error = "cannot read the patch: " + why;
+    rr.exit_code = 2;
+    return rr;
+  }
   const ParsedPatch parsed = parse_patch(text);
-  rr.subject = parsed.subject;
+  rr.subject = untrusted_text(parsed.subject, 300);
   if (!parsed.error.empty()) {
     rr.error = parsed.error;
     rr.exit_code = 2;
@@ -90,7 +96,8 @@ ReviewReport review(const ReviewOptions& ro) {
         if (std::find(names.begin(), names.end(), n) == names.end()) names.push_back(n);
     std::string list;
     for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
-    rr.touched.push_back(path + ": " + (list.empty() ? "(outside functions)" : list));
+    rr.touched.push_back(
+        report_text(path + ": " + (list.empty() ? "(outside functions)" : list), 1024));
 
     // Every component with a modelled function in either version of the
     // file: a change to a helper, a macro or a static reaches it too.
@@ -132,9 +139,12 @@ ReviewReport review(const ReviewOptions& ro) {
   for (Report* r : {&rr.before, &rr.after}) {
     r->judged_subject = ro.validate.subject;
     r->clauses.clear();
-    for (const auto& p : r->parts)
+    for (auto& p : r->parts) {
+      withdraw_if_interrupted(p.clauses);
       r->clauses.insert(r->clauses.end(), p.clauses.begin(), p.clauses.end());
-    r->exit_code = exit_code_of(r->clauses, ro.validate.allow_unknown);
+    }
+    r->exit_code = command_exit_code(r->clauses, ro.validate.allow_unknown, any_escape(*r));
+    make_report_safe(*r);
   }
   if (!ro.validate.keep_temp) remove_tree(work);
 
@@ -164,6 +174,15 @@ ReviewReport review(const ReviewOptions& ro) {
   if (unjudged && !ro.validate.allow_unknown) rr.exit_code = kExitUnjudged;
   for (const auto& c : rr.changes)
     if (failing(c.after) && !failing(c.before)) rr.exit_code = kExitFailed;
+  // An escape attempt on either side fails the review, whatever
+  // --allow-unknown says; an interrupt leaves no verdict.
+  for (const Report* r : {&rr.before, &rr.after})
+    for (const auto& p : r->parts)
+      for (const auto& e : p.escapes)
+        rr.escapes.push_back((r == &rr.before ? "before the patch, " : "after the patch, ") +
+                             p.file + " (" + p.component + "): " + e);
+  if (!rr.escapes.empty()) rr.exit_code = kExitFailed;
+  if (const int sig = interrupted()) rr.exit_code = 128 + sig;
   for (const auto& p : rr.after.parts)
     if (!p.build_error.empty())
       rr.notes_after.push_back(p.file + " (" + p.component + ") after the patch: " + p.build_error);
@@ -203,6 +222,7 @@ std::string render_review_text(const ReviewReport& rr) {
     for (const auto& [s, n] : still) o << ", " << n << " " << s;
   }
   o << "\n";
+  for (const auto& e : rr.escapes) o << "escape: " << e << " (a finding: exit 1)\n";
   for (const auto& n : rr.notes_after) o << "error: " << n << "\n";
   if (!rr.error.empty()) o << "error: " << rr.error << "\n";
   o << "exit " << rr.exit_code << "\n";
@@ -236,6 +256,8 @@ std::string render_review_markdown(const ReviewReport& rr) {
     }
   }
   o << "After the patch: " << verdict_counts(rr.after.clauses) << "; exit " << rr.exit_code << "\n";
+  for (const auto& e : rr.escapes)
+    o << "\n- **escape**: " << markdown_cell(e) << " (a finding: the review fails)";
   for (const auto& n : rr.notes_after) o << "\n- error: " << markdown_cell(n);
   if (!rr.error.empty()) o << "\n- error: " << markdown_cell(rr.error);
   o << "\n";
@@ -265,6 +287,8 @@ std::string render_review_json(const ReviewReport& rr) {
   std::string before = render_json(rr.before), after = render_json(rr.after);
   while (!before.empty() && before.back() == '\n') before.pop_back();
   while (!after.empty() && after.back() == '\n') after.pop_back();
+  o << "],\"escapes\":[";
+  for (size_t i = 0; i < rr.escapes.size(); ++i) o << (i ? "," : "") << js(rr.escapes[i]);
   o << "],\"before\":" << before << ",\"after\":" << after << ",\"error\":" << js(rr.error)
     << ",\"exit_code\":" << rr.exit_code << "}\n";
   return o.str();

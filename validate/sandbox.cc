@@ -33,12 +33,14 @@
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/syscall.h>
 #include <sys/un.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <cstddef>
 #include <cstdio>
 #include <cstring>
@@ -51,7 +53,9 @@
 #include <string>
 #include <vector>
 
+#include "impl/text.h"
 #include "validate/process.h"
+#include "verify/build_paths.h"
 
 extern char** environ;
 
@@ -69,6 +73,11 @@ SandboxOptions& sandbox_options() {
     SandboxOptions x;
     const char* v = getenv("IDLESPEC_NO_SANDBOX");
     if (v && *v && strcmp(v, "0") != 0) x.enabled = false;
+    if (const char* q = getenv("IDLESPEC_DISK_QUOTA_MB"); q && *q) {
+      char* end = nullptr;
+      const long mb = strtol(q, &end, 10);
+      if (end && *end == 0 && mb > 0 && mb <= (1L << 20) && q[0] != '0') x.disk_quota_mb = mb;
+    }
     return x;
   }();
   return o;
@@ -214,6 +223,25 @@ int pick_protocol_fd() {
 }
 
 // --- the environment -----------------------------------------------------------------
+// A sandboxed process gets this environment and the job's own variables,
+// never the caller's (whose variables hold tokens, paths and the CI's
+// secrets). docs/security.md lists it.
+std::vector<std::string> sandbox_environment(
+    const std::vector<std::pair<std::string, std::string>>& env) {
+  std::vector<std::string> out = {"PATH=/usr/local/bin:/usr/bin:/bin", "LANG=C", "LC_ALL=C",
+                                  "HOME=/tmp", "TMPDIR=/tmp"};
+  for (const auto& [k, v] : env) {
+    const std::string prefix = k + "=";
+    out.erase(std::remove_if(out.begin(), out.end(),
+                             [&](const std::string& e) { return e.rfind(prefix, 0) == 0; }),
+              out.end());
+    out.push_back(prefix + v);
+  }
+  return out;
+}
+
+// --no-sandbox: the caller's environment with the job's variables (the
+// code under test runs with the caller's rights anyway).
 std::vector<std::string> merged_environment(
     const std::vector<std::pair<std::string, std::string>>& env) {
   std::vector<std::string> out;
@@ -256,7 +284,9 @@ Limits limits_for(const Job& job, bool sandboxed) {
   // RLIMIT_NPROC counts every process of the user: the ones it has now, plus
   // bwrap's two, plus the run's own allowance.
   l.nproc = static_cast<rlim_t>(processes_of(uid) + 2 + so.max_processes);
-  l.fsize = static_cast<rlim_t>(so.file_size_mb) << 20;
+  // One file no larger than the disk quota (its death by SIGXFSZ is the
+  // quota's finding: Supervisor::over_quota).
+  l.fsize = static_cast<rlim_t>(so.disk_quota_mb) << 20;
   if (job.timeout > 0 && job.timeout < 1e6) l.cpu = static_cast<rlim_t>(job.timeout * 2 + 10);
   return l;
 }
@@ -328,23 +358,47 @@ std::vector<std::string> candidate_paths(const std::string& scratch) {
   return out;
 }
 
-std::vector<std::string> hidden_dirs() {
-  std::vector<std::string> d = {
-      "/home",      "/root",     "/run",       "/mnt",     "/media",           "/srv",
-      "/var/tmp",   "/var/mail", "/var/spool", "/etc/ssh", "/etc/ssl/private", "/boot",
-      "/lost+found"};
-  if (const char* h = getenv("HOME"); h && *h == '/' && strcmp(h, "/") != 0) {
-    const std::string home = normalise(h);
-    bool covered = false;
-    for (const auto& x : d) covered = covered || under(home, x);
-    if (!covered) d.push_back(home);
-  }
-  return d;
+// --- the view ------------------------------------------------------------------------
+// Deny by default: the sandbox's root is empty but for what is bound here.
+// The toolchain and its libraries (read-only), the few files the dynamic
+// loader and Debian's alternatives need, a /proc of the sandbox's own PID
+// namespace, a minimal /dev, a private /tmp and /dev/shm, the job's
+// scratch directory and the paths it names (sandbox.h). Anything else of
+// the host is not hidden but absent, whatever its spelling: /etc/passwd,
+// /proc/self/root/etc/passwd, a symlink to /home and a path with ".." all
+// name nothing.
+const char* const kSystemDirs[] = {"/usr", "/bin", "/sbin", "/lib", "/lib64", "/lib32", "/libx32"};
+const char* const kSystemFiles[] = {"/etc/ld.so.cache",   "/etc/ld.so.conf", "/etc/ld.so.conf.d",
+                                    "/etc/alternatives",  "/etc/os-release", "/etc/lsb-release",
+                                    "/etc/debian_version"};
+
+bool in_system_view(const std::string& p) {
+  for (const char* d : kSystemDirs)
+    if (under(p, d)) return true;
+  for (const char* f : kSystemFiles)
+    if (under(p, f)) return true;
+  return false;
 }
 
-std::vector<std::string> masked_files() {
-  return {"/etc/shadow",           "/etc/gshadow", "/etc/shadow-",   "/etc/gshadow-",
-          "/etc/security/opasswd", "/etc/sudoers", "/etc/machine-id"};
+// Directories of the caller's inside the system view (a checkout under
+// /usr/local/src, a home under /usr): covered by an empty tmpfs.
+std::vector<std::string> private_under_system() {
+  std::vector<std::string> candidates;
+  if (const char* h = getenv("HOME"); h && *h == '/') candidates.push_back(normalise(h));
+  char cwd[4096];
+  if (getcwd(cwd, sizeof(cwd))) candidates.push_back(normalise(cwd));
+  candidates.push_back(normalise(build::source_dir()));
+  std::vector<std::string> out;
+  for (const auto& c : candidates) {
+    // Only below /usr/<dir>/<dir>: never a directory of the toolchain itself.
+    if (!under(c, "/usr") || std::count(c.begin(), c.end(), '/') < 3) continue;
+    bool toolchain = false;
+    for (const char* t : {"/usr/bin", "/usr/sbin", "/usr/lib", "/usr/lib32", "/usr/lib64",
+                          "/usr/libx32", "/usr/libexec", "/usr/include", "/usr/share"})
+      toolchain = toolchain || under(c, t);
+    if (!toolchain && std::find(out.begin(), out.end(), c) == out.end()) out.push_back(c);
+  }
+  return out;
 }
 
 bool is_dir(const std::string& p) {
@@ -365,10 +419,10 @@ std::vector<std::string> exposed_for(const std::vector<std::string>& argv,
   for (const auto& c : candidate_paths(scratch)) ex.push_back(normalise(c));
   for (const auto& e : sandbox_options().expose)
     if (!e.empty() && e[0] == '/') ex.push_back(normalise(e));
-  // Only what the view hides needs a bind of its own.
+  // Only what the view lacks needs a bind of its own.
   auto hidden = [](const std::string& p) {
-    if (under(p, "/tmp")) return true;
-    for (const auto& d : hidden_dirs())
+    if (!in_system_view(p)) return true;
+    for (const auto& d : private_under_system())
       if (under(p, d)) return true;
     return false;
   };
@@ -399,27 +453,32 @@ bool reachable_by_others(const std::string& p) {
 std::vector<std::string> bwrap_command(const std::vector<std::string>& argv,
                                        const std::string& scratch, bool tool) {
   const SandboxOptions& so = sandbox_options();
-  std::vector<std::string> c = {bwrap_path(),
-                                "--unshare-user",
-                                "--unshare-ipc",
-                                "--unshare-pid",
-                                "--unshare-net",
-                                "--unshare-uts",
-                                "--unshare-cgroup-try",
-                                "--die-with-parent",
-                                "--new-session",
-                                "--hostname",
-                                "idlespec-sandbox",
-                                "--ro-bind",
-                                "/",
-                                "/"};
-  for (const auto& d : hidden_dirs())
+  std::vector<std::string> c = {bwrap_path(),           "--unshare-user",    "--unshare-ipc",
+                                "--unshare-pid",        "--unshare-net",     "--unshare-uts",
+                                "--unshare-cgroup-try", "--die-with-parent", "--new-session",
+                                "--hostname",           "idlespec-sandbox"};
+  // The system: a directory as itself, a merged-/usr link (/bin -> usr/bin)
+  // as the same link.
+  for (const char* d : kSystemDirs) {
+    struct stat sb {};
+    if (lstat(d, &sb) != 0) continue;
+    if (S_ISLNK(sb.st_mode)) {
+      char target[4096];
+      const ssize_t n = readlink(d, target, sizeof(target) - 1);
+      if (n > 0) c.insert(c.end(), {"--symlink", std::string(target, static_cast<size_t>(n)), d});
+    } else if (S_ISDIR(sb.st_mode)) {
+      c.insert(c.end(), {"--ro-bind", d, d});
+    }
+  }
+  for (const char* f : kSystemFiles)
+    if (access(f, F_OK) == 0) c.insert(c.end(), {"--ro-bind", f, f});
+  for (const auto& d : private_under_system())
     if (is_dir(d)) c.insert(c.end(), {"--tmpfs", d});
-  c.insert(c.end(), {"--size", std::to_string(so.tmp_size_mb << 20), "--tmpfs", "/tmp"});
-  for (const auto& f : masked_files())
-    if (access(f.c_str(), F_OK) == 0 && !is_dir(f))
-      c.insert(c.end(), {"--ro-bind", "/dev/null", f});
-  c.insert(c.end(), {"--proc", "/proc", "--dev", "/dev"});
+  // /tmp and /dev/shm: private, each at most the disk quota (the driver
+  // also counts them with the scratch directory against the same quota).
+  const std::string quota = std::to_string(static_cast<long long>(so.disk_quota_mb) << 20);
+  c.insert(c.end(), {"--proc", "/proc", "--dev", "/dev", "--size", quota, "--tmpfs", "/tmp",
+                     "--size", quota, "--tmpfs", "/dev/shm"});
   int copies = 0;
   for (const auto& p : exposed_for(argv, scratch, true)) {
     if (geteuid() == 0 && !is_dir(p)) {
@@ -464,10 +523,12 @@ std::vector<std::string> bwrap_command(const std::vector<std::string>& argv,
 #define IDLESPEC_AUDIT_ARCH AUDIT_ARCH_PPC64
 #endif
 
-// The calls the supervisor judges. Not ptrace: LeakSanitizer's exit-time
-// check ptraces the harness's threads, and inside the user and PID
-// namespaces a process can trace only the run's own processes.
+// The calls the supervisor judges. ptrace among them: no harness traces
+// (LeakSanitizer, which would, is off in every run: detect_leaks=0), and a
+// trace of another process of the sandbox (bwrap's init, say) would let
+// the code under test act through it.
 const long kWatched[] = {
+    SYS_ptrace,
 #ifdef SYS_open
     SYS_open,
 #endif
@@ -585,13 +646,16 @@ bool install_supervised_filter(int sock) {
   sock_filter prog[8 + 2 * kNWatched];
   size_t n = 0;
   prog[n++] = BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(seccomp_data, arch));
+  // A call through another ABI (int $0x80 on x86-64) goes to the
+  // supervisor, which reports it: not for a harness, and a way around a
+  // policy written for one table of call numbers.
   prog[n++] = BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, IDLESPEC_AUDIT_ARCH, 1, 0);
-  prog[n++] = BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS);  // another ABI
+  prog[n++] = BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_USER_NOTIF);
   prog[n++] = BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(seccomp_data, nr));
 #if defined(__x86_64__)
-  // x32 system calls (nr | 0x40000000): not for a harness.
+  // x32 system calls (nr | 0x40000000): the same.
   prog[n++] = BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, 0x40000000u, 0, 1);
-  prog[n++] = BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM);
+  prog[n++] = BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_USER_NOTIF);
 #endif
   for (size_t i = 0; i < kNWatched; ++i) {
     prog[n++] = BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, static_cast<uint32_t>(kWatched[i]), 0, 1);
@@ -669,20 +733,79 @@ std::string syscall_name(long nr) {
   return it == names.end() ? "system call " + std::to_string(nr) : it->second;
 }
 
+std::string abi_name(uint32_t arch) {
+  switch (arch) {
+    case AUDIT_ARCH_I386:
+      return "32-bit x86, int $0x80";
+    case AUDIT_ARCH_X86_64:
+      return "x86-64";
+    case AUDIT_ARCH_AARCH64:
+      return "arm64";
+    case AUDIT_ARCH_ARM:
+      return "32-bit arm";
+    default:
+      return strprintf("audit arch 0x%x", arch);
+  }
+}
+
+// A path the code under test named, as a report may show it.
+std::string shown(const std::string& p) { return untrusted_text(p, 512); }
+
 class Supervisor {
  public:
   int listener = -1;
   std::vector<std::string> escapes;
 
-  void init(const Job& job, pid_t child) {
+  // tool: a compiler or linker building the code under test (it may exec
+  // the toolchain's programs; what it reads is judged like the code's own
+  // reads, since the code's #include and .incbin make it read).
+  void init(const Job& job, pid_t child, bool tool) {
     child_ = child;
+    tool_ = tool;
+    supervised_ = listener >= 0;
     armed_ = false;
     if (!job.argv.empty()) exe_ = normalise(resolve_in_path(job.argv[0]));
     scratch_ = normalise(job.scratch.empty() ? job.out.substr(0, job.out.rfind('/')) : job.scratch);
     for (const auto& a : job.argv)
       if (a.rfind("-fork=", 0) == 0 || a.rfind("-jobs=", 0) == 0) fuzz_ = true;
     exposed_ = exposed_for(job.argv, scratch_, false);
+    scratch_base_ = bytes_under(scratch_);
+    quota_checked_ = std::chrono::steady_clock::now();
   }
+
+  // The disk quota: the scratch directory's growth since the job started,
+  // with what the sandbox's /tmp and /dev/shm hold, against
+  // SandboxOptions::disk_quota_mb. Looked at every 100 ms (a tmpfs is
+  // capped at the quota on its own; the scratch directory is the host's
+  // disk, and RLIMIT_FSIZE bounds one file).
+  void check_quota() {
+    const auto now = std::chrono::steady_clock::now();
+    if (listener < 0 || now - quota_checked_ < std::chrono::milliseconds(100)) return;
+    quota_checked_ = now;
+    const uint64_t quota = static_cast<uint64_t>(sandbox_options().disk_quota_mb) << 20;
+    const uint64_t scratch_now = bytes_under(scratch_);
+    uint64_t used = scratch_now > scratch_base_ ? scratch_now - scratch_base_ : 0;
+    if (armed_ && main_ > 0)
+      for (const char* mount : {"/tmp", "/dev/shm"}) {
+        struct statvfs fs {};
+        const std::string at = "/proc/" + std::to_string(main_) + "/root" + mount;
+        if (statvfs(at.c_str(), &fs) == 0 && fs.f_blocks >= fs.f_bfree)
+          used += static_cast<uint64_t>(fs.f_blocks - fs.f_bfree) * fs.f_frsize;
+      }
+    if (used > quota) over_quota();
+  }
+
+  // The disk quota's finding: seen by check_quota, or the code died of
+  // SIGXFSZ (one file past the quota).
+  void over_quota() {
+    const std::string f = "the code under test tried to write more than " +
+                          std::to_string(sandbox_options().disk_quota_mb) +
+                          " MiB to its scratch directory, /tmp and /dev/shm (the disk quota, "
+                          "--disk-quota)";
+    if (std::find(escapes.begin(), escapes.end(), f) == escapes.end()) escapes.push_back(f);
+    if (SandboxLog::current().add_finding(f)) fprintf(stderr, "idlespec: sandbox: %s\n", f.c_str());
+  }
+  bool supervised() const { return supervised_; }
 
   void serve() {
     for (int round = 0; round < 256 && listener >= 0; ++round) {
@@ -717,7 +840,10 @@ class Supervisor {
         resp.error = -error;
       } else {
         resp.error = -error;
-        const std::string f = "the code under test tried to " + why;
+        const std::string f = std::string(tool_ ? "the compiler, building the code under test, "
+                                                  "tried to "
+                                                : "the code under test tried to ") +
+                              why;
         if (std::find(escapes.begin(), escapes.end(), f) == escapes.end()) escapes.push_back(f);
         if (SandboxLog::current().add_finding(f))
           fprintf(stderr, "idlespec: sandbox: %s\n", f.c_str());
@@ -736,11 +862,44 @@ class Supervisor {
   bool armed_ = false, fuzz_ = false;
   bool unreadable_ = false;  // the call's path or address could not be read
   pid_t main_ = -1;          // the harness (the first process bwrap execs)
-  std::set<pid_t> setup_;    // bwrap's processes: before the harness ran
   std::set<pid_t> tools_;    // the symbolizer
   std::string exe_, scratch_;
   std::vector<std::string> exposed_;
-  long processes_ = 0;
+  uint64_t scratch_base_ = 0;
+  bool supervised_ = false, tool_ = false;
+  std::chrono::steady_clock::time_point quota_checked_;
+
+  // Bytes allocated under `dir`, not following links.
+  static uint64_t bytes_under(const std::string& dir) {
+    uint64_t total = 0;
+    std::error_code ec;
+    for (auto it = std::filesystem::recursive_directory_iterator(
+             dir, std::filesystem::directory_options::skip_permission_denied, ec);
+         !ec && it != std::filesystem::recursive_directory_iterator(); it.increment(ec)) {
+      struct stat sb {};
+      if (lstat(it->path().c_str(), &sb) == 0) total += static_cast<uint64_t>(sb.st_blocks) * 512;
+    }
+    return total;
+  }
+
+  // The processes of the sandbox alive now, bwrap's init and the harness
+  // among them: every process of the PID namespace of `pid`.
+  long live_processes(pid_t pid) {
+    char mine[64] = {}, theirs[64];
+    const std::string link_of_pid = "/proc/" + std::to_string(pid) + "/ns/pid";
+    if (readlink(link_of_pid.c_str(), mine, sizeof(mine) - 1) <= 0) return 0;
+    long n = 0;
+    DIR* d = opendir("/proc");
+    if (!d) return 0;
+    while (dirent* e = readdir(d)) {
+      if (e->d_name[0] < '0' || e->d_name[0] > '9') continue;
+      const std::string link = std::string("/proc/") + e->d_name + "/ns/pid";
+      const ssize_t k = readlink(link.c_str(), theirs, sizeof(theirs) - 1);
+      if (k > 0 && static_cast<size_t>(k) == strlen(mine) && memcmp(mine, theirs, k) == 0) ++n;
+    }
+    closedir(d);
+    return n;
+  }
 
   // The caller's memory.
   bool read_mem(pid_t pid, uint64_t addr, void* buf, size_t n) {
@@ -817,7 +976,12 @@ class Supervisor {
                                          "/sbin",
                                          "/etc/ld.so.cache",
                                          "/etc/ld.so.preload",
-                                         "/etc/localtime",
+                                         "/etc/ld.so.conf",
+                                         "/etc/ld.so.conf.d",
+                                         "/etc/alternatives",
+                                         "/etc/os-release",
+                                         "/etc/lsb-release",
+                                         "/etc/debian_version",
                                          "/proc/self",
                                          "/proc/thread-self",
                                          "/proc/sys",
@@ -832,17 +996,65 @@ class Supervisor {
                                          "/dev/random",
                                          "/dev/full",
                                          "/dev/shm"};
+    // A process's root or working directory through /proc is judged as the
+    // path it names (the view holds nothing past it; the attempt is what
+    // is reported).
+    if (under(p, "/proc"))
+      if (const std::string alias = through_proc(p); !alias.empty()) return readable(alias);
     for (const char* s : system)
       if (under(p, s)) return true;
     if (under(p, scratch_) || p == exe_) return true;
+    if (distribution_probe(p)) return true;
     for (const auto& e : exposed_)
       if (under(p, e)) return true;
     // The sandbox's own /proc shows its own processes only.
-    if (under(p, "/proc")) return true;
-    return false;
+    return under(p, "/proc");
   }
+  // /etc/redhat-release, /etc/SuSE-release, /etc/debian_version: a compiler
+  // (clang's distribution detection) looks for each; absent in the view
+  // but for the Debian files kSystemFiles binds.
+  static bool distribution_probe(const std::string& p) {
+    if (p.rfind("/etc/", 0) != 0 || p.find('/', 5) != std::string::npos) return false;
+    const std::string name = p.substr(5);
+    const size_t sep = name.find_last_of("-_");
+    if (sep == std::string::npos || sep == 0) return false;
+    const std::string kind = name.substr(sep + 1);
+    return (kind == "release" || kind == "version") &&
+           name.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ") == sep;
+  }
+
+  // "/proc/self/root/etc/passwd" -> "/etc/passwd", "/proc/7/cwd/x" -> the
+  // cwd of the caller + "/x" (any process's: the sandbox's processes share
+  // one view); "" for any other /proc path.
+  std::string through_proc(const std::string& p) {
+    size_t at = 6;  // past "/proc/"
+    if (p.size() <= at) return "";
+    size_t end = p.find('/', at);
+    if (end == std::string::npos) return "";
+    const std::string who = p.substr(at, end - at);
+    if (who != "self" && who != "thread-self" &&
+        who.find_first_not_of("0123456789") != std::string::npos)
+      return "";
+    at = end + 1;
+    if (p.compare(at, 5, "task/") == 0) {  // /proc/N/task/M/root
+      end = p.find('/', at + 5);
+      if (end == std::string::npos) return "";
+      at = end + 1;
+    }
+    end = p.find('/', at);
+    const std::string what = p.substr(at, end == std::string::npos ? std::string::npos : end - at);
+    const std::string rest = end == std::string::npos ? "" : p.substr(end);
+    if (what == "root") return rest.empty() ? "/" : rest;
+    if (what == "cwd") return normalise(scratch_ + rest);
+    return "";
+  }
+  // The private /tmp and /dev/shm (tmpfs, within the disk quota), the
+  // scratch directory, the process's own /proc entries.
   bool writable(const std::string& p) {
-    return p == "/dev/null" || under(p, "/dev/shm") || under(p, scratch_) || under(p, "/proc/self");
+    if (under(p, "/proc"))
+      if (const std::string alias = through_proc(p); !alias.empty()) return writable(alias);
+    return p == "/dev/null" || under(p, "/dev/shm") || under(p, "/tmp") || under(p, scratch_) ||
+           under(p, "/proc/self");
   }
 
   std::string open_verdict(pid_t pid, int64_t dirfd, uint64_t addr, uint64_t flags, int& error) {
@@ -851,7 +1063,17 @@ class Supervisor {
     const bool write = (flags & O_ACCMODE) != O_RDONLY || (flags & (O_CREAT | O_TRUNC));
     if (p.empty()) return "open a file whose name the sandbox could not read";
     if (readable(p) && (!write || writable(p))) return "";
-    return "open " + p + (write ? " for writing" : " for reading");
+    // A compiler probes for installations and headers far and wide (clang
+    // lists /opt, reads /etc/redhat-release): a directory, or a file the host
+    // does not have either, is a probe the view answers with ENOENT. A file
+    // the host has and the view withholds is an attempt (an #include or an
+    // .incbin of it in the code under test).
+    if (tool_ && !write) {
+      struct stat sb {};
+      const std::string host = under(p, "/proc") && !through_proc(p).empty() ? through_proc(p) : p;
+      if ((flags & O_DIRECTORY) || lstat(host.c_str(), &sb) != 0 || S_ISDIR(sb.st_mode)) return "";
+    }
+    return "open " + shown(p) + (write ? " for writing" : " for reading");
   }
 
   std::string path_change(pid_t pid, const char* verb, int64_t dirfd, uint64_t addr, int& error) {
@@ -862,7 +1084,24 @@ class Supervisor {
     // as libFuzzer kills them: a path that cannot be resolved then is denied
     // but not reported (the kernel could not resolve it either).
     if (p.empty() && fuzz_) unreadable_ = true;
-    return std::string(verb) + " " + (p.empty() ? "a path it hid" : p);
+    return std::string(verb) + " " + (p.empty() ? "a path it hid" : shown(p));
+  }
+
+  // A link whose target is outside what the code may read: an attempt to
+  // reach past the view (which holds nothing there: the attempt is what is
+  // reported). `link_dir`: the directory of the new link.
+  std::string link_verdict(pid_t pid, const char* verb, uint64_t target_addr, int64_t dirfd,
+                           uint64_t link_addr, int& error) {
+    const std::string where = path_arg(pid, dirfd, link_addr);
+    error = EACCES;
+    if (where.empty() || !writable(where))
+      return std::string(verb) + " " + (where.empty() ? "a path it hid" : shown(where));
+    std::string target;
+    if (!read_string(pid, target_addr, target)) return std::string(verb) + " " + shown(where);
+    const std::string resolved = normalise(
+        target.rfind('/', 0) == 0 ? target : where.substr(0, where.rfind('/')) + "/" + target);
+    if (readable(resolved)) return "";
+    return std::string(verb) + " " + shown(where) + " to " + shown(target);
   }
 
   std::string argv_text(pid_t pid, uint64_t argv, std::vector<std::string>* out = nullptr) {
@@ -888,6 +1127,8 @@ class Supervisor {
     const std::string text = argv_text(pid, argv, &args);
     if (!p.empty()) {
       if (p == exe_) return "";
+      // A compiler runs the toolchain's own programs (cc1, as, collect2, ld).
+      if (tool_ && in_system_view(p)) return "";
       const std::string base = p.substr(p.rfind('/') + 1);
       // The sanitizers' symbolizer.
       // The sanitizers' symbolizer: a tool of ours from then on (it reads
@@ -928,8 +1169,8 @@ class Supervisor {
     if (fam == AF_UNIX) {
       std::string path(reinterpret_cast<const char*>(buf) + 2, n - 2);
       if (!path.empty() && path[0] == 0)
-        return "the abstract unix socket @" + path.substr(1, path.find('\0', 1) - 1);
-      return "the unix socket " + path.substr(0, path.find('\0'));
+        return "the abstract unix socket @" + shown(path.substr(1, path.find('\0', 1) - 1));
+      return "the unix socket " + shown(path.substr(0, path.find('\0')));
     }
     return "an address of family " + std::to_string(fam);
   }
@@ -953,6 +1194,17 @@ class Supervisor {
     const pid_t pid = static_cast<pid_t>(req.pid);
     const long nr = req.data.nr;
     const auto* a = req.data.args;
+    if (req.data.arch != IDLESPEC_AUDIT_ARCH) {
+      error = ENOSYS;
+      return "make a system call through another ABI (" + abi_name(req.data.arch) + ", call " +
+             std::to_string(nr) + ")";
+    }
+#if defined(__x86_64__)
+    if (nr & 0x40000000) {
+      error = ENOSYS;
+      return "make an x32-ABI system call (call " + std::to_string(nr & ~0x40000000L) + ")";
+    }
+#endif
     if (!armed_) {
       // bwrap's set-up; the first exec by anything but our child starts the harness.
       if ((nr == SYS_execve || nr == SYS_execveat) && pid != child_) {
@@ -960,11 +1212,18 @@ class Supervisor {
         main_ = pid;
         return "";
       }
-      setup_.insert(pid);
       return "";
     }
-    if (setup_.count(pid) || tools_.count(pid)) return "";
+    // From here on no process of the sandbox is exempt but the
+    // symbolizer the sanitizers start (a tool of ours, under /usr) and the
+    // outer bwrap (outside the sandbox's PID namespace: out of the code's
+    // reach).
+    if (pid == child_ || tools_.count(pid)) return "";
     switch (nr) {
+      case SYS_ptrace:
+        error = EPERM;
+        return "call ptrace (request " + std::to_string(static_cast<long>(a[0])) + " on process " +
+               std::to_string(static_cast<long>(a[1])) + ")";
 #ifdef SYS_open
       case SYS_open:
         return open_verdict(pid, AT_FDCWD, a[0], a[1], error);
@@ -1047,12 +1306,13 @@ class Supervisor {
         if (nr == SYS_clone3) read_mem(pid, a[0], &flags, sizeof(flags));
 #endif
         if (flags & CLONE_THREAD) return "";
-        // libFuzzer's fork mode starts a job after another from the harness.
-        if (fuzz_ && pid == main_) return "";
-        if (++processes_ <= sandbox_options().max_processes) return "";
+        // A bound on the processes alive at once in the sandbox (not on
+        // those ever made: libFuzzer's fork mode starts a job after another,
+        // each through a shell, for as long as its campaign runs).
+        if (live_processes(pid) <= sandbox_options().max_processes) return "";
         error = EAGAIN;
-        return "create more than " + std::to_string(sandbox_options().max_processes) +
-               " processes (a fork bomb)";
+        return "have more than " + std::to_string(sandbox_options().max_processes) +
+               " processes alive at once (a fork bomb)";
       }
 #ifdef SYS_mkdir
       case SYS_mkdir:
@@ -1087,16 +1347,17 @@ class Supervisor {
         return path_change(pid, "rename", static_cast<int64_t>(a[0]), a[1], error);
 #ifdef SYS_symlink
       case SYS_symlink:
-        return path_change(pid, "create the symlink", AT_FDCWD, a[1], error);
+        return link_verdict(pid, "create the symlink", a[0], AT_FDCWD, a[1], error);
 #endif
       case SYS_symlinkat:
-        return path_change(pid, "create the symlink", static_cast<int64_t>(a[1]), a[2], error);
+        return link_verdict(pid, "create the symlink", a[0], static_cast<int64_t>(a[1]), a[2],
+                            error);
 #ifdef SYS_link
       case SYS_link:
-        return path_change(pid, "create the link", AT_FDCWD, a[1], error);
+        return link_verdict(pid, "create the link", a[0], AT_FDCWD, a[1], error);
 #endif
       case SYS_linkat:
-        return path_change(pid, "create the link", static_cast<int64_t>(a[2]), a[3], error);
+        return link_verdict(pid, "create the link", a[1], static_cast<int64_t>(a[2]), a[3], error);
 #ifdef SYS_truncate
       case SYS_truncate:
         return path_change(pid, "truncate", AT_FDCWD, a[0], error);

@@ -1,26 +1,42 @@
-// The sandbox of the code under test (issue 15). Every harness that
-// `idlespec validate` / `review` runs executes kernel text or a patch from
-// mail, so process.cc starts it inside bubblewrap (bwrap) with:
+// The sandbox of the code under test (issue 15, issue 35). Every harness that
+// `idlespec validate` / `review` / `matrix` runs executes kernel text or a
+// patch from mail, and every compiler that builds it reads that text, so
+// process.cc starts both inside bubblewrap (bwrap) with:
 //
 //   - its own user, network, PID, IPC, UTS and mount namespaces: no network
 //     at all, every process it forks dies with the run;
-//   - a read-only view of the system (`/`), a private /tmp, /home, /root,
-//     /run, /mnt, /media, /srv, /var/tmp and the caller's $HOME hidden,
-//     /etc/shadow and /etc/gshadow masked, only the run's scratch directory
-//     writable; as root the run drops to nobody (65534) first, so files of
-//     root are as out of reach as anyone's;
-//   - no new privileges, rlimits on processes, file size, core dumps and
-//     CPU time, output through pipes the driver caps;
+//   - a view that is deny-by-default: the toolchain and its libraries
+//     read-only (/usr and the merged-/usr links, the loader's cache, Debian's
+//     alternatives), the harness's own files and the paths its command line
+//     names, the run's scratch directory (the only host directory it may
+//     write), a private /tmp and /dev/shm, a /proc of its own PID namespace
+//     and a minimal /dev. Nothing else of the host exists in it: no /etc
+//     beyond the loader's files, no home, no checkout, no CI workspace;
+//     /proc/self/root is the sandbox's root, so no spelling of a path
+//     (symlinks, "..", /proc/self/root) reaches past the view;
+//   - a fixed environment (PATH, LANG=C, HOME=/tmp, TMPDIR and the job's own
+//     variables), never the caller's;
+//   - as root the run drops to nobody (65534) first; no new privileges;
+//     rlimits on processes, file size, core dumps and CPU time; output
+//     through pipes the driver caps; /tmp and /dev/shm size-capped tmpfs,
+//     and the scratch directory, /tmp and /dev/shm together within the disk
+//     quota (SandboxOptions::disk_quota_mb), watched by the driver;
 //   - a seccomp filter (user notification) installed before bwrap whose
 //     supervisor is the driver: every open, exec, connect/bind/send, signal
-//     to another process, fork beyond a bound, ptrace, mount, namespace or
-//     io_uring call of the code under test is checked against the policy in
-//     sandbox.cc; one outside it is an escape: it is denied, the run is
-//     stopped, and the attempt is reported ("the code under test tried to
-//     connect to 127.0.0.1:15000"), never silent and never a pass.
+//     to another process, process creation beyond a bound of live
+//     processes, ptrace, process_vm_*, mount, namespace, io_uring, bpf,
+//     perf_event_open, userfaultfd and keyring call, and every system call
+//     through another ABI (int $0x80, x32), of every process of the code
+//     under test is judged against the policy in sandbox.cc; one outside it
+//     is an escape: it is denied, the run is stopped, and the attempt is
+//     reported ("the code under test tried to open /etc/shadow for
+//     reading"), never silent and never a pass. Once the harness runs no
+//     process of the sandbox is exempt (bwrap's own set-up is, before).
 //
-// Compilers run in the same namespaces and view without the seccomp
-// supervisor (they fork and exec their own tools).
+// Compilers run in the same view and environment, without the supervisor
+// (they fork and exec their own tools): what they may read is what the view
+// holds. docs/security.md states what the sandbox promises, what it does
+// not, and how it is tested.
 #pragma once
 
 #include <mutex>
@@ -38,9 +54,10 @@ struct SandboxOptions {
   // under a hidden directory such as $HOME). Paths named on a job's command
   // line are exposed automatically.
   std::vector<std::string> expose;
-  long max_processes = 64;           // processes a run may create (beyond the harness)
-  long file_size_mb = 256;           // RLIMIT_FSIZE
-  long tmp_size_mb = 64;             // the private /tmp of the run
+  long max_processes = 64;  // processes a run may create (beyond the harness)
+  // The scratch directory's growth, /tmp and /dev/shm together (MiB);
+  // each tmpfs is also capped at it. --disk-quota, IDLESPEC_DISK_QUOTA_MB.
+  long disk_quota_mb = 512;
   size_t stdout_cap = 1u << 20;      // the code's own stdout kept (the rest counted)
   size_t stderr_cap = 16u << 20;     // stderr kept (sanitizer reports, AT traces)
   size_t protocol_cap = 256u << 20;  // protocol output beyond this stops the run

@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <chrono>
 #include <cmath>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <deque>
@@ -23,10 +24,10 @@
 #include "validate/component.h"
 #include "validate/process.h"
 #include "validate/sandbox.h"
+#include "verify/build_paths.h"
 #include "verify/outputs.h"
 #include "verify/sarif.h"
 #include "verify/spec_index.h"
-#include "verify/build_paths.h"
 
 namespace idlespec::validate {
 
@@ -306,6 +307,64 @@ int exit_code_of(const std::vector<ClauseVerdict>& verdicts, bool allow_unknown)
   return kExitHeld;
 }
 
+int command_exit_code(const std::vector<ClauseVerdict>& verdicts, bool allow_unknown,
+                      bool escaped) {
+  if (const int sig = interrupted()) return 128 + sig;
+  if (escaped) return kExitFailed;
+  return exit_code_of(verdicts, allow_unknown);
+}
+
+bool any_escape(const Report& report) {
+  for (const auto& p : report.parts)
+    if (!p.escapes.empty()) return true;
+  return false;
+}
+
+void withdraw_if_interrupted(std::vector<ClauseVerdict>& verdicts) {
+  const int sig = interrupted();
+  if (!sig) return;
+  for (auto& v : verdicts) {
+    if (v.status == "absent" || v.status == "n/a") continue;
+    v.status = "unknown";
+    v.counterexamples.clear();
+    v.error.clear();
+    v.note = std::string("not judged: the run was interrupted (") +
+             (sig == SIGINT    ? "SIGINT"
+              : sig == SIGTERM ? "SIGTERM"
+                               : "a signal") +
+             ")";
+  }
+}
+
+void make_report_safe(Report& report) {
+  auto safe = [](std::string& s) { s = report_text(s); };
+  auto safe_all = [&](std::vector<std::string>& v) {
+    for (auto& s : v) safe(s);
+  };
+  for (std::string* s : {&report.subject, &report.judged_subject, &report.sandbox, &report.error})
+    safe(*s);
+  safe_all(report.notes);
+  auto safe_clause = [&](ClauseVerdict& v) {
+    for (std::string* s :
+         {&v.id, &v.component, &v.function, &v.file, &v.subject, &v.status, &v.coverage, &v.error,
+          &v.note, &v.spec_note, &v.fixed_by, &v.era, &v.replay})
+      safe(*s);
+    safe_all(v.counterexamples);
+    safe_all(v.fails_like);
+  };
+  for (auto& p : report.parts) {
+    for (std::string* s : {&p.component, &p.file, &p.build_error, &p.temp_dir}) safe(*s);
+    for (auto& f : p.functions) safe(f.name);
+    safe_all(p.prelude);
+    safe_all(p.notes);
+    safe_all(p.escapes);
+    for (auto& r : p.runs)
+      for (std::string* s : {&r.build, &r.mode, &r.outcome}) safe(*s);
+    for (auto& v : p.clauses) safe_clause(v);
+  }
+  for (auto& v : report.clauses) safe_clause(v);
+}
+
 void judge_against_spec(Report& rep, const Options& opt) {
   const verify::SpecIndex& idx = spec();
   std::set<std::string> noted;
@@ -437,17 +496,15 @@ void judge_against_spec(Report& rep, const Options& opt) {
       rep.judged_subject += (rep.judged_subject.empty() ? "" : "; ") + s + " (" + list + ")";
     }
   }
+  for (auto& p : rep.parts) withdraw_if_interrupted(p.clauses);
   rep.clauses.clear();
-  bool escaped = false;
-  for (const auto& p : rep.parts) {
+  for (const auto& p : rep.parts)
     rep.clauses.insert(rep.clauses.end(), p.clauses.begin(), p.clauses.end());
-    escaped = escaped || !p.escapes.empty();
-  }
-  rep.exit_code = rep.error.empty() ? exit_code_of(rep.clauses, opt.allow_unknown) : kExitUsage;
   // An attempt of the code under test to leave its sandbox is a finding.
-  if (escaped && rep.exit_code != kExitUsage) rep.exit_code = kExitFailed;
-  if (interrupted() && rep.exit_code != kExitFailed && rep.exit_code != kExitUsage)
-    rep.exit_code = kExitUnjudged;
+  rep.exit_code = rep.error.empty()
+                      ? command_exit_code(rep.clauses, opt.allow_unknown, any_escape(rep))
+                      : kExitUsage;
+  make_report_safe(rep);
 }
 
 namespace {
@@ -707,7 +764,9 @@ Report validate(const Options& opt) {
         rep.parts.push_back(part);
         continue;
       }
-      if (const std::string why = read_input_file(path, kMaxInputBytes, t.text); !why.empty()) {
+      std::string why = inside_tree(opt.kernel_tree, c.tree_path);
+      if (why.empty()) why = read_input_file(path, kMaxInputBytes, t.text);
+      if (!why.empty()) {
         Part part;
         part.component = c.name;
         part.file = c.tree_path;
@@ -799,8 +858,8 @@ std::string clause_json(const ClauseVerdict& v) {
 std::string markdown_cell(const std::string& text) {
   std::string out;
   for (const char c : text) {
-    if (c == '|')
-      out += "\\|";
+    if (c == '|' || c == '`' || c == '[' || c == ']' || c == '\\')
+      out += std::string("\\") + c;  // no table cell, code span or link of the text's own
     else if (c == '\n')
       out += "<br>";
     else if (c == '<')
@@ -972,6 +1031,8 @@ std::string render_junit(const Report& rep) {
   return o.str();
 }
 
+constexpr const char* kSandboxRule = "SANDBOX-ESCAPE";
+
 std::string render_sarif(const Report& rep) {
   // The rules: the spec's clauses (a clause the spec lacks, which the
   // post-pass reports as an error, gets a rule of its ID alone).
@@ -1018,9 +1079,36 @@ std::string render_sarif(const Report& rep) {
     if (!v.replay.empty()) r.replay.push_back(v.replay);
     results.push_back(std::move(r));
   }
+  // An escape attempt of the code under test: a result of its own, an error,
+  // under a rule that is the sandbox's (docs/security.md), not a clause's.
+  for (const auto& p : rep.parts) {
+    if (p.escapes.empty()) continue;
+    if (std::none_of(rules.begin(), rules.end(),
+                     [](const verify::Clause* c) { return c->id == kSandboxRule; })) {
+      verify::Clause& rule = unknown_clauses.emplace_back();
+      rule.id = kSandboxRule;
+      rule.obligation =
+          "The code under test stays inside its sandbox: no file, process, network or system "
+          "call outside the view and the policy of docs/security.md.";
+      rule.component = p.component;
+      rule.file = "docs/security.md";
+      rule.line = 1;
+      rules.push_back(&rule);
+    }
+    for (const auto& e : p.escapes) {
+      verify::SarifResult r;
+      r.rule = kSandboxRule;
+      r.status = "failed";
+      r.location = {p.file, 1};
+      r.message = e + " (" + p.component + ")";
+      r.fingerprint_key = std::string(kSandboxRule) + "|" + p.component + "|" + e;
+      results.push_back(std::move(r));
+    }
+  }
   std::vector<std::string> notes;
   if (!rep.error.empty()) notes.push_back(rep.error);
-  return verify::write_sarif(rules, results, verify::sarif_options_for(idlespec::build::source_dir()), notes);
+  return verify::write_sarif(rules, results,
+                             verify::sarif_options_for(idlespec::build::source_dir()), notes);
 }
 
 // --- the command line --------------------------------------------------------------
@@ -1072,11 +1160,16 @@ into a plain and an ASan+UBSan harness, and run in child processes.
   --cc COMPILER          the C compiler for the harness (default cc)
   --validate-dir DIR     where harness_*.c and shims/ live
   --keep-temp            keep the harness directory (for replay commands)
+  --disk-quota MB        what the code under test may write to its scratch
+                         directory, /tmp and /dev/shm together (default 512;
+                         IDLESPEC_DISK_QUOTA_MB); more is a finding
   --no-sandbox           run the code under test with your own rights (it
                          runs in a bubblewrap sandbox otherwise: no network,
-                         a read-only system, only its scratch directory
-                         writable; every escape attempt is a finding); every
-                         report then says so
+                         the toolchain read-only and nothing else of the
+                         host, a fixed environment, only its scratch
+                         directory writable; every escape attempt is a
+                         finding, exit 1; docs/security.md); every report
+                         then says so
   --subject NAME         the spec subject to judge the file against (default:
                          the component's "- Validate default:" in spec/*.md,
                          mainline for governor and teo, else reference; e.g. legacy
@@ -1205,6 +1298,14 @@ bool parse_common(const std::vector<std::string>& args, Parsed& p,
       p.opt.property_cases = static_cast<int>(n);
     } else if (a == "--fuzz-cc") {
       if (!value(p.opt.fuzz_cc, "a compiler")) return false;
+    } else if (a == "--disk-quota") {
+      if (!value(v, "a number of MiB")) return false;
+      uint64_t mb = 0;
+      if (!parse_number(v, mb) || mb < 1 || mb > (uint64_t{1} << 20)) {
+        p.error = "bad --disk-quota '" + v + "': a number of MiB, 1 to 1048576";
+        return false;
+      }
+      sandbox_options().disk_quota_mb = static_cast<long>(mb);
     } else if (a == "--memory") {
       if (!value(v, "a number of MiB")) return false;
       uint64_t mb = 0;
@@ -1335,8 +1436,8 @@ namespace {
 // After a run: an interrupt's word and the temporary directories' removal.
 void after_run(const std::string& prog) {
   if (const int sig = interrupted()) {
-    std::cerr << prog << ": interrupted by signal " << sig
-              << ": the report has what was judged before it\n";
+    std::cerr << prog << ": interrupted by signal " << sig << ": no verdict (exit " << 128 + sig
+              << ")\n";
     cleanup_temp_dirs();
   }
 }

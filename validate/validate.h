@@ -151,6 +151,21 @@ void judge_against_spec(Report& report, const Options& options);
 // The exit code of a list of verdicts (see above); `usage_error` gives 2.
 int exit_code_of(const std::vector<ClauseVerdict>& verdicts, bool allow_unknown);
 
+// The exit code of validate, review and matrix alike: 128 + the signal after
+// SIGINT/SIGTERM (130, 143: no verdict), else 1 when the code under test
+// tried to leave its sandbox (whatever --allow-unknown says), else
+// exit_code_of().
+int command_exit_code(const std::vector<ClauseVerdict>& verdicts, bool allow_unknown, bool escaped);
+// Whether any part of the report saw an escape attempt.
+bool any_escape(const Report& report);
+// After SIGINT/SIGTERM: every verdict withdrawn (unknown, "not judged: the
+// run was interrupted"); a run killed by the interrupt proves nothing.
+void withdraw_if_interrupted(std::vector<ClauseVerdict>& verdicts);
+// Every string of the report through report_text() (impl/text.h): what the
+// code under test printed or made a compiler quote reaches no terminal, log,
+// JSON, Markdown, SARIF or HTML raw.
+void make_report_safe(Report& report);
+
 // Extract, build, run, judge. Never throws for problems of the code under
 // test. --source, --kernel-tree and --candidate are exclusive.
 Report validate(const Options& options);
@@ -190,7 +205,8 @@ struct ReviewReport {
   Report before, after;
   std::vector<ClauseChange> changes;     // clauses whose verdict changed
   std::vector<std::string> notes_after;  // e.g. a harness that no longer compiles after the patch
-  std::string error;                     // exit 2
+  std::vector<std::string> escapes;  // escape attempts, either side ("after the patch, F (C): ...")
+  std::string error;                 // exit 2
   int exit_code = 0;  // 0 nothing newly failed, 1 a clause newly failed, 2 usage, 3 unjudged
 };
 

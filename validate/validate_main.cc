@@ -7,7 +7,6 @@
 #include "validate/validate.h"
 #include "verify/build_paths.h"
 
-
 int main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
   if (!args.empty() && args[0] == "review") {

@@ -121,7 +121,7 @@ kill "$LISTENER" 2>/dev/null
 # --- fork bomb; kills its parent ------------------------------------------------------------
 hostile forkbomb 'for (;;) fork();'
 bd forkbomb
-expect_escape forkbomb "the code under test tried to create more than 64 processes (a fork bomb)"
+expect_escape forkbomb "the code under test tried to have more than 64 processes alive at once (a fork bomb)"
 
 hostile killparent 'kill(getppid(), 9);'
 bd killparent
@@ -141,7 +141,7 @@ CLAUSES="XCEDE-1 XCEDE-2 XCEDE-3 XCEDE-4 XCEDE-5 XCEDE-6 XCEDE-7"
 run flood --source "$SCRATCH/flood.c" --budget "$RUN_BUDGET" --inputs generated
 expect_rc flood 0
 expect_only_failed flood
-grep -q "the code under test printed [0-9]* MB to stdout (1 MB kept); first lines: flood flood" "$SCRATCH/flood.err" "$SCRATCH/flood.out" ||
+grep -q "the code under test printed [0-9]* MB to stdout (1 MB kept); its first lines, quoted: «flood flood" "$SCRATCH/flood.err" "$SCRATCH/flood.out" ||
   fail "flood: no summary of the code's stdout"
 expect_within flood
 expect_clean flood
