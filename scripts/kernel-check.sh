@@ -98,6 +98,7 @@ def summary(c):
     return c.get("note") or ""
 
 actual = {}
+escaped = False
 for v in trees:
     path = os.path.join(work, v + ".json")
     try:
@@ -108,6 +109,13 @@ for v in trees:
     for c in d["clauses"]:
         key = (f"debian-{v}", c["component"], c["id"], c.get("function", ""))
         actual[key] = (c["status"], " ".join(summary(c).split())[:200])
+    # Debian's faithful trees must show no escape attempt (docs/security.md):
+    # the project's own processes are never the code under test's.
+    for p in d.get("parts", []):
+        for e in p.get("escapes", []):
+            print(f"debian-{v}: {p['file']} ({p['component']}): escape reported on a faithful "
+                  f"tree: {e}")
+            escaped = True
 
 expected, order = {}, []
 if os.path.exists(table):
@@ -165,7 +173,7 @@ if diff and not update:
     print("run scripts/kernel-check.sh --update and give each changed row its reason")
 for k in todo:
     print(f"kernel-check: {k[0]} {k[2]} [{k[3]}] has no reason yet ({table})")
-if (diff and not update) or todo:
+if (diff and not update) or todo or escaped:
     sys.exit(1)
 print(f"kernel-check: {len(checked) if not update else len(actual)} verdicts as {table} says")
 PY

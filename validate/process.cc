@@ -199,7 +199,7 @@ Started start(const Job& job) {
       std::call_once(said, [&] { fprintf(stderr, "idlespec: %s\n", st.why.c_str()); });
       return st;
     }
-    argv = bwrap_command(job.argv, scratch, confine == Confine::tool);
+    argv = bwrap_command(job.argv, job.reads, scratch, confine == Confine::tool);
     env.push_back({"TMPDIR", scratch});  // libFuzzer's fork mode, the compiler
     if (geteuid() == 0) give_to_nobody(scratch);
   } else {

@@ -43,6 +43,10 @@ struct Job {
   Confine confine = Confine::automatic;
   // The directory the job may write ("" = the directory of `out`).
   std::string scratch;
+  // Files the job may read beyond what its command line names (bound
+  // read-only at their own paths): the kernel text a compiler's #line
+  // markers name, which it opens to quote a line in a diagnostic.
+  std::vector<std::string> reads;
 };
 
 // The default memory limit of jobs (MiB, 0 = none).

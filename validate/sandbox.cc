@@ -410,8 +410,11 @@ bool is_dir(const std::string& p) {
 // a candidate library, SandboxOptions::expose. `binds`: only those the view
 // hides (they need a bind of their own).
 std::vector<std::string> exposed_for(const std::vector<std::string>& argv,
+                                     const std::vector<std::string>& reads,
                                      const std::string& scratch, bool binds) {
   std::vector<std::string> ex = named_paths(argv);
+  for (const auto& r : reads)
+    if (!r.empty() && r[0] == '/') ex.push_back(normalise(r));
   if (!argv.empty()) {
     const std::string exe = resolve_in_path(argv[0]);
     if (!exe.empty() && exe[0] == '/') ex.push_back(normalise(exe));
@@ -451,6 +454,7 @@ bool reachable_by_others(const std::string& p) {
 }
 
 std::vector<std::string> bwrap_command(const std::vector<std::string>& argv,
+                                       const std::vector<std::string>& reads,
                                        const std::string& scratch, bool tool) {
   const SandboxOptions& so = sandbox_options();
   std::vector<std::string> c = {bwrap_path(),           "--unshare-user",    "--unshare-ipc",
@@ -480,7 +484,7 @@ std::vector<std::string> bwrap_command(const std::vector<std::string>& argv,
   c.insert(c.end(), {"--proc", "/proc", "--dev", "/dev", "--size", quota, "--tmpfs", "/tmp",
                      "--size", quota, "--tmpfs", "/dev/shm"});
   int copies = 0;
-  for (const auto& p : exposed_for(argv, scratch, true)) {
+  for (const auto& p : exposed_for(argv, reads, scratch, true)) {
     if (geteuid() == 0 && !is_dir(p)) {
       // As root the run is nobody, who may not reach the file (a --candidate
       // library in root's 0700 directory): a copy in the scratch directory,
@@ -768,7 +772,7 @@ class Supervisor {
     scratch_ = normalise(job.scratch.empty() ? job.out.substr(0, job.out.rfind('/')) : job.scratch);
     for (const auto& a : job.argv)
       if (a.rfind("-fork=", 0) == 0 || a.rfind("-jobs=", 0) == 0) fuzz_ = true;
-    exposed_ = exposed_for(job.argv, scratch_, false);
+    exposed_ = exposed_for(job.argv, job.reads, scratch_, false);
     scratch_base_ = bytes_under(scratch_);
     quota_checked_ = std::chrono::steady_clock::now();
   }

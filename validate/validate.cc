@@ -150,6 +150,26 @@ std::vector<std::pair<std::string, std::string>> sanitizer_env() {
           {"UBSAN_OPTIONS", "print_stacktrace=0:halt_on_error=0"}};
 }
 
+// The files the #line markers of extracted code name (extract.h): the
+// compiler opens them to quote a line in a diagnostic. Regular files only.
+std::vector<std::string> line_marker_files(const std::string& code) {
+  std::vector<std::string> files;
+  for (size_t at = code.find("#line "); at != std::string::npos; at = code.find("#line ", at + 1)) {
+    if (at > 0 && code[at - 1] != '\n') continue;
+    const size_t open = code.find('"', at), eol = code.find('\n', at);
+    if (open == std::string::npos || (eol != std::string::npos && open > eol)) continue;
+    const size_t close = code.find('"', open + 1);
+    if (close == std::string::npos || (eol != std::string::npos && close > eol)) continue;
+    std::string path = code.substr(open + 1, close - open - 1);
+    std::error_code ec;
+    if (path.empty() || path[0] != '/') path = std::filesystem::absolute(path, ec).string();
+    if (std::find(files.begin(), files.end(), path) == files.end() &&
+        std::filesystem::is_regular_file(path, ec))
+      files.push_back(path);
+  }
+  return files;
+}
+
 HarnessBuild build_harness(const Options& opt, const std::string& dir,
                            const std::string& env_header, const std::string& code,
                            const std::string& harness_file, const std::vector<std::string>& defs,
@@ -181,6 +201,7 @@ HarnessBuild build_harness(const Options& opt, const std::string& dir,
     j.argv.insert(j.argv.end(), libs.begin(), libs.end());
     j.out = out + ".build.out";
     j.err = out + ".build.err";
+    j.reads = line_marker_files(code);
     // The build is the part's first stage: it may take the whole --budget
     // (issue 15: every stage within it), never more.
     j.timeout = opt.budget_seconds;
