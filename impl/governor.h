@@ -161,6 +161,10 @@ struct V614 {
   // Hooks that only witnesses change.
   static constexpr bool honours_disabled = true;
   static constexpr unsigned timer_product_bits = 64;
+  // The repair spec/governor.md proposes for GOV-8: a polling timeout that
+  // finds no timer consulted (next_timer_ns = KTIME_MAX) stores UINT_MAX,
+  // the mark the predictor skips, instead of ktime_to_us(KTIME_MAX).
+  static constexpr bool marks_unknown_poll_timeout = false;
 };
 
 // Seed 004's v2 patch on v6.14: the polling rule removed.
@@ -500,7 +504,12 @@ void menu_update(std::span<const State<D>> states, History<D>& h, const Inputs<D
         D::ite(h.bucket == D::template lit<32>(b), factor, h.correction_factor[b]);
   }
   // ktime_to_us(measured_ns) passed as an unsigned int.
-  const U64 interval_us = D::udiv(measured, D::template lit<64>(kNsecPerUsec));
+  U64 interval_us = D::udiv(measured, D::template lit<64>(kNsecPerUsec));
+  if constexpr (S::marks_unknown_poll_timeout) {
+    const auto unknown = !(h.tick_wakeup && h.next_timer_ns > in.tick_ns) && last_polling &&
+                         in.poll_time_limit && h.next_timer_ns == D::template lit<64>(kKtimeMax);
+    interval_us = D::ite(unknown, D::template lit<64>(kUintMax), interval_us);
+  }
   if (trace) {
     trace->factor = factor;
     trace->interval_us = interval_us;

@@ -471,6 +471,7 @@ Part check_busy_delay(const Options& opt, const Target& target) {
     if (have_delay) defs.push_back("-DHAVE_RTAS_BUSY_DELAY");
     const HarnessBuild hb =
         build_harness(opt, rep.temp_dir, "", ex.code, "harness_busy_delay.c", defs);
+    rep.notes.insert(rep.notes.end(), hb.notes.begin(), hb.notes.end());
     if (!hb.error.empty()) {
       rep.build_error = hb.error;
       fill_verdicts(component, target, rep, "error", hb.verdict_reason);

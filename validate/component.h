@@ -68,6 +68,9 @@ void fill_verdicts(const Component& component, const Target& target, Part& part,
 struct HarnessBuild {
   std::string plain, san, san_note, error;
   std::string fuzz, fuzz_note;  // the libFuzzer build, or why there is none
+  // What was dropped to make it compile (pulled-in items the shims cannot
+  // compile, extract.h's drop_failing_items), one note each, for the report.
+  std::vector<std::string> notes;
   // With an error, what each clause's verdict says: the harness does not
   // compile, or its build ran out of the budget.
   std::string verdict_reason = "the harness does not compile";

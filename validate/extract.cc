@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <fstream>
+#include <iterator>
 #include <map>
 #include <set>
 #include <unordered_map>
@@ -592,16 +594,47 @@ bool all_caps(std::string_view w) {
   });
 }
 
-// The shim a name belongs in.
-std::string shim_for(std::string_view name) {
+// The shim a name belongs in: cpuidle's names in cpuidle.h, a struct's
+// members where the struct is (when `shims_dir` is given and a header there
+// defines it), anything else in the component's own header (`env_header`),
+// or kernel.h when there is none.
+std::string shim_for(std::string_view name, const ExplainContext& ctx, bool is_struct = false) {
   if (name.substr(0, 8) == "CPUIDLE_" || name.substr(0, 8) == "cpuidle_")
     return "validate/shims/cpuidle.h";
+  if (is_struct && !ctx.shims_dir.empty()) {
+    for (const char* h : {"kernel.h", "cpuidle.h", "xcede_env.h", "states_env.h", "governor_env.h",
+                          "teo_env.h", "idle_env.h"}) {
+      std::ifstream in(std::string(ctx.shims_dir) + "/" + h);
+      const std::string text((std::istreambuf_iterator<char>(in)),
+                             std::istreambuf_iterator<char>());
+      if (text.find("struct " + std::string(name) + " {") != std::string::npos)
+        return "validate/shims/" + std::string(h);
+    }
+  }
+  if (!ctx.env_header.empty()) return "validate/shims/" + std::string(ctx.env_header);
   return "validate/shims/kernel.h";
+}
+
+// Whether `name` is called in `code` (name followed by an opening
+// parenthesis), as opposed to used as a variable.
+bool called_in(std::string_view code, const std::string& name) {
+  for (size_t p = code.find(name); p != std::string_view::npos; p = code.find(name, p + 1)) {
+    if (p > 0 && ident_char(code[p - 1])) continue;
+    size_t e = p + name.size();
+    if (e < code.size() && ident_char(code[e])) continue;
+    while (e < code.size() && (code[e] == ' ' || code[e] == '\t')) ++e;
+    if (e < code.size() && code[e] == '(') return true;
+  }
+  return false;
 }
 
 }  // namespace
 
 std::vector<std::string> explain_build_error(std::string_view out) {
+  return explain_build_error(out, ExplainContext{});
+}
+
+std::vector<std::string> explain_build_error(std::string_view out, const ExplainContext& ctx) {
   std::vector<std::string> lines;
   std::unordered_set<std::string> seen;
   auto add = [&](const std::string& key, const std::string& text) {
@@ -615,22 +648,26 @@ std::vector<std::string> explain_build_error(std::string_view out) {
     p = e + 1;
     if (std::string n = quoted_after(line, "error: ");
         !n.empty() && line.find("undeclared") != line.npos) {
-      add(n, n + ": not in the shims; " + shim_for(n) + " would need " +
+      add(n, n + ": not in the shims; " + shim_for(n, ctx) + " would need " +
                  (all_caps(n) ? "`#define " + n + " ...`"
                               : "a declaration of `" + n + "` (`extern ... " + n + ";`)"));
     } else if (std::string t = quoted_after(line, "unknown type name"); !t.empty()) {
-      add(t, t + ": not in the shims; " + shim_for(t) + " would need `typedef ... " + t + ";`");
+      add(t,
+          t + ": not in the shims; " + shim_for(t, ctx) + " would need `typedef ... " + t + ";`");
     } else if (std::string f = quoted_after(line, "undefined reference to"); !f.empty()) {
-      add(f, f + ": not in the shims; " + shim_for(f) + " would need `static inline ... " + f +
-                 "(...) { ... }`");
+      const bool variable = !ctx.code.empty() && !called_in(ctx.code, f);
+      add(f, f + ": not in the shims (the linker found no definition); " + shim_for(f, ctx) +
+                 " would need " +
+                 (variable ? "a definition of the variable `" + f + "` (`... " + f + " = ...;`)"
+                           : "`static inline ... " + f + "(...) { ... }`"));
     } else if (std::string m = quoted_after(line, "has no member named"); !m.empty()) {
       std::string type = quoted_after(line, "error: ");
       add(type + "." + m, m + ": not a member of `" + type + "` in the shims; " +
-                              shim_for(type.substr(type.find(' ') + 1)) +
+                              shim_for(type.substr(type.find(' ') + 1), ctx, true) +
                               " would need the field `" + m + "` in `" + type + "`");
     } else if (std::string u = quoted_after(line, "invalid use of undefined type"); !u.empty()) {
-      add(u, u + ": not in the shims; " + shim_for(u.substr(u.find(' ') + 1)) + " would need `" +
-                 u + " { ... };`");
+      add(u, u + ": not in the shims; " + shim_for(u.substr(u.find(' ') + 1), ctx, true) +
+                 " would need `" + u + " { ... };`");
     } else if (line.find("has incomplete type") != line.npos ||
                line.find("isn't known") != line.npos) {
       const std::string v = quoted_after(line, "of");
@@ -642,18 +679,29 @@ std::vector<std::string> explain_build_error(std::string_view out) {
 
 std::string drop_failing_items(const std::string& code, std::string_view compiler_output,
                                std::string_view file_label, std::vector<std::string>& dropped) {
-  // The lines the compiler blamed in the file under test.
+  // The lines the compiler blamed in the file under test, and the functions
+  // the linker found an undefined reference in.
   std::set<int> blamed;
+  std::set<std::string> link_blamed;
   const std::string prefix = std::string(file_label) + ":";
-  for (size_t p = compiler_output.find(prefix); p != std::string_view::npos;
-       p = compiler_output.find(prefix, p + 1)) {
-    if (p > 0 && compiler_output[p - 1] != '\n') continue;
-    const size_t eol = compiler_output.find('\n', p);
+  std::string in_function;
+  for (size_t p = 0; p < compiler_output.size();) {
+    size_t eol = compiler_output.find('\n', p);
+    if (eol == std::string_view::npos) eol = compiler_output.size();
     const std::string_view line = compiler_output.substr(p, eol - p);
-    if (line.find(" error: ") == std::string_view::npos) continue;
-    blamed.insert(std::atoi(std::string(line.substr(prefix.size())).c_str()));
+    p = eol + 1;
+    if (line.substr(0, prefix.size()) == prefix && line.find(" error: ") != std::string_view::npos)
+      blamed.insert(std::atoi(std::string(line.substr(prefix.size())).c_str()));
+    if (const size_t f = line.find("in function `"); f != std::string_view::npos) {
+      const size_t b = f + 13, e = line.find('\'', b);
+      // gcc's clones of a static function: `name.constprop.0`, `name.isra.0`.
+      if (e != std::string_view::npos) in_function = std::string(line.substr(b, e - b));
+      in_function = in_function.substr(0, in_function.find('.'));
+    }
+    if (line.find("undefined reference to") != std::string_view::npos && !in_function.empty())
+      link_blamed.insert(in_function);
   }
-  if (blamed.empty()) return code;
+  if (blamed.empty() && link_blamed.empty()) return code;
   // The pulled-in items, each from its marker to the next; its lines from
   // its #line marker and its newlines.
   std::string result;
@@ -668,25 +716,60 @@ std::string drop_failing_items(const std::string& code, std::string_view compile
                                  (next == std::string::npos ? code.size() : next) - at);
     const size_t head_end = block.find(" */");
     const std::string head(block.substr(marker.size(), head_end - marker.size()));
-    bool drop = false;
-    if (head.rfind("pulled ", 0) == 0) {
-      const size_t ln = block.find("#line ");
-      if (ln != std::string_view::npos) {
-        const int first = std::atoi(std::string(block.substr(ln + 6, 12)).c_str());
-        const size_t body = block.find('\n', ln);
-        const int n_lines =
-            static_cast<int>(std::count(block.begin() + body + 1, block.end(), '\n'));
-        const auto hit = blamed.lower_bound(first);
-        drop = hit != blamed.end() && *hit < first + std::max(1, n_lines);
-        if (drop)
-          dropped.push_back(head.substr(7) + " (line " + std::to_string(first) +
-                            ") does not compile with the shims: dropped");
+    const size_t ln = block.find("#line ");
+    if (head.rfind("pulled ", 0) != 0 || ln == std::string_view::npos) {
+      result.append(block);
+      at = next;
+      continue;
+    }
+    const std::string what = head.substr(7);  // "function NAME", "declaration NAME", ...
+    const std::string name = what.substr(what.find(' ') + 1);
+    const bool function = what.rfind("function ", 0) == 0;
+    const int first = std::atoi(std::string(block.substr(ln + 6, 12)).c_str());
+    const size_t text = block.find('\n', ln) + 1;
+    const int n_lines = static_cast<int>(std::count(block.begin() + text, block.end(), '\n'));
+    const auto hit = blamed.lower_bound(first);
+    const bool compile_blamed = hit != blamed.end() && *hit < first + std::max(1, n_lines);
+    const bool link = function && link_blamed.count(name) > 0;
+    if (!compile_blamed && !link) {
+      result.append(block);
+      at = next;
+      continue;
+    }
+    const std::string where = " (line " + std::to_string(first) + ")";
+    // A function whose body is to blame keeps its declaration, with a body
+    // that stops the harness if it is ever called (kernel.h,
+    // idlespec_dropped_function): what refers to it (a state table's
+    // .enter) still compiles, and nothing judged can run it unnoticed.
+    // A function the code calls is on the path the harness runs: it stays,
+    // and the error with it (the caller explains what the shims lack).
+    if (function) {
+      std::string rest = code.substr(0, at);
+      if (next != std::string::npos) rest.append(code, next, std::string::npos);
+      if (called_in(rest, name)) {
+        result.append(block);
+        at = next;
+        continue;
       }
     }
-    if (!drop)
-      result.append(block);
-    else
-      changed = true;
+    changed = true;
+    const size_t brace = function ? block.find('{', text) : std::string_view::npos;
+    if (brace != std::string_view::npos) {
+      const int body_line =
+          first + static_cast<int>(std::count(block.begin() + text, block.begin() + brace, '\n'));
+      if (link || hit == blamed.end() || *hit >= body_line) {
+        result += marker + "pulled stub " + name + " */\n";
+        result.append(block.substr(ln, brace - ln));
+        result += "{ idlespec_dropped_function(\"" + name + "\"); }\n";
+        dropped.push_back(what + where + " does not " + (link ? "link" : "compile") +
+                          " with the shims: dropped (its body replaced by a stub that stops the "
+                          "harness if it is called)");
+        at = next;
+        continue;
+      }
+    }
+    dropped.push_back((what.rfind("stub ", 0) == 0 ? "function " + name : what) + where +
+                      " does not compile with the shims: dropped");
     at = next;
   }
   return changed ? result : code;

@@ -78,13 +78,29 @@ Extraction extract(std::string_view source, std::span<const std::string> names,
 //    would need `#define CPUIDLE_FLAG_POLLING_SOFT ...`"
 // (from gcc's "undeclared", "unknown type name", "has no member named",
 // "incomplete type" and the linker's "undefined reference" messages).
+// The context, when known, names the shim better: a struct's member in the
+// header of `shims_dir` that defines the struct, any other name outside
+// cpuidle's in the component's `env_header`; `code` (what was compiled)
+// tells a variable the linker lacks from a function.
+struct ExplainContext {
+  std::string_view env_header;  // "idle_env.h"; empty: kernel.h
+  std::string_view shims_dir;   // validate/shims on this machine; empty: not searched
+  std::string_view code;
+};
 std::vector<std::string> explain_build_error(std::string_view compiler_output);
+std::vector<std::string> explain_build_error(std::string_view compiler_output,
+                                             const ExplainContext& context);
 
 // A harness build failed with `compiler_output` on `code` (an Extraction's
 // code, whose items carry `/* idlespec item ... */` markers): the code
 // without the pulled-in items (not the requested functions) that the
-// compiler blamed, each dropped one named in `dropped`. Returns `code`
-// unchanged when no such item was blamed (the caller then reports the error).
+// compiler blamed, each dropped one named in `dropped`. A pulled function
+// whose body is to blame (or that the linker found an undefined reference
+// in) keeps its declaration with a stub body that stops the harness if it is
+// called (`idlespec_dropped_function()`, shims/kernel.h), so that what
+// refers to it still compiles; a stub that is blamed in turn, or any other
+// item, goes entirely. Returns `code` unchanged when no such item was
+// blamed (the caller then reports the error).
 std::string drop_failing_items(const std::string& code, std::string_view compiler_output,
                                std::string_view file_label, std::vector<std::string>& dropped);
 

@@ -1395,6 +1395,7 @@ Part check_governor(const Options& opt, const Target& target) {
   if (ex.code.find("next_timer_us") != std::string::npos) defs.push_back("-DMENU_NEXT_TIMER_US");
   const HarnessBuild hb =
       build_harness(opt, part.temp_dir, "governor_env.h", ex.code, "harness_governor.c", defs);
+  part.notes.insert(part.notes.end(), hb.notes.begin(), hb.notes.end());
   auto finish = [&] {
     part.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
     if (!opt.keep_temp) remove_tree(part.temp_dir), part.temp_dir.clear();

@@ -217,6 +217,7 @@ bool prepare_part(const Options& opt, const Component& component, const Target& 
   // A candidate library has no coverage instrumentation to guide a campaign.
   hb = build_harness(opt, part.temp_dir, env_header, ex.code, harness_file, {have_define},
                      fuzz && target.candidate.empty(), libs);
+  part.notes.insert(part.notes.end(), hb.notes.begin(), hb.notes.end());
   if (!hb.error.empty()) {
     part.build_error = hb.error;
     fill_verdicts(component, target, part, "error", hb.verdict_reason);

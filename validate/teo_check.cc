@@ -622,6 +622,7 @@ Part check_teo(const Options& opt, const Target& target) {
   plain_only.sanitizers = false;
   const HarnessBuild hb =
       build_harness(plain_only, part.temp_dir, "teo_env.h", ex.code, "harness_teo.c", defs);
+  part.notes.insert(part.notes.end(), hb.notes.begin(), hb.notes.end());
   auto finish = [&] {
     part.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
     if (!opt.keep_temp) remove_tree(part.temp_dir), part.temp_dir.clear();

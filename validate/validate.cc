@@ -22,6 +22,7 @@
 #include "impl/json.h"
 #include "impl/text.h"
 #include "validate/component.h"
+#include "validate/extract.h"
 #include "validate/process.h"
 #include "validate/sandbox.h"
 #include "verify/build_paths.h"
@@ -171,15 +172,20 @@ std::vector<std::string> line_marker_files(const std::string& code) {
 }
 
 HarnessBuild build_harness(const Options& opt, const std::string& dir,
-                           const std::string& env_header, const std::string& code,
+                           const std::string& env_header, const std::string& code_in,
                            const std::string& harness_file, const std::vector<std::string>& defs,
                            bool fuzz, const std::vector<std::string>& libs) {
   HarnessBuild hb;
+  const auto started = std::chrono::steady_clock::now();
   const std::string tu = dir + "/candidate.c";
-  std::string text = "#include \"kernel.h\"\n";
-  if (!env_header.empty()) text += "#include \"" + env_header + "\"\n";
-  text += code + "#include \"" + opt.validate_dir + "/" + harness_file + "\"\n";
-  if (!spit(tu, text)) {
+  std::string code = code_in;
+  auto write_tu = [&] {
+    std::string text = "#include \"kernel.h\"\n";
+    if (!env_header.empty()) text += "#include \"" + env_header + "\"\n";
+    text += code + "#include \"" + opt.validate_dir + "/" + harness_file + "\"\n";
+    return spit(tu, text);
+  };
+  if (!write_tu()) {
     hb.error = "cannot write " + tu;
     return hb;
   }
@@ -208,6 +214,11 @@ HarnessBuild build_harness(const Options& opt, const std::string& dir,
     j.memory_mb = 0;  // the compiler is trusted
     return j;
   };
+  auto left = [&] {
+    return as_deadline(
+        opt.budget_seconds -
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
+  };
   const std::string plain = dir + "/harness", san = dir + "/harness_san";
   std::vector<Job> builds = {compile(plain, {"-O3"})};
   if (opt.sanitizers)
@@ -223,16 +234,73 @@ HarnessBuild build_harness(const Options& opt, const std::string& dir,
   }
   // One deadline for all of them: a third build that starts when one of the
   // first two ends gets what is left, not a budget of its own.
-  const auto built = run_jobs(builds, 2, opt.budget_seconds);
+  auto built = run_jobs(builds, 2, opt.budget_seconds);
+  // A pulled-in item (not a function under test) that does not compile or
+  // link with the shims is dropped, a function the code only refers to
+  // keeping a stub (drop_failing_items), and the builds are made again from
+  // that code, at most 8 rounds within the budget. The file label is the
+  // one the #line markers carry.
+  std::string label;
+  if (const size_t l = code.find("#line "); l != std::string::npos) {
+    const size_t q = code.find('"', l), e = q == std::string::npos ? q : code.find('"', q + 1);
+    if (e != std::string::npos) label = code.substr(q + 1, e - q - 1);
+  }
+  // What failed for want of something in the shims: the plain build, or
+  // the sanitizer build alone (its -O1 keeps references -O3 drops).
+  auto failed = [&](size_t i) {
+    return i < built.size() && built[i].exit_code != 0 && !built[i].exec_failed &&
+           !built[i].timed_out && !built[i].skipped;
+  };
+  auto failed_text = [&] {
+    std::string t = failed(0) ? slurp(builds[0].err) : "";
+    if (opt.sanitizers && failed(1)) t += slurp(builds[1].err);
+    return t;
+  };
+  std::string failed_output = failed_text();
+  // The compiler's message on the file as written (a later round's may only
+  // speak of what was dropped).
+  const std::string first_plain_output = failed(0) ? slurp(builds[0].err) : "";
+  // What the shims lack, from every failed round: the first names the cause;
+  // a later one may only name what was dropped (left out below).
+  std::string all_output = failed_output;
+  std::set<std::string> dropped_names;
+  for (int round = 0; round < 8 && !failed_output.empty() && !label.empty(); ++round) {
+    std::vector<std::string> dropped;
+    std::string pruned = drop_failing_items(code, failed_output, label, dropped);
+    if (pruned == code) break;
+    code = std::move(pruned);
+    hb.notes.insert(hb.notes.end(), dropped.begin(), dropped.end());
+    for (const auto& d : dropped) {  // "function NAME (line N) ..."
+      const size_t b = d.find(' ') + 1;
+      dropped_names.insert(d.substr(b, d.find(' ', b) - b));
+    }
+    if (!write_tu()) {
+      hb.error = "cannot write " + tu;
+      return hb;
+    }
+    built = run_jobs(builds, 2, left());
+    failed_output = failed_text();
+    all_output += failed_output;
+  }
   const std::string out_of_budget =
       "did not finish within the budget (--budget " + strprintf("%g", opt.budget_seconds) + " s)";
   if (built[0].exit_code != 0) {
+    const std::string shims = opt.validate_dir + "/shims";
+    const std::vector<std::string> lacks =
+        explain_build_error(all_output, ExplainContext{env_header, shims, code});
+    std::string what;
+    for (const auto& l : lacks)
+      if (!dropped_names.count(l.substr(0, l.find(':')))) what += (what.empty() ? "" : "; ") + l;
+    hb.notes.clear();  // nothing is judged: what was dropped on the way does not matter
     hb.error = built[0].exec_failed ? "cannot run the C compiler '" + opt.cc + "'"
                : built[0].timed_out || built[0].skipped
                    ? "the C compiler " + out_of_budget
-                   : "the harness does not compile:\n" + tail(slurp(builds[0].err), 30);
+                   : "the harness does not compile:\n" + (what.empty() ? "" : what + "\n") +
+                         tail(first_plain_output, 30);
     if (built[0].timed_out || built[0].skipped)
       hb.verdict_reason = "not judged: the harness's build ran out of the budget";
+    else if (!built[0].exec_failed && !what.empty())
+      hb.verdict_reason = "the harness does not compile: " + what;
     return hb;
   }
   hb.plain = plain;

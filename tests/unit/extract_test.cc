@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "verify/build_paths.h"
+
 namespace idlespec::validate {
 namespace {
 
@@ -172,24 +174,110 @@ TEST(ExplainBuildError, NamesTheIdentifierAndTheShimLine) {
   EXPECT_TRUE(explain_build_error("t.c:1:1: error: expected ';' before '}' token\n").empty());
 }
 
-TEST(DropFailingItems, DropsABlamedHelperNeverTheTarget) {
+// A helper the code only refers to (a state table's .enter) keeps its
+// declaration with a stub body; one it calls stays, error and all; the
+// function under test is never touched.
+TEST(DropFailingItems, StubsAReferencedHelperKeepsACalledOne) {
   const std::string src =
       "static int shaky(void)\n{\n\treturn odd_thing;\n}\n"
       "static int fine(void)\n{\n\treturn 2;\n}\n"
-      "int target(void)\n{\n\treturn fine() + shaky();\n}\n";
+      "static struct ops table[] = { { .enter = &shaky }, { .enter = &fine } };\n"
+      "int target(void)\n{\n\treturn fine() + table[0].enter();\n}\n";
   const Extraction ex = run(src, {"target"});
   std::vector<std::string> dropped;
   const std::string out = "t.c:3:9: error: 'odd_thing' undeclared (first use in this function)\n";
   const std::string pruned = drop_failing_items(ex.code, out, "t.c", dropped);
   EXPECT_FALSE(has(pruned, "odd_thing"));
+  EXPECT_TRUE(has(pruned, "static int shaky(void)\n{ idlespec_dropped_function(\"shaky\"); }"))
+      << pruned;
   EXPECT_TRUE(has(pruned, "return 2;"));
+  EXPECT_TRUE(has(pruned, ".enter = &shaky"));
   EXPECT_TRUE(has(pruned, "int target(void)"));
   ASSERT_EQ(dropped.size(), 1u);
-  EXPECT_TRUE(has(dropped[0], "shaky"));
+  EXPECT_EQ(dropped[0],
+            "function shaky (line 1) does not compile with the shims: dropped (its body replaced "
+            "by a stub that stops the harness if it is called)");
+  // The stub blamed in turn (its declaration does not compile): it goes.
+  std::vector<std::string> again;
+  const std::string gone = drop_failing_items(pruned, "t.c:1:12: error: boom\n", "t.c", again);
+  EXPECT_FALSE(has(gone, "shaky(void)")) << gone;
+  ASSERT_EQ(again.size(), 1u);
+  EXPECT_TRUE(has(again[0], "function shaky (line 1) does not compile with the shims: dropped"));
+  // Called by the function under test: on the judged path, not dropped.
+  const std::string called_src =
+      "static int shaky(void)\n{\n\treturn odd_thing;\n}\n"
+      "int target(void)\n{\n\treturn shaky();\n}\n";
+  const Extraction called = run(called_src, {"target"});
+  std::vector<std::string> kept;
+  EXPECT_EQ(drop_failing_items(called.code, out, "t.c", kept), called.code);
+  EXPECT_TRUE(kept.empty());
   // An error in the function under test is not dropped: the code comes back unchanged.
   std::vector<std::string> none;
-  EXPECT_EQ(drop_failing_items(ex.code, "t.c:11:9: error: boom\n", "t.c", none), ex.code);
+  EXPECT_EQ(drop_failing_items(ex.code, "t.c:13:9: error: boom\n", "t.c", none), ex.code);
   EXPECT_TRUE(none.empty());
+}
+
+// The linker's undefined reference inside a pulled function (gcc's clone
+// suffix stripped) stubs that function; inside the function under test it
+// changes nothing.
+TEST(DropFailingItems, StubsAFunctionTheLinkerBlames) {
+  const std::string src =
+      "extern int override_us;\n"
+      "static int loop(void)\n{\n\treturn override_us;\n}\n"
+      "static struct ops table[] = { { .enter = &loop } };\n"
+      "int target(void)\n{\n\treturn table[0].enter != 0;\n}\n";
+  const Extraction ex = run(src, {"target"});
+  std::vector<std::string> dropped;
+  const std::string out =
+      "/usr/bin/ld: /tmp/cc1.o: in function `loop.constprop.0':\n"
+      "candidate.c:(.text+0x1): undefined reference to `override_us'\n"
+      "collect2: error: ld returned 1 exit status\n";
+  const std::string pruned = drop_failing_items(ex.code, out, "t.c", dropped);
+  EXPECT_TRUE(has(pruned, "{ idlespec_dropped_function(\"loop\"); }")) << pruned;
+  ASSERT_EQ(dropped.size(), 1u);
+  EXPECT_TRUE(has(dropped[0], "function loop (line 2) does not link with the shims")) << dropped[0];
+  std::vector<std::string> none;
+  const std::string in_target =
+      "/usr/bin/ld: /tmp/cc1.o: in function `target':\n"
+      "candidate.c:(.text+0x1): undefined reference to `override_us'\n";
+  EXPECT_EQ(drop_failing_items(ex.code, in_target, "t.c", none), ex.code);
+}
+
+// With the context: a struct's member in the shim header that defines the
+// struct, another name in the component's header, a variable the linker
+// lacks told from a function.
+TEST(ExplainBuildError, NamesTheShimFromTheContext) {
+  const std::string shims = std::string(idlespec::build::source_dir()) + "/validate/shims";
+  const std::string out =
+      "f.c:49:6: error: 'struct lppaca' has no member named 'byte_b9'\n"
+      "f.c:49:17: error: \xe2\x80\x98LPPACA_DONATE_DED_CPU_CYCLES\xe2\x80\x99 undeclared (first "
+      "use in this function)\n"
+      "f.c:180:30: error: 'MAX_STOP_STATE' undeclared (first use in this function)\n"
+      "candidate.c:(.text+0x1): undefined reference to `cede_latency_override'\n"
+      "candidate.c:(.text+0x9): undefined reference to `get_cede_override'\n";
+  const std::string code =
+      "if (cede_latency_override) x = 1;\n"
+      "y = get_cede_override (x);\n";
+  const std::vector<std::string> lines =
+      explain_build_error(out, ExplainContext{"idle_env.h", shims, code});
+  ASSERT_EQ(lines.size(), 5u);
+  EXPECT_EQ(lines[0],
+            "byte_b9: not a member of `struct lppaca` in the shims; validate/shims/xcede_env.h "
+            "would need the field `byte_b9` in `struct lppaca`");
+  EXPECT_EQ(lines[1],
+            "LPPACA_DONATE_DED_CPU_CYCLES: not in the shims; validate/shims/idle_env.h would need "
+            "`#define LPPACA_DONATE_DED_CPU_CYCLES ...`");
+  EXPECT_EQ(lines[2],
+            "MAX_STOP_STATE: not in the shims; validate/shims/idle_env.h would need "
+            "`#define MAX_STOP_STATE ...`");
+  EXPECT_EQ(lines[3],
+            "cede_latency_override: not in the shims (the linker found no definition); "
+            "validate/shims/idle_env.h would need a definition of the variable "
+            "`cede_latency_override` (`... cede_latency_override = ...;`)");
+  EXPECT_EQ(lines[4],
+            "get_cede_override: not in the shims (the linker found no definition); "
+            "validate/shims/idle_env.h would need `static inline ... get_cede_override(...) { ... "
+            "}`");
 }
 
 }  // namespace

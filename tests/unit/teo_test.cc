@@ -126,6 +126,27 @@ TEST(TeoSpecExamples, DisabledStateZeroUnderATightLimit) {
   EXPECT_TRUE(judged(t, in, fixed).empty());
 }
 
+// The same table with the tick already stopped and the next timer 10 s away
+// (beyond SAFE_TIMER_RANGE_NS): mainline's stopped-tick step (106a2662e655)
+// searches from constraint_idx, still 0, and returns at once, so the
+// disabled state 0 comes back there too; the repair returns C1
+// (docs/findings/teo-1-disabled-state-0.md).
+TEST(TeoSpecExamples, DisabledStateZeroWithTheTickStopped) {
+  Table t = {st(0, 0, true, true), st(2 * kUs, 10 * kUs), st(20 * kUs, 100 * kUs)};
+  const ConcreteInputs in = inputs(kUs, 10000 * kMs, 10000 * kMs, true, 4 * kMs);
+  for (const SubjectOps& s : subjects()) {
+    SCOPED_TRACE(s.name);
+    ConcreteCpu cpu = fresh_cpu<Concrete>();
+    const ConcreteChoice c = s.select(t, cpu, in);
+    EXPECT_EQ(c.idx.v, 0u);
+    EXPECT_EQ(judged(t, in, c), std::set<std::string>{"TEO-1"});
+  }
+  ConcreteCpu cpu = fresh_cpu<Concrete>();
+  const ConcreteChoice fixed = select<witness::ConstraintFromFirst, Concrete>(t, cpu, in);
+  EXPECT_EQ(fixed.idx.v, 1u);
+  EXPECT_TRUE(judged(t, in, fixed).empty());
+}
+
 // spec/teo.md, TEO-5's acceptance for v6.1: poll 0/0, C1 100 us, C2 5 ms,
 // HZ 1000, sleep length 10 s, the intercepts in bin 0: v6.1 takes C1 (its
 // bin middle, 2.55 ms, reaches a tick); mainline does not.

@@ -1,6 +1,8 @@
 // Deliberately broken menu governors: each is a subject of impl/governor.h
 // with one change, so the proofs, properties and the fuzz target run the same
 // broken code (spec/governor.md names the checks that must catch each).
+// And one repaired subject: mainline with the fix spec/governor.md proposes
+// for its GOV-8 finding, which the GOV-8 proof must pass.
 #pragma once
 
 #include <string_view>
@@ -37,6 +39,13 @@ struct Prediction32Bit : Reference {
 struct StoppedSkipsTimer : Mainline {
   static constexpr std::string_view name = "witness-stopped-skips-timer";
   static constexpr bool consults_timer_when_stopped = false;
+};
+
+// The repair: a polling timeout with no timer consulted (next_timer_ns =
+// KTIME_MAX, the tick running) stores UINT_MAX in the ring (GOV-8 holds).
+struct MarkUnknownPollTimeout : Mainline {
+  static constexpr std::string_view name = "repair-gov8-mark-unknown-poll-timeout";
+  static constexpr bool marks_unknown_poll_timeout = true;
 };
 
 }  // namespace idlespec::governor::witness

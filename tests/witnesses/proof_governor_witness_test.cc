@@ -153,6 +153,22 @@ TEST(GovernorProofWitnesses, NoOverflowCatchesPrediction32Bit) {
   EXPECT_EQ(ref.counterexample.find("the timer product"), std::string::npos) << ref.counterexample;
 }
 
+// ---- GOV-8: the repair -----------------------------------------------------------
+
+// Mainline stores ktime_to_us(KTIME_MAX) truncated after a polling timeout
+// with no timer consulted; the repair (UINT_MAX there) holds GOV-8, and
+// GOV-5 with it.
+TEST(GovernorProofWitnesses, NoOverflowPassesTheGov8Repair) {
+  const ProofResult m = prove_governor_no_overflow(*governor_subject("mainline"), test_options());
+  expect_violated(m, "GOV-8");
+  EXPECT_EQ(m.violated, (std::set<std::string>{"GOV-8"})) << m.detail;
+  const ProofResult r =
+      prove_governor_no_overflow(governor_subject_of<w::MarkUnknownPollTimeout>(), test_options());
+  testing::expect_held(r);
+  EXPECT_TRUE(r.violated.empty()) << r.detail;
+  EXPECT_EQ(r.counterexample.find("GOV-8"), std::string::npos) << r.counterexample;
+}
+
 // The walk witnesses do not change the predictor, and the 32-bit product
 // does not change the walk.
 TEST(GovernorProofWitnesses, WitnessesAreSpecific) {

@@ -238,4 +238,15 @@ __attribute__((unused)) static void shim_kernel_finding(const char *what, const 
 #define BUG_ON(cond) do { if (unlikely(cond)) shim_kernel_finding("BUG_ON", #cond, __FILE__, __LINE__); } while (0)
 #define BUG() shim_kernel_finding("BUG", "", __FILE__, __LINE__)
 
+/* The body of a pulled-in function that does not compile with the shims
+ * (validate/extract.h, drop_failing_items): it is not on the judged path, so
+ * being called means the harness went where validate cannot judge. The
+ * harness stops with a line that says so, never a verdict made up. */
+__attribute__((unused, noreturn)) static void idlespec_dropped_function(const char *name) {
+  fprintf(stderr, "idlespec: %s() was dropped (it does not compile with the shims) and was called\n",
+          name);
+  fflush(NULL);
+  exit(125);
+}
+
 #endif /* IDLESPEC_VALIDATE_SHIM_KERNEL_H */
