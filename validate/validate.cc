@@ -23,10 +23,10 @@
 #include "validate/component.h"
 #include "validate/process.h"
 #include "validate/sandbox.h"
+#include "verify/build_paths.h"
 #include "verify/outputs.h"
 #include "verify/sarif.h"
 #include "verify/spec_index.h"
-#include "verify/build_paths.h"
 
 namespace idlespec::validate {
 
@@ -788,9 +788,9 @@ std::string clause_json(const ClauseVerdict& v) {
          ",\"line\":" + std::to_string(v.line) + ",\"subject\":" + js(v.subject) +
          ",\"status\":" + js(v.status) + ",\"coverage\":" + js(v.coverage) +
          ",\"error\":" + js(v.error) + ",\"note\":" + js(v.note) +
-         ",\"spec_note\":" + js(v.spec_note) + ",\"fixed_by\":" + js(v.fixed_by) +
-         ",\"era\":" + js(v.era) + ",\"replay\":" + js(v.replay) +
-         ",\"counterexamples\":" + js_list(v.counterexamples) +
+         ",\"follows_from\":" + js(v.follows_from) + ",\"spec_note\":" + js(v.spec_note) +
+         ",\"fixed_by\":" + js(v.fixed_by) + ",\"era\":" + js(v.era) +
+         ",\"replay\":" + js(v.replay) + ",\"counterexamples\":" + js_list(v.counterexamples) +
          (v.subjects_compared ? ",\"fails_like\":" + js_list(v.fails_like) : std::string()) + "}";
 }
 
@@ -1020,7 +1020,8 @@ std::string render_sarif(const Report& rep) {
   }
   std::vector<std::string> notes;
   if (!rep.error.empty()) notes.push_back(rep.error);
-  return verify::write_sarif(rules, results, verify::sarif_options_for(idlespec::build::source_dir()), notes);
+  return verify::write_sarif(rules, results,
+                             verify::sarif_options_for(idlespec::build::source_dir()), notes);
 }
 
 // --- the command line --------------------------------------------------------------

@@ -174,7 +174,7 @@ static u64 observed_sleep_ns(struct cpuidle_driver *drv, struct cpuidle_device *
 	} else {
 		/* Measured time without the exit latency, or half of it if that is larger. */
 		got = dev->last_residency_ns;
-		if (got <= 2 * used->exit_latency_ns)
+		if (got <= 2 * used->exit_latency_ns)	/* variant: deduct_always */
 			got /= 2;
 		else
 			got -= used->exit_latency_ns;

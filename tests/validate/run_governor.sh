@@ -35,6 +35,12 @@ variant prediction_32bit '/variant: prediction_32bit/s/= md->next_timer_ns \*/= 
 # wraps from 4.2 ms (GOV-5, a factor that exact arithmetic does not give and
 # the wrapped ratio does).
 variant ratio_32bit '/variant: ratio_32bit/s/div64_u64(RESOLUTION \* got_ns,/div64_u64((u32)(RESOLUTION * got_ns),/'
+# The exit latency deducted from every period, unguarded: a period shorter
+# than the exit latency wraps the u64 duration, which the timer's clamp then
+# turns into the whole time to the next timer (GOV-5, the deduction named);
+# where the timer was not consulted that is KTIME_MAX, and the ring stores it
+# truncated (GOV-8, following from the wrap).
+variant deduct_always '/variant: deduct_always/s/if (got <= 2 \* used->exit_latency_ns)/if (0)/'
 # Upstream's predictor of 85975daeaa4d (v6.15 until its revert, and 6.6.y):
 # with at most 3/4 and at least half of the samples left, their maximum
 # instead of no prediction. Another prediction, no wrap: everything held.
@@ -154,6 +160,22 @@ expect_rc ratio_32bit 1
 expect_only_failed ratio_32bit GOV-5
 expect_text ratio_32bit ": the ratio formed in 32 bits"
 expect_no_driver_crash ratio_32bit
+
+# GOV-5 is the failure the wrap is read by (issue 41: it held, and only a
+# GOV-8 finding about the ring pointed at the bug); judged against v6.19 as
+# the issue's run was, and against the default subject.
+for subj in v6.19 mainline; do
+  run deduct_always_$subj --source "$(src_variant deduct_always)" --component governor --budget "$BUDGET" --no-sanitizers --subject $subj
+  expect_rc deduct_always_$subj 1
+  expect_clause deduct_always_$subj GOV-5 failed
+  expect_text deduct_always_$subj "the exit latency deduction wrapped: the file learned at least "
+  expect_text deduct_always_$subj " is negative (exact arithmetic: half the residency"
+  # GOV-8, where it fails too, says that it follows from GOV-5.
+  if grep -q "^GOV-8 \[menu_update\] failed" "$SCRATCH/deduct_always_$subj.out"; then
+    expect_text deduct_always_$subj "note: follows from GOV-5: "
+  fi
+  expect_no_driver_crash deduct_always_$subj
+done
 
 run us_era --source "$HERE/governor_us_era.c" --component governor --budget "$BUDGET" --no-sanitizers
 expect_rc us_era 1
