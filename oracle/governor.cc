@@ -311,7 +311,18 @@ Update menu_update(std::span<const State<Concrete>> states, const ConcreteHistor
   return menu_update(states, e, in, w);
 }
 
-Typical typical_two_pass(const Ring& iv, Widths& w) {
+namespace {
+
+// An accumulator of `bits` bits (128: exact).
+u128 in_bits(u128 v, unsigned bits) { return bits >= 128 ? v : v & ((u128{1} << bits) - 1); }
+
+}  // namespace
+
+// The predictors with their sum and their sum of squares (or of squared
+// differences) kept in words of `sum_bits` and `square_bits`: 128 is the
+// exact reading; fewer is what a kernel with narrower words computes, for
+// naming the accumulator that wrapped (judge_typical()).
+Typical typical_two_pass_in(const Ring& iv, Widths& w, unsigned sum_bits, unsigned square_bits) {
   Typical t;
   u128 thresh = kIntMax;
   // Every pass drops at least one sample; 8 passes cannot be exceeded.
@@ -321,7 +332,7 @@ Typical typical_two_pass(const Ring& iv, Widths& w) {
     u128 max = 0;
     for (u128 v : iv) {
       if (v > thresh) continue;
-      sum += v;
+      sum = in_bits(sum + v, sum_bits);
       ++divisor;
       max = std::max(max, v);
     }
@@ -335,7 +346,7 @@ Typical typical_two_pass(const Ring& iv, Widths& w) {
     for (u128 v : iv) {
       if (v > thresh) continue;
       const u128 diff = v >= avg ? v - avg : avg - v;
-      variance += diff * diff;
+      variance = in_bits(variance + diff * diff, square_bits);
     }
     w.fits(variance, 64, "the sum of squared differences");
     t.accumulator_beyond_64 = t.accumulator_beyond_64 || variance >= k2To64;
@@ -359,7 +370,9 @@ Typical typical_two_pass(const std::array<uint32_t, kIntervals>& iv) {
   return typical_two_pass(widen_ring(iv), w);
 }
 
-Typical typical_both_ends(const Ring& iv, Widths& w) {
+Typical typical_two_pass(const Ring& iv, Widths& w) { return typical_two_pass_in(iv, w, 128, 128); }
+
+Typical typical_both_ends_in(const Ring& iv, Widths& w, unsigned sum_bits, unsigned square_bits) {
   Typical t;
   i128 min_thresh = -1;
   i128 max_thresh = static_cast<i128>(kUintMax);
@@ -373,8 +386,8 @@ Typical typical_both_ends(const Ring& iv, Widths& w) {
       const i128 value = static_cast<i128>(v);
       if (value <= min_thresh || value >= max_thresh) continue;
       ++divisor;
-      sum += v;
-      squares += v * v;
+      sum = in_bits(sum + v, sum_bits);
+      squares = in_bits(squares + v * v, square_bits);
       max = std::max(max, v);
       min = std::min(min, v);
     }
@@ -407,6 +420,10 @@ Typical typical_both_ends(const Ring& iv, Widths& w) {
   return t;
 }
 
+Typical typical_both_ends(const Ring& iv, Widths& w) {
+  return typical_both_ends_in(iv, w, 128, 128);
+}
+
 Typical typical_both_ends(const std::array<uint32_t, kIntervals>& iv) {
   Widths w;
   return typical_both_ends(widen_ring(iv), w);
@@ -422,6 +439,62 @@ u128 timer_us_exact(u128 sleep_ns, u128 factor, Widths& w) {
 u128 timer_us_exact(u128 sleep_ns, u128 factor) {
   Widths w;
   return timer_us_exact(sleep_ns, factor, w);
+}
+
+TypicalJudgement judge_typical(const std::array<uint32_t, kIntervals>& ring, uint32_t got) {
+  TypicalJudgement j;
+  j.two_pass = typical_two_pass(ring).us;
+  j.both_ends = typical_both_ends(ring).us;
+  if (got == j.two_pass || got == j.both_ends) return j;
+  uint32_t lo = kUintMax, hi = 0;
+  bool any = false;
+  for (uint32_t v : ring) {
+    if (v == kUintMax) continue;
+    any = true;
+    lo = std::min(lo, v);
+    hi = std::max(hi, v);
+  }
+  if (any && got != kUintMax && (got < lo || got > hi)) {
+    j.gov5 = "the predictor's sums wrapped: get_typical_interval() answered " + dec(u128{got}) +
+             " us, " +
+             (got < lo ? "below the smallest sample " + dec(u128{lo})
+                       : "above the largest sample " + dec(u128{hi})) +
+             " us of the ring, where no average of its samples lies (exact arithmetic: " +
+             dec(j.two_pass) + " us by the two-pass predictor, " + dec(j.both_ends) +
+             " us by the both-ends one; " + dec(u128{kUintMax}) + ": none)";
+    return j;
+  }
+  // The accumulators in 32 bits, each predictor, each accumulator alone.
+  const Ring r = widen_ring(ring);
+  struct Narrow {
+    const char* predictor;
+    bool two_pass;
+    unsigned sum_bits, square_bits;
+    const char* what;
+  };
+  static constexpr Narrow kNarrow[] = {
+      {"two-pass", true, 32, 128, "the sum of the intervals"},
+      {"two-pass", true, 128, 32, "the sum of the squared differences"},
+      {"both-ends", false, 32, 128, "the sum of the intervals"},
+      {"both-ends", false, 128, 32, "the sum of the squared intervals"},
+  };
+  std::string which;
+  for (const Narrow& n : kNarrow) {
+    Widths w;
+    const u128 narrow = n.two_pass ? typical_two_pass_in(r, w, n.sum_bits, n.square_bits).us
+                                   : typical_both_ends_in(r, w, n.sum_bits, n.square_bits).us;
+    const u128 exact = n.two_pass ? j.two_pass : j.both_ends;
+    if (narrow != got || narrow == exact) continue;
+    which += std::string(which.empty() ? "" : ", or ") + "the " + n.predictor + " predictor with " +
+             n.what + " in 32 bits (exact: " + dec(exact) + " us)";
+  }
+  if (!which.empty()) {
+    j.gov5 = "the predictor's sums wrapped: get_typical_interval() answered " + dec(u128{got}) +
+             " us, which " + which + " gives (" + dec(u128{kUintMax}) + ": none)";
+    return j;
+  }
+  j.differs = true;
+  return j;
 }
 
 Predict predict_from(Predictor predictor, bool consults_when_stopped, ExactHistory& e,

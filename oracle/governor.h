@@ -215,6 +215,30 @@ Typical typical_two_pass(const std::array<uint32_t, kIntervals>& iv);
 // farther from the average.
 Typical typical_both_ends(const Ring& iv, Widths& w);
 Typical typical_both_ends(const std::array<uint32_t, kIntervals>& iv);
+// Both predictors with their sum and their sum of squares (or of squared
+// differences) kept in words of `sum_bits` and `square_bits` (128: the exact
+// reading above, which is what they are): what a predictor with narrower
+// words computes, so that judge_typical() can name the accumulator that
+// wrapped.
+Typical typical_two_pass_in(const Ring& iv, Widths& w, unsigned sum_bits, unsigned square_bits);
+Typical typical_both_ends_in(const Ring& iv, Widths& w, unsigned sum_bits, unsigned square_bits);
+
+// GOV-5 on the typical interval a predictor under test answered for `ring`
+// (validate reads the file's get_typical_interval()), against both
+// predictors recomputed exactly. The predictor's sums are the file's own,
+// but every predictor answers no prediction (UINT_MAX) or an average of
+// samples it counts (or one of them), so an answer below the smallest sample
+// or above the largest (UINT_MAX marks left out) is a sum, or the average
+// formed from it, that wrapped. An answer that one of the two predictors
+// gives with its sum or its sum of squares in 32 bits, and not exactly, is
+// that accumulator wrapped. Any other answer is another predictor
+// (`differs`).
+struct TypicalJudgement {
+  std::string gov5;  // "" if none
+  bool differs = false;
+  u128 two_pass = 0, both_ends = 0;  // the exact answers
+};
+TypicalJudgement judge_typical(const std::array<uint32_t, kIntervals>& ring, uint32_t got);
 
 // The prediction as the walk starts, from a ring with no update due; the
 // bucket and the time to the next timer it leaves in `e`. The timer is

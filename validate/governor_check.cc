@@ -43,6 +43,10 @@
 //            duration, shown by both, beyond what any deduction from the
 //            residency gives (the deduction); the ratio formed in 32 bits
 //            (the division); a factor outside 1..8192 (the factor update);
+//            the predictor's sums by judge_typical() on what the file's own
+//            get_typical_interval() answers, read back on the ring the
+//            selection predicted from (an answer outside the ring's samples,
+//            or one a predictor gives only with an accumulator in 32 bits);
 //            in the predictor, a choice that every subject's walk gives only
 //            for predictions outside what exact arithmetic allows the known
 //            predictors (the oracle's timer estimate, each within a
@@ -162,6 +166,7 @@ struct Sel {
   bool stop = true;
   bool timer = true;  // it asked the tick layer for the time to the next timer
   Dev after;
+  long long typical = -1;  // what its get_typical_interval() answers on that ring (-1: not read)
 };
 
 struct Outcome {
@@ -575,7 +580,7 @@ Batch run_inputs(const std::string& harness, bool sanitizers, const std::vector<
       std::string word;
       long long step = -1;
       l >> word;
-      if (word == "S" || word == "U" || word == "CRASH" || word == "HANG") l >> step;
+      if (word == "S" || word == "U" || word == "T" || word == "CRASH" || word == "HANG") l >> step;
       const bool step_ok = step >= 0 && static_cast<size_t>(step) < o.sels.size();
       if (word == "I") {
         o.init = parse_dev(" " + line);
@@ -587,6 +592,9 @@ Batch run_inputs(const std::string& harness, bool sanitizers, const std::vector<
         s.timer = field(" " + line, "timer") != "0";
       } else if (word == "U" && step_ok) {
         o.sels[static_cast<size_t>(step)].after = parse_dev(" " + line);
+      } else if (word == "T" && step_ok) {
+        o.sels[static_cast<size_t>(step)].typical =
+            std::strtoll(field(" " + line, "typical").c_str(), nullptr, 10);
       } else if (word == "CRASH" || word == "HANG") {
         (word == "CRASH" ? o.crashed : o.hung) = true;
         o.crash_step = step;
@@ -819,7 +827,7 @@ struct Known {
 
 struct Judged {
   std::map<std::string, std::string> f;  // clause -> first finding
-  size_t selections = 0, gov5_update = 0, gov5_predict = 0;
+  size_t selections = 0, gov5_update = 0, gov5_predict = 0, gov5_typical = 0;
   std::string gov8_accepted;  // the accepted truncation, observed
   // GOV-3: how each selection's prediction and path were found.
   size_t gov3_exact = 0, gov3_family = 0, gov3_other = 0, gov3_wrapped = 0, gov3_wording = 0;
@@ -836,6 +844,12 @@ struct Judged {
   std::vector<Known> known;
   size_t gov8_stored = 0;
 };
+
+std::string ring_text(const std::array<uint32_t, gov::kIntervals>& iv) {
+  std::string t = "[";
+  for (size_t i = 0; i < iv.size(); ++i) t += (i ? " " : "") + std::to_string(iv[i]);
+  return t + "] us";
+}
 
 bool in_ring_range(const Dev& d) {
   for (uint32_t v : d.iv)
@@ -1136,6 +1150,16 @@ Judged judge(const Input& input, const Outcome& o, size_t subject) {
                            " for a rejected entry (UINT_MAX marks one)");
     }
 
+    // GOV-5 on the predictor's sums: the file's get_typical_interval() read
+    // back on the ring the selection predicted from.
+    if (s.typical >= 0 && s.typical <= gov::kUintMax && in_ring_range(s.after)) {
+      ++r.gov5_typical;
+      const gov::oracle::TypicalJudgement tj =
+          gov::oracle::judge_typical(s.after.iv, static_cast<uint32_t>(s.typical));
+      if (!tj.gov5.empty())
+        add("GOV-5", at + ": " + tj.gov5 + " (ring " + ring_text(s.after.iv) + ")");
+    }
+
     // GOV-3 (and GOV-5 through the walk): which prediction and path explain
     // the choice.
     WalkBase w = walk_base(input, s, x, subj);
@@ -1309,6 +1333,7 @@ Part check_governor(const Options& opt, const Target& target) {
   part.file = target.display;
   std::vector<std::string> wanted = target.functions;
   wanted.push_back("menu_reflect");
+  wanted.push_back("get_typical_interval");
   Extraction ex = extract(target.text, wanted, target.path);
   // The extractor takes `static DEFINE_PER_CPU(struct menu_device,
   // menu_devices);` for a macro invocation that defines nothing: put it
@@ -1334,6 +1359,12 @@ Part check_governor(const Options& opt, const Target& target) {
         target.functions.end())
       part.functions.push_back(f);
   part.prelude = ex.prelude;
+  // get_typical_interval() is asked for by name (the harness reads it back)
+  // rather than found as menu_select()'s helper: listed with the helpers.
+  for (const auto& f : ex.functions)
+    if (f.name == "get_typical_interval" && f.found)
+      part.prelude.push_back("function get_typical_interval (line " + std::to_string(f.first_line) +
+                             ")");
   auto found = [&](const std::string& name) {
     for (const auto& f : ex.functions)
       if (f.name == name && f.found) return true;
@@ -1353,6 +1384,7 @@ Part check_governor(const Options& opt, const Target& target) {
   }
   std::vector<std::string> defs = {"-DHAVE_MENU_SELECT"};
   if (found("menu_reflect")) defs.push_back("-DHAVE_MENU_REFLECT");
+  if (found("get_typical_interval")) defs.push_back("-DHAVE_TYPICAL_INTERVAL");
   if (ex.code.find("next_timer_us") != std::string::npos) defs.push_back("-DMENU_NEXT_TIMER_US");
   const HarnessBuild hb =
       build_harness(opt, part.temp_dir, "governor_env.h", ex.code, "harness_governor.c", defs);
@@ -1441,7 +1473,7 @@ Part check_governor(const Options& opt, const Target& target) {
   }
 
   std::map<std::string, std::vector<std::pair<size_t, std::string>>> findings;
-  size_t selections = 0, gov5_update = 0, gov5_predict = 0, gov8_stored = 0;
+  size_t selections = 0, gov5_update = 0, gov5_predict = 0, gov5_typical = 0, gov8_stored = 0;
   size_t g3_exact = 0, g3_family = 0, g3_other = 0, g3_wrapped = 0, g3_wording = 0, g3_unjudged = 0;
   std::string gov8_accepted, family_first, other_first, update_differs;
   std::vector<std::pair<size_t, std::string>> walk_findings;
@@ -1458,7 +1490,7 @@ Part check_governor(const Options& opt, const Target& target) {
       }
       if (b == &plain) {
         selections += jd.selections, gov5_update += jd.gov5_update, gov8_stored += jd.gov8_stored;
-        gov5_predict += jd.gov5_predict;
+        gov5_predict += jd.gov5_predict, gov5_typical += jd.gov5_typical;
         g3_exact += jd.gov3_exact, g3_family += jd.gov3_family, g3_other += jd.gov3_other;
         g3_wrapped += jd.gov3_wrapped, g3_wording += jd.gov3_wording;
         g3_unjudged += jd.gov3_unjudged;
@@ -1710,6 +1742,8 @@ Part check_governor(const Options& opt, const Target& target) {
                       sname + " gives the choice)";
       if (id == "GOV-5") {
         v.coverage += "; menu_update() recomputed exactly on " + std::to_string(gov5_update);
+        if (found("get_typical_interval"))
+          v.coverage += ", get_typical_interval() read back on " + std::to_string(gov5_typical);
         if (walk_differs == 0) {
           v.coverage += ", the prediction judged through " + sname + "'s walk on " +
                         std::to_string(gov5_predict);

@@ -258,3 +258,52 @@ TEST(GovernorOracleUpdate, PollTimeoutTruncationIsTheAcceptedOne) {
 
 }  // namespace
 }  // namespace idlespec::governor::oracle
+
+// judge_typical(): the file's typical interval against both predictors
+// recomputed exactly.
+namespace idlespec::governor::oracle {
+namespace {
+
+using Ring32 = std::array<uint32_t, kIntervals>;
+
+TEST(GovernorOracleTypical, ExactAnswersHold) {
+  const Ring32 steady = {40000, 40000, 40000, 40000, 40000, 40000, 40000, 40000};
+  const TypicalJudgement j = judge_typical(steady, 40000);
+  EXPECT_EQ(j.gov5, "");
+  EXPECT_FALSE(j.differs);
+  EXPECT_EQ(static_cast<uint64_t>(j.two_pass), 40000u);
+  EXPECT_EQ(static_cast<uint64_t>(j.both_ends), 40000u);
+}
+
+TEST(GovernorOracleTypical, AnswerOutsideTheSamplesIsAWrap) {
+  const Ring32 steady = {40000, 40000, 40000, 40000, 40000, 40000, 40000, 40000};
+  const TypicalJudgement j = judge_typical(steady, 12);
+  EXPECT_NE(j.gov5.find("below the smallest sample 40000 us"), std::string::npos) << j.gov5;
+}
+
+TEST(GovernorOracleTypical, SquaresIn32BitsAreNamed) {
+  // Eight periods of 30 ms: the squares sum to 7.2e9, beyond 32 bits; the
+  // spread then reads as huge and the predictor gives up (UINT_MAX), where
+  // exact arithmetic answers 30000 us.
+  const Ring32 steady = {30000, 30000, 30000, 30000, 30000, 30000, 30000, 30000};
+  const TypicalJudgement j = judge_typical(steady, kUintMax);
+  EXPECT_NE(j.gov5.find("the sum of the squared intervals in 32 bits"), std::string::npos)
+      << j.gov5;
+  // Short periods: the same answer is another predictor's, not a wrap.
+  const Ring32 shorter = {300, 300, 300, 300, 300, 300, 300, 300};
+  const TypicalJudgement k = judge_typical(shorter, kUintMax);
+  EXPECT_EQ(k.gov5, "");
+  EXPECT_TRUE(k.differs);
+}
+
+TEST(GovernorOracleTypical, AnotherPredictorWithinTheSamplesDiffers) {
+  // 85975daeaa4d's keeping the maximum: 6 of 8 samples scattered, the
+  // largest kept instead of no prediction; within the samples: no wrap.
+  const Ring32 ring = {100, 5000, 100, 5000, 100, 5000, 100, 90000};
+  const TypicalJudgement j = judge_typical(ring, 90000);
+  EXPECT_EQ(j.gov5, "");
+  EXPECT_TRUE(j.differs);
+}
+
+}  // namespace
+}  // namespace idlespec::governor::oracle
