@@ -135,35 +135,173 @@ unsigned bucket_of(u128 duration_ns) {
   return kBuckets - 1;
 }
 
+UpdateSteps update_steps(const UpdateIn& in, Widths& w) {
+  UpdateSteps x;
+  const u128 max_interesting = kMaxInterestingNs / in.unit;
+  const u128 twice = w.fits(in.exit_latency * 2, 64, "2 x exit latency of the last state");
+  x.deducted = in.residency > twice ? in.residency - in.exit_latency : in.residency / 2;
+  x.tick_guess = in.tick_wakeup && in.next_timer > in.tick;
+  x.poll_timeout = !x.tick_guess && in.polling && in.poll_time_limit;
+  if (x.tick_guess) {
+    x.measured = 9 * max_interesting / 10;
+  } else if (x.poll_timeout) {
+    x.measured = in.next_timer;
+  } else {
+    x.measured = x.deducted;
+  }
+  x.measured = std::min(x.measured, in.next_timer);
+  x.kept = in.factor - in.factor / kDecay;
+  x.learns = in.next_timer > 0 && x.measured < max_interesting;
+  if (x.learns) {
+    const u128 scaled = w.fits(kResolution * x.measured, 64, "RESOLUTION x measured_ns");
+    x.ratio = w.fits(scaled / in.next_timer, 32, "the correction added (an unsigned int)");
+  } else {
+    x.ratio = kResolution;
+  }
+  x.factor = w.fits(x.kept + x.ratio, 32, "the correction factor (an unsigned int)");
+  x.interval_us = w.fits(x.measured * in.unit / kNsecPerUsec, 32, kStoredInterval);
+  return x;
+}
+
 Update menu_update(std::span<const State<Concrete>> states, ExactHistory& e,
                    const ConcreteInputs& in, Widths& w) {
-  Update u;
   const State<Concrete>& last = states[in.last_state_idx.v];
-  const u128 exit = last.exit_latency_ns.v;
-  const u128 residency = in.last_residency_ns.v;
-  const u128 twice = w.fits(exit * 2, 64, "2 x exit latency of the last state");
-  const u128 deducted = residency > twice ? residency - exit : residency / 2;
-  if (e.tick_wakeup && e.next_timer_ns > in.tick_ns.v) {
-    u.measured_ns = 9 * u128{kMaxInterestingNs} / 10;
-  } else if (last.polling && in.poll_time_limit) {
-    u.measured_ns = e.next_timer_ns;
-  } else {
-    u.measured_ns = deducted;
-  }
-  u.measured_ns = std::min(u.measured_ns, e.next_timer_ns);
-  u128 f = e.factor[e.bucket];
-  f -= f / kDecay;
-  if (e.next_timer_ns > 0 && u.measured_ns < kMaxInterestingNs) {
-    const u128 scaled = w.fits(kResolution * u.measured_ns, 64, "RESOLUTION x measured_ns");
-    f += w.fits(scaled / e.next_timer_ns, 32, "the correction added (an unsigned int)");
-  } else {
-    f += kResolution;
-  }
-  u.factor = w.fits(f, 32, "the correction factor (an unsigned int)");
+  UpdateIn ui;
+  ui.exit_latency = last.exit_latency_ns.v;
+  ui.residency = in.last_residency_ns.v;
+  ui.next_timer = e.next_timer_ns;
+  ui.tick = in.tick_ns.v;
+  ui.tick_wakeup = e.tick_wakeup;
+  ui.polling = last.polling;
+  ui.poll_time_limit = in.poll_time_limit;
+  ui.factor = e.factor[e.bucket];
+  const UpdateSteps x = update_steps(ui, w);
+  Update u;
+  u.measured_ns = x.measured;
+  u.factor = x.factor;
   e.factor[e.bucket] = u.factor;
-  u.interval_us = w.fits(u.measured_ns / kNsecPerUsec, 32, kStoredInterval);
+  u.interval_us = x.interval_us;
   push_interval(e, u.interval_us);
   return u;
+}
+
+UpdateJudgement judge_update(const UpdateIn& in, const UpdateSeen& seen) {
+  UpdateJudgement j;
+  Widths w;
+  j.exact = update_steps(in, w);
+  const UpdateSteps& x = j.exact;
+  const u128 unit = in.unit;
+  const char* u = unit == 1 ? " ns" : " us";
+  auto t = [&](u128 v) { return dec(v) + u; };
+  const u128 max_interesting = kMaxInterestingNs / unit;
+  // The most any branch's duration is when nothing wraps: a deduction from
+  // the residency, or half of it, never exceeds the residency; the tick's
+  // guess when the tick woke the period, the time to the timer after a poll
+  // time-out; then at most the time to the timer. (Any guard of the
+  // deduction, and either guess or none, keeps within this.)
+  u128 most = in.residency;
+  if (in.tick_wakeup) most = std::max(most, 9 * max_interesting / 10);
+  if (in.polling && in.poll_time_limit) most = std::max(most, in.next_timer);
+  const u128 bound = std::min(most, in.next_timer);
+  const u128 got_f = seen.factor;
+  // The least duration the stored interval shows (it holds the duration in
+  // us, rounded down), in the file's unit.
+  const u128 stored_least = u128{seen.stored} * kNsecPerUsec / unit;
+
+  if (got_f != x.factor) {
+    // The least duration the file's factor shows: the ratio it added is
+    // RESOLUTION x measured / next timer (rounded down), or RESOLUTION when
+    // the duration reached the timer or MAX_INTERESTING.
+    const bool ratio_ok = got_f >= x.kept && got_f - x.kept <= kResolution && in.next_timer > 0;
+    const u128 r = ratio_ok ? got_f - x.kept : 0;
+    const u128 shown = !ratio_ok          ? 0
+                       : r == kResolution ? std::min(in.next_timer, max_interesting)
+                                          : (r * in.next_timer + kResolution - 1) / kResolution;
+    const bool out_of_unity = got_f < 1 || got_f > kUnityFactor;
+    const u128 ratio32 = in.next_timer > 0
+                             ? u128{static_cast<uint32_t>(kResolution * x.measured)} / in.next_timer
+                             : 0;
+    const std::string text = "menu_update() left the correction factor at " + dec(got_f) +
+                             ", exact arithmetic gives " + dec(x.factor);
+    if (stored_least > bound && (ratio_ok ? shown > bound : out_of_unity)) {
+      std::string why =
+          "the exit latency deduction wrapped: the file learned at least " +
+          t(ratio_ok ? std::min(shown, stored_least) : stored_least) + " (its stored interval " +
+          dec(seen.stored) + " us" + (ratio_ok ? ", and its factor" : "") +
+          " shows it), more than the " +
+          (bound == in.next_timer && bound < most ? "time to the next timer " : "residency ") +
+          t(bound) + " that any deduction " + (bound == in.residency ? "from it" : "or guess") +
+          " gives; the residency " + t(in.residency) + " less the exit latency " +
+          t(in.exit_latency);
+      why += in.residency < in.exit_latency ? " is negative"
+                                            : " is " + t(in.residency - in.exit_latency);
+      why += " (exact arithmetic: " +
+             std::string(x.tick_guess     ? "the tick's guess"
+                         : x.poll_timeout ? "the time to the timer"
+                         : in.residency > 2 * in.exit_latency
+                             ? "the residency less the exit latency"
+                             : "half the residency, as it is at most twice the exit latency") +
+             ", " + t(x.measured) + " learned, factor " + dec(x.factor) + ")";
+      j.gov5 = why;
+    } else if (x.learns && got_f == x.kept + ratio32) {
+      j.gov5 = text +
+               ": the ratio formed in 32 bits (the division by the time to the next "
+               "timer of RESOLUTION x " +
+               t(x.measured) + " wrapped)";
+    } else if (out_of_unity) {
+      j.gov5 = text +
+               ": outside 1..8192, which exact arithmetic never leaves (the factor update "
+               "wrapped)";
+    } else {
+      j.differs = text;
+    }
+  }
+
+  // GOV-8: the slot menu_update() wrote holds the learned duration in us.
+  const u128 stored = x.interval_us;
+  const uint32_t got = seen.stored;
+  const std::string text8 =
+      "menu_update() stored " + dec(u128{got}) + " us for a learned " + dec(stored) + " us";
+  if (stored > kUintMax) {
+    j.gov8_accepted =
+        x.poll_timeout && in.next_timer * unit == kKtimeMax && got == static_cast<uint32_t>(stored);
+    if (!j.gov8_accepted) j.gov8 = text8;
+  } else if (got != stored) {
+    // The durations the file's own factor shows it learned (every kernel
+    // clamps the duration at the time to the timer): a stored interval
+    // within them is another learning rule's, stored faithfully (the
+    // differential's); one outside is GOV-8.
+    const bool ratio_ok = got_f >= x.kept && got_f - x.kept <= kResolution && in.next_timer > 0;
+    u128 lo = 0, hi = 0;
+    if (ratio_ok) {
+      const u128 r = got_f - x.kept;
+      // RESOLUTION: the duration reached the timer (a duration below
+      // MAX_INTERESTING, clamped there), or MAX_INTERESTING where a period
+      // that long could be learned.
+      lo = r != kResolution          ? r * in.next_timer / kResolution
+           : most >= max_interesting ? std::min(in.next_timer, max_interesting)
+                                     : in.next_timer;
+      hi = r == kResolution ? in.next_timer
+                            : ((r + 1) * in.next_timer + kResolution - 1) / kResolution;
+    }
+    const u128 g = u128{got} * kNsecPerUsec;  // ns
+    const u128 slack = kNsecPerUsec * unit;
+    const bool consistent = ratio_ok && g + slack >= lo * unit && g <= hi * unit + slack;
+    if (consistent) {
+      if (j.differs.empty() && j.gov5.empty())
+        j.differs = text8 + ", a duration its own correction factor " + dec(got_f) +
+                    " shows (another learning rule)";
+    } else if (got_f == x.factor) {
+      j.gov8 =
+          text8 +
+          (got == static_cast<uint32_t>(x.measured * unit) ? ": the duration in ns, not us" : "");
+    } else if (ratio_ok) {
+      j.gov8 = "menu_update() stored " + dec(u128{got}) + " us, where its own correction factor " +
+               dec(got_f) + " shows a learned duration of " + dec(lo) + ".." + dec(hi) + u;
+    }
+  }
+  j.gov8_follows = !j.gov8.empty() && !j.gov5.empty();
+  return j;
 }
 
 Update menu_update(std::span<const State<Concrete>> states, const ConcreteHistory& h,
@@ -173,7 +311,18 @@ Update menu_update(std::span<const State<Concrete>> states, const ConcreteHistor
   return menu_update(states, e, in, w);
 }
 
-Typical typical_two_pass(const Ring& iv, Widths& w) {
+namespace {
+
+// An accumulator of `bits` bits (128: exact).
+u128 in_bits(u128 v, unsigned bits) { return bits >= 128 ? v : v & ((u128{1} << bits) - 1); }
+
+}  // namespace
+
+// The predictors with their sum and their sum of squares (or of squared
+// differences) kept in words of `sum_bits` and `square_bits`: 128 is the
+// exact reading; fewer is what a kernel with narrower words computes, for
+// naming the accumulator that wrapped (judge_typical()).
+Typical typical_two_pass_in(const Ring& iv, Widths& w, unsigned sum_bits, unsigned square_bits) {
   Typical t;
   u128 thresh = kIntMax;
   // Every pass drops at least one sample; 8 passes cannot be exceeded.
@@ -183,7 +332,7 @@ Typical typical_two_pass(const Ring& iv, Widths& w) {
     u128 max = 0;
     for (u128 v : iv) {
       if (v > thresh) continue;
-      sum += v;
+      sum = in_bits(sum + v, sum_bits);
       ++divisor;
       max = std::max(max, v);
     }
@@ -197,7 +346,7 @@ Typical typical_two_pass(const Ring& iv, Widths& w) {
     for (u128 v : iv) {
       if (v > thresh) continue;
       const u128 diff = v >= avg ? v - avg : avg - v;
-      variance += diff * diff;
+      variance = in_bits(variance + diff * diff, square_bits);
     }
     w.fits(variance, 64, "the sum of squared differences");
     t.accumulator_beyond_64 = t.accumulator_beyond_64 || variance >= k2To64;
@@ -221,7 +370,9 @@ Typical typical_two_pass(const std::array<uint32_t, kIntervals>& iv) {
   return typical_two_pass(widen_ring(iv), w);
 }
 
-Typical typical_both_ends(const Ring& iv, Widths& w) {
+Typical typical_two_pass(const Ring& iv, Widths& w) { return typical_two_pass_in(iv, w, 128, 128); }
+
+Typical typical_both_ends_in(const Ring& iv, Widths& w, unsigned sum_bits, unsigned square_bits) {
   Typical t;
   i128 min_thresh = -1;
   i128 max_thresh = static_cast<i128>(kUintMax);
@@ -235,8 +386,8 @@ Typical typical_both_ends(const Ring& iv, Widths& w) {
       const i128 value = static_cast<i128>(v);
       if (value <= min_thresh || value >= max_thresh) continue;
       ++divisor;
-      sum += v;
-      squares += v * v;
+      sum = in_bits(sum + v, sum_bits);
+      squares = in_bits(squares + v * v, square_bits);
       max = std::max(max, v);
       min = std::min(min, v);
     }
@@ -269,9 +420,81 @@ Typical typical_both_ends(const Ring& iv, Widths& w) {
   return t;
 }
 
+Typical typical_both_ends(const Ring& iv, Widths& w) {
+  return typical_both_ends_in(iv, w, 128, 128);
+}
+
 Typical typical_both_ends(const std::array<uint32_t, kIntervals>& iv) {
   Widths w;
   return typical_both_ends(widen_ring(iv), w);
+}
+
+u128 timer_us_exact(u128 sleep_ns, u128 factor, Widths& w) {
+  const u128 product = w.fits(sleep_ns * factor, 64, "sleep length x correction factor");
+  const u128 half = u128{kResolution} * kDecay * kNsecPerUsec / 2;
+  const u128 sum = w.fits(half + product, 64, "the rounded product");
+  return w.fits(sum / (2 * half), 32, "timer_us (an unsigned int)");
+}
+
+u128 timer_us_exact(u128 sleep_ns, u128 factor) {
+  Widths w;
+  return timer_us_exact(sleep_ns, factor, w);
+}
+
+TypicalJudgement judge_typical(const std::array<uint32_t, kIntervals>& ring, uint32_t got) {
+  TypicalJudgement j;
+  j.two_pass = typical_two_pass(ring).us;
+  j.both_ends = typical_both_ends(ring).us;
+  if (got == j.two_pass || got == j.both_ends) return j;
+  uint32_t lo = kUintMax, hi = 0;
+  bool any = false;
+  for (uint32_t v : ring) {
+    if (v == kUintMax) continue;
+    any = true;
+    lo = std::min(lo, v);
+    hi = std::max(hi, v);
+  }
+  if (any && got != kUintMax && (got < lo || got > hi)) {
+    j.gov5 = "the predictor's sums wrapped: get_typical_interval() answered " + dec(u128{got}) +
+             " us, " +
+             (got < lo ? "below the smallest sample " + dec(u128{lo})
+                       : "above the largest sample " + dec(u128{hi})) +
+             " us of the ring, where no average of its samples lies (exact arithmetic: " +
+             dec(j.two_pass) + " us by the two-pass predictor, " + dec(j.both_ends) +
+             " us by the both-ends one; " + dec(u128{kUintMax}) + ": none)";
+    return j;
+  }
+  // The accumulators in 32 bits, each predictor, each accumulator alone.
+  const Ring r = widen_ring(ring);
+  struct Narrow {
+    const char* predictor;
+    bool two_pass;
+    unsigned sum_bits, square_bits;
+    const char* what;
+  };
+  static constexpr Narrow kNarrow[] = {
+      {"two-pass", true, 32, 128, "the sum of the intervals"},
+      {"two-pass", true, 128, 32, "the sum of the squared differences"},
+      {"both-ends", false, 32, 128, "the sum of the intervals"},
+      {"both-ends", false, 128, 32, "the sum of the squared intervals"},
+  };
+  std::string which;
+  for (const Narrow& n : kNarrow) {
+    Widths w;
+    const u128 narrow = n.two_pass ? typical_two_pass_in(r, w, n.sum_bits, n.square_bits).us
+                                   : typical_both_ends_in(r, w, n.sum_bits, n.square_bits).us;
+    const u128 exact = n.two_pass ? j.two_pass : j.both_ends;
+    if (narrow != got || narrow == exact) continue;
+    which += std::string(which.empty() ? "" : ", or ") + "the " + n.predictor + " predictor with " +
+             n.what + " in 32 bits (exact: " + dec(exact) + " us)";
+  }
+  if (!which.empty()) {
+    j.gov5 = "the predictor's sums wrapped: get_typical_interval() answered " + dec(u128{got}) +
+             " us, which " + which + " gives (" + dec(u128{kUintMax}) + ": none)";
+    return j;
+  }
+  j.differs = true;
+  return j;
 }
 
 Predict predict_from(Predictor predictor, bool consults_when_stopped, ExactHistory& e,
@@ -295,10 +518,7 @@ Predict predict_from(Predictor predictor, bool consults_when_stopped, ExactHisto
   const u128 delta = negative ? 0 : in.sleep_length_ns.v;
   p.delta_tick_ns = negative ? 0 : in.delta_tick_ns.v;
   e.bucket = bucket_of(delta);
-  const u128 product = w.fits(delta * e.factor[e.bucket], 64, "sleep length x correction factor");
-  const u128 half = u128{kResolution} * kDecay * kNsecPerUsec / 2;
-  const u128 sum = w.fits(half + product, 64, "the rounded product");
-  p.timer_us = w.fits(sum / (2 * half), 32, "timer_us (an unsigned int)");
+  p.timer_us = timer_us_exact(delta, e.factor[e.bucket], w);
   p.predicted_ns = std::min(p.timer_us * kNsecPerUsec, typical_ns);
   e.next_timer_ns = delta;
   p.next_timer_ns = delta;

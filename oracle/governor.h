@@ -136,6 +136,63 @@ Update menu_update(std::span<const State<Concrete>> states, ExactHistory& e,
 Update menu_update(std::span<const State<Concrete>> states, const ConcreteHistory& h,
                    const ConcreteInputs& in);
 
+// menu_update() step by step, in a time unit of `unit` ns (1; 1000 for the
+// governor of v5.6 and before, which keeps microseconds): what menu_update()
+// above computes, with every step spec/governor.md names for GOV-5 kept.
+struct UpdateIn {
+  u128 unit = 1;
+  u128 exit_latency = 0;  // of the state the last period used
+  u128 residency = 0;     // the last period
+  u128 next_timer = 0;    // as the previous selection recorded it
+  u128 tick = 0;
+  bool tick_wakeup = false, polling = false, poll_time_limit = false;
+  u128 factor = 0;  // the bucket's correction factor before the update
+};
+struct UpdateSteps {
+  bool tick_guess = false;    // the tick woke a period meant to be long
+  bool poll_timeout = false;  // a polling state timed out
+  u128 deducted = 0;          // the exit latency deduction: residency - exit, or residency / 2
+  u128 measured = 0;          // the branch's duration, at most the time to the next timer
+  u128 kept = 0;              // the factor less an eighth
+  bool learns = false;        // a timer, and a duration below MAX_INTERESTING
+  u128 ratio = 0;             // RESOLUTION x measured / next timer (learns), else RESOLUTION
+  u128 factor = 0;            // kept + ratio
+  u128 interval_us = 0;       // the learned interval, in us
+};
+UpdateSteps update_steps(const UpdateIn& in, Widths& w);
+
+// GOV-5 and GOV-8 on what a menu_update() under test left, seen from outside
+// (validate): the bucket's correction factor and the interval in the slot it
+// wrote, against update_steps() on the same inputs. GOV-5 names the step
+// that wrapped, by what the file's own words show:
+//   the exit latency deduction: no deduction from the residency, and no
+//     guess the branch allows, gives the duration that both the factor and
+//     the stored interval show (only a subtraction that wrapped exceeds the
+//     residency it subtracts from);
+//   the division by the time to the next timer: the ratio added to the
+//     factor exceeds what any such duration gives; or equals the product
+//     RESOLUTION x measured formed in 32 bits;
+//   the factor update: the factor outside 1..8192, which exact arithmetic
+//     never leaves.
+// A factor that differs otherwise is another learning rule (`differs`, the
+// differential's, no clause). GOV-8: the stored interval is not the learned
+// duration in us (the KTIME_MAX truncation after a poll time-out that the
+// spec accepts for every subject set apart); when GOV-5 wrapped on the same
+// update, GOV-8's finding follows from it (`gov8_follows`).
+struct UpdateSeen {
+  uint32_t factor = 0;
+  uint32_t stored = 0;
+};
+struct UpdateJudgement {
+  UpdateSteps exact;
+  std::string gov5;  // the step that wrapped, with the numbers; "" if none
+  std::string gov8;  // the stored interval is not the learned one; "" if none
+  bool gov8_accepted = false;
+  bool gov8_follows = false;
+  std::string differs;  // another learning rule, no wrap
+};
+UpdateJudgement judge_update(const UpdateIn& in, const UpdateSeen& seen);
+
 // The typical interval of the ring (UINT_MAX: none). `accumulator_beyond_64`
 // says that a sum of squares, or of squared differences, reached 2^64 in a
 // pass the result depends on.
@@ -158,6 +215,30 @@ Typical typical_two_pass(const std::array<uint32_t, kIntervals>& iv);
 // farther from the average.
 Typical typical_both_ends(const Ring& iv, Widths& w);
 Typical typical_both_ends(const std::array<uint32_t, kIntervals>& iv);
+// Both predictors with their sum and their sum of squares (or of squared
+// differences) kept in words of `sum_bits` and `square_bits` (128: the exact
+// reading above, which is what they are): what a predictor with narrower
+// words computes, so that judge_typical() can name the accumulator that
+// wrapped.
+Typical typical_two_pass_in(const Ring& iv, Widths& w, unsigned sum_bits, unsigned square_bits);
+Typical typical_both_ends_in(const Ring& iv, Widths& w, unsigned sum_bits, unsigned square_bits);
+
+// GOV-5 on the typical interval a predictor under test answered for `ring`
+// (validate reads the file's get_typical_interval()), against both
+// predictors recomputed exactly. The predictor's sums are the file's own,
+// but every predictor answers no prediction (UINT_MAX) or an average of
+// samples it counts (or one of them), so an answer below the smallest sample
+// or above the largest (UINT_MAX marks left out) is a sum, or the average
+// formed from it, that wrapped. An answer that one of the two predictors
+// gives with its sum or its sum of squares in 32 bits, and not exactly, is
+// that accumulator wrapped. Any other answer is another predictor
+// (`differs`).
+struct TypicalJudgement {
+  std::string gov5;  // "" if none
+  bool differs = false;
+  u128 two_pass = 0, both_ends = 0;  // the exact answers
+};
+TypicalJudgement judge_typical(const std::array<uint32_t, kIntervals>& ring, uint32_t got);
 
 // The prediction as the walk starts, from a ring with no update due; the
 // bucket and the time to the next timer it leaves in `e`. The timer is
@@ -173,6 +254,12 @@ struct Predict {
   unsigned bucket = 0;
   u128 delta_tick_ns = 0;
 };
+// timer_us, exactly: round(sleep length x factor / (RESOLUTION x DECAY)) in
+// us (the kernel keeps the product in 64 bits, the result in an unsigned
+// int; `w` records where they do not hold it).
+u128 timer_us_exact(u128 sleep_ns, u128 factor, Widths& w);
+u128 timer_us_exact(u128 sleep_ns, u128 factor);
+
 Predict predict_from(Predictor predictor, bool consults_when_stopped, ExactHistory& e,
                      const ConcreteInputs& in, Widths& w);
 // `mark_rejected`: the subject records UINT_MAX for a rejected period first.

@@ -33,29 +33,42 @@
 //            polling rule or the tick-stopped promotion could make, and a
 //            target residency above the largest prediction a known
 //            predictor makes: failed.
-//   GOV-5    wraps and divisions by zero only: UBSan's reports (overflow,
-//            division by zero) and SIGFPE; in menu_update(), a correction
-//            factor outside 1..8192 (which exact arithmetic never leaves) or
-//            equal to the ratio formed in 32 bits; in the predictor, a
-//            choice that every subject's walk gives only for predictions
-//            outside what exact arithmetic allows the known predictors (each
-//            within a microsecond of the timer estimate's rounding), when
-//            every divergence of the input is some prediction's walk. A
-//            prediction or a learning that merely differs from the subject's
-//            is the differential's report (notes), not GOV-5.
+//   GOV-5    wraps and divisions by zero: UBSan's reports (overflow,
+//            division by zero) and SIGFPE; menu_update() by oracle/governor.h's
+//            judge_update(), which recomputes each step the spec names (the
+//            exit latency deduction, the factor update, the division by the
+//            time to the next timer, the learned interval) exactly from the
+//            file's own inputs and previous state, compares the file's factor
+//            and stored interval, and names the step that wrapped: a learned
+//            duration, shown by both, beyond what any deduction from the
+//            residency gives (the deduction); the ratio formed in 32 bits
+//            (the division); a factor outside 1..8192 (the factor update);
+//            the predictor's sums by judge_typical() on what the file's own
+//            get_typical_interval() answers, read back on the ring the
+//            selection predicted from (an answer outside the ring's samples,
+//            or one a predictor gives only with an accumulator in 32 bits);
+//            in the predictor, a choice that every subject's walk gives only
+//            for predictions outside what exact arithmetic allows the known
+//            predictors (the oracle's timer estimate, each within a
+//            microsecond), when every divergence of the input is some
+//            prediction's walk. A prediction or a learning that merely
+//            differs from the subject's is the differential's report
+//            (notes), not GOV-5.
 //   GOV-6    searched: families of inputs that differ only in the last
 //            step's latency limit (the same learned state), and selections
 //            with the same walk inputs whose predictions are known (GOV-3
 //            above) compared by prediction; a larger limit or a longer
 //            prediction giving a shallower state is a counterexample
 //            (failed; the spec accepts GOV-6 for every subject).
-//   GOV-8    every interval menu_update() stores: the slot it wrote must hold
-//            the learned duration in us (recomputed exactly from the file's
-//            previous state; when the file's factor shows another learned
-//            duration, within the range that factor implies), a rejected
-//            entry at most marks UINT_MAX. The poll-timeout after a
-//            selection that did not consult the timer (the truncation the
-//            spec accepts for every subject) is noted, not failed.
+//   GOV-8    every interval menu_update() stores (judge_update() too): the
+//            slot it wrote must hold the learned duration in us (recomputed
+//            exactly from the file's previous state; when the file's factor
+//            shows another learned duration, within the range that factor
+//            implies), a rejected entry at most marks UINT_MAX. The
+//            poll-timeout after a selection that did not consult the timer
+//            (the truncation the spec accepts for every subject) is noted,
+//            not failed. A GOV-8 finding on an update where GOV-5 wrapped
+//            follows from it, and the verdict says so (follows_from).
 //
 // Differential: every step is also run through the six subjects of
 // impl/governor.h from the file's own learned state (so one divergence does
@@ -109,6 +122,9 @@ constexpr size_t kMaxCounterexamples = 3;
 constexpr uint64_t kNoLimitNs = uint64_t{0x7fffffff} * 1000;  // S32_MAX us
 constexpr uint64_t kS64Max = 0x7fffffffffffffffULL;
 constexpr uint64_t kRangeNs = uint64_t{1} << 40;
+// The opening of a GOV-8 finding on an update where GOV-5 wrapped: the ring
+// holds the wrapped duration.
+const std::string kFollowsGov5 = "follows from GOV-5 (the update wrapped): ";
 
 struct Step {
   uint64_t latency_req = kNoLimitNs, sleep = 0, dtick = 0;
@@ -150,6 +166,7 @@ struct Sel {
   bool stop = true;
   bool timer = true;  // it asked the tick layer for the time to the next timer
   Dev after;
+  long long typical = -1;  // what its get_typical_interval() answers on that ring (-1: not read)
 };
 
 struct Outcome {
@@ -563,7 +580,7 @@ Batch run_inputs(const std::string& harness, bool sanitizers, const std::vector<
       std::string word;
       long long step = -1;
       l >> word;
-      if (word == "S" || word == "U" || word == "CRASH" || word == "HANG") l >> step;
+      if (word == "S" || word == "U" || word == "T" || word == "CRASH" || word == "HANG") l >> step;
       const bool step_ok = step >= 0 && static_cast<size_t>(step) < o.sels.size();
       if (word == "I") {
         o.init = parse_dev(" " + line);
@@ -575,6 +592,9 @@ Batch run_inputs(const std::string& harness, bool sanitizers, const std::vector<
         s.timer = field(" " + line, "timer") != "0";
       } else if (word == "U" && step_ok) {
         o.sels[static_cast<size_t>(step)].after = parse_dev(" " + line);
+      } else if (word == "T" && step_ok) {
+        o.sels[static_cast<size_t>(step)].typical =
+            std::strtoll(field(" " + line, "typical").c_str(), nullptr, 10);
       } else if (word == "CRASH" || word == "HANG") {
         (word == "CRASH" ? o.crashed : o.hung) = true;
         o.crash_step = step;
@@ -807,7 +827,7 @@ struct Known {
 
 struct Judged {
   std::map<std::string, std::string> f;  // clause -> first finding
-  size_t selections = 0, gov5_update = 0, gov5_predict = 0;
+  size_t selections = 0, gov5_update = 0, gov5_predict = 0, gov5_typical = 0;
   std::string gov8_accepted;  // the accepted truncation, observed
   // GOV-3: how each selection's prediction and path were found.
   size_t gov3_exact = 0, gov3_family = 0, gov3_other = 0, gov3_wrapped = 0, gov3_wording = 0;
@@ -824,6 +844,12 @@ struct Judged {
   std::vector<Known> known;
   size_t gov8_stored = 0;
 };
+
+std::string ring_text(const std::array<uint32_t, gov::kIntervals>& iv) {
+  std::string t = "[";
+  for (size_t i = 0; i < iv.size(); ++i) t += (i ? " " : "") + std::to_string(iv[i]);
+  return t + "] us";
+}
 
 bool in_ring_range(const Dev& d) {
   for (uint32_t v : d.iv)
@@ -929,7 +955,7 @@ WalkBase walk_base(const Input& input, const Sel& s, const Step& x, const gf::Su
   const uint64_t scale = gov::kResolution * gov::kDecay * gov::kNsecPerUsec;
   const uint64_t timer_words =
       uint64_t{static_cast<uint32_t>((scale / 2 + delta * factor) / scale)} * 1000;
-  const u128 timer_exact = (u128{delta} * factor + scale / 2) / scale * 1000;
+  const u128 timer_exact = gov::oracle::timer_us_exact(delta, factor) * gov::kNsecPerUsec;
   auto predict = [&](uint32_t typical) {
     const uint64_t t = uint64_t{typical} * gov::kNsecPerUsec;
     return w.timer ? std::min(t, timer_words) : t;
@@ -1081,89 +1107,38 @@ Judged judge(const Input& input, const Outcome& o, size_t subject) {
     if (in_range && reflected && pre.bucket < gov::kBuckets && pre.ptr >= 0 &&
         pre.ptr < static_cast<long long>(gov::kIntervals)) {
       ++r.gov5_update;
-      const u128 unit = pre.us ? 1000 : 1;
       const auto& t = input.table[static_cast<size_t>(last)];
-      const u128 exit = t.exit_latency_ns / unit, res = prev->residency / unit;
-      const u128 next = pre.next_timer;
-      const u128 tick_u = pre.us ? (1000000 + input.hz / 2) / input.hz : tick;
-      const u128 max_interesting = gov::kMaxInterestingNs / unit;
-      u128 measured;
-      const bool guessed_tick = prev->got_tick && next > tick_u;
-      const bool poll_timeout = !guessed_tick && t.polling && prev->poll_limit;
-      if (guessed_tick)
-        measured = 9 * max_interesting / 10;
-      else if (poll_timeout)
-        measured = next;
-      else
-        measured = res > 2 * exit ? res - exit : res / 2;
-      measured = std::min(measured, next);
-      const uint32_t old = pre.f[pre.bucket];
-      const u128 kept = old - old / gov::kDecay;
-      const bool learns = next > 0 && measured < max_interesting;
-      const u128 factor = kept + (learns ? gov::kResolution * measured / next : gov::kResolution);
-      const u128 stored = pre.us ? measured : measured / 1000;
+      gov::oracle::UpdateIn ui;
+      ui.unit = pre.us ? 1000 : 1;
+      ui.exit_latency = t.exit_latency_ns / ui.unit;
+      ui.residency = prev->residency / ui.unit;
+      ui.next_timer = pre.next_timer;
+      ui.tick = pre.us ? (1000000 + input.hz / 2) / input.hz : tick;
+      ui.tick_wakeup = prev->got_tick;
+      ui.polling = t.polling;
+      ui.poll_time_limit = prev->poll_limit;
+      ui.factor = pre.f[pre.bucket];
+      const size_t slot = static_cast<size_t>(pre.ptr);
+      const gov::oracle::UpdateJudgement uj =
+          gov::oracle::judge_update(ui, {s.after.f[pre.bucket], s.after.iv[slot]});
       const std::string learn =
           " (last state " + std::to_string(last) + ", idle " + ns_text(prev->residency) +
-          (guessed_tick ? ", the tick woke it" : "") + (poll_timeout ? ", poll_time_limit" : "") +
-          ", next_timer " + std::to_string(static_cast<uint64_t>(next)) + (pre.us ? " us" : " ns") +
-          ", factor " + std::to_string(old) + " of bucket " + std::to_string(pre.bucket) + ")";
-      const uint32_t got_factor = s.after.f[pre.bucket];
-      const bool same_factor = got_factor == factor;
-      if (!same_factor) {
-        // A wrap shows as a factor outside 1..8192 (which exact arithmetic
-        // keeps, spec/governor.md) or as the ratio formed in 32 bits; any
-        // other difference is a different learning rule: the differential's.
-        const u128 ratio32 =
-            next > 0 ? u128{static_cast<uint32_t>(gov::kResolution * measured)} / next : 0;
-        const bool wraps = got_factor < 1 || got_factor > gov::kUnityFactor ||
-                           (learns && got_factor == kept + ratio32);
-        const std::string text = at + ": menu_update() left the correction factor of bucket " +
-                                 std::to_string(pre.bucket) + " at " + std::to_string(got_factor) +
-                                 ", exact arithmetic gives " +
-                                 std::to_string(static_cast<uint64_t>(factor)) + learn;
-        if (wraps)
-          add("GOV-5", text + (got_factor > gov::kUnityFactor || got_factor < 1
-                                   ? ": outside 1..8192, which exact arithmetic never leaves"
-                                   : ": the ratio formed in 32 bits"));
-        else if (r.update_differs.empty())
-          r.update_differs = text;
-      }
-      // GOV-8: the slot menu_update() wrote holds the learned duration in us.
-      const size_t slot = static_cast<size_t>(pre.ptr);
-      const uint32_t got = s.after.iv[slot];
+          (uj.exact.tick_guess ? ", the tick woke it" : "") +
+          (uj.exact.poll_timeout ? ", poll_time_limit" : "") + ", next_timer " +
+          std::to_string(pre.next_timer) + (pre.us ? " us" : " ns") + ", factor " +
+          std::to_string(pre.f[pre.bucket]) + " of bucket " + std::to_string(pre.bucket) + ")";
+      if (!uj.gov5.empty()) add("GOV-5", at + ": " + uj.gov5 + learn);
+      if (!uj.differs.empty() && r.update_differs.empty())
+        r.update_differs = at + ": " + uj.differs + learn;
       ++r.gov8_stored;
-      const std::string text = "menu_update() stored " + std::to_string(got) +
-                               " us for a learned " +
-                               std::to_string(static_cast<uint64_t>(stored)) + " us" + learn;
-      if (stored > gov::kUintMax) {
-        const bool accepted =
-            poll_timeout && pre.next_timer_ns() == kS64Max && got == static_cast<uint32_t>(stored);
-        if (accepted) {
-          if (r.gov8_accepted.empty()) r.gov8_accepted = at + ": " + text;
-        } else {
-          add("GOV-8", at + ": " + text);
-        }
-      } else if (got != stored) {
-        if (same_factor) {
-          add("GOV-8",
-              at + ": " + text +
-                  (got == static_cast<uint32_t>(measured * unit) ? ": the duration in ns, not us"
-                                                                 : ""));
-        } else if (learns && got_factor >= kept && next > 0) {
-          // The file learned otherwise: its factor says which duration (ns).
-          const u128 ratio = got_factor - kept;
-          const u128 lo = ratio * next / gov::kResolution,
-                     hi = ((ratio + 1) * next + gov::kResolution - 1) / gov::kResolution;
-          const u128 g = u128{got} * (pre.us ? 1 : 1000);
-          if (g + 1000 * unit < lo * unit || g > hi * unit + 1000 * unit)
-            add("GOV-8", at + ": menu_update() stored " + std::to_string(got) +
-                             " us, where its own correction factor " + std::to_string(got_factor) +
-                             " shows a learned duration of " +
-                             std::to_string(static_cast<uint64_t>(lo)) + ".." +
-                             std::to_string(static_cast<uint64_t>(hi)) + (pre.us ? " us" : " ns") +
-                             learn);
-        }
-      }
+      if (uj.gov8_accepted && r.gov8_accepted.empty())
+        r.gov8_accepted = at + ": menu_update() stored " + std::to_string(s.after.iv[slot]) +
+                          " us for a learned " +
+                          std::to_string(static_cast<uint64_t>(uj.exact.interval_us)) + " us" +
+                          learn;
+      if (!uj.gov8.empty())
+        add("GOV-8",
+            at + ": " + (uj.gov8_follows ? kFollowsGov5 : std::string()) + uj.gov8 + learn);
     } else if (!reflected && pre.ok && s.after.ok && pre.ptr >= 0 &&
                pre.ptr < static_cast<long long>(gov::kIntervals)) {
       // No period to learn (a rejected entry, or boot): the ring keeps its
@@ -1173,6 +1148,16 @@ Judged judge(const Input& input, const Outcome& o, size_t subject) {
           add("GOV-8", at + ": menu_update() stored " + std::to_string(s.after.iv[i]) +
                            " us in slot " + std::to_string(i) +
                            " for a rejected entry (UINT_MAX marks one)");
+    }
+
+    // GOV-5 on the predictor's sums: the file's get_typical_interval() read
+    // back on the ring the selection predicted from.
+    if (s.typical >= 0 && s.typical <= gov::kUintMax && in_ring_range(s.after)) {
+      ++r.gov5_typical;
+      const gov::oracle::TypicalJudgement tj =
+          gov::oracle::judge_typical(s.after.iv, static_cast<uint32_t>(s.typical));
+      if (!tj.gov5.empty())
+        add("GOV-5", at + ": " + tj.gov5 + " (ring " + ring_text(s.after.iv) + ")");
     }
 
     // GOV-3 (and GOV-5 through the walk): which prediction and path explain
@@ -1348,6 +1333,7 @@ Part check_governor(const Options& opt, const Target& target) {
   part.file = target.display;
   std::vector<std::string> wanted = target.functions;
   wanted.push_back("menu_reflect");
+  wanted.push_back("get_typical_interval");
   Extraction ex = extract(target.text, wanted, target.path);
   // The extractor takes `static DEFINE_PER_CPU(struct menu_device,
   // menu_devices);` for a macro invocation that defines nothing: put it
@@ -1373,6 +1359,12 @@ Part check_governor(const Options& opt, const Target& target) {
         target.functions.end())
       part.functions.push_back(f);
   part.prelude = ex.prelude;
+  // get_typical_interval() is asked for by name (the harness reads it back)
+  // rather than found as menu_select()'s helper: listed with the helpers.
+  for (const auto& f : ex.functions)
+    if (f.name == "get_typical_interval" && f.found)
+      part.prelude.push_back("function get_typical_interval (line " + std::to_string(f.first_line) +
+                             ")");
   auto found = [&](const std::string& name) {
     for (const auto& f : ex.functions)
       if (f.name == name && f.found) return true;
@@ -1392,6 +1384,7 @@ Part check_governor(const Options& opt, const Target& target) {
   }
   std::vector<std::string> defs = {"-DHAVE_MENU_SELECT"};
   if (found("menu_reflect")) defs.push_back("-DHAVE_MENU_REFLECT");
+  if (found("get_typical_interval")) defs.push_back("-DHAVE_TYPICAL_INTERVAL");
   if (ex.code.find("next_timer_us") != std::string::npos) defs.push_back("-DMENU_NEXT_TIMER_US");
   const HarnessBuild hb =
       build_harness(opt, part.temp_dir, "governor_env.h", ex.code, "harness_governor.c", defs);
@@ -1481,7 +1474,7 @@ Part check_governor(const Options& opt, const Target& target) {
   }
 
   std::map<std::string, std::vector<std::pair<size_t, std::string>>> findings;
-  size_t selections = 0, gov5_update = 0, gov5_predict = 0, gov8_stored = 0;
+  size_t selections = 0, gov5_update = 0, gov5_predict = 0, gov5_typical = 0, gov8_stored = 0;
   size_t g3_exact = 0, g3_family = 0, g3_other = 0, g3_wrapped = 0, g3_wording = 0, g3_unjudged = 0;
   std::string gov8_accepted, family_first, other_first, update_differs;
   std::vector<std::pair<size_t, std::string>> walk_findings;
@@ -1498,7 +1491,7 @@ Part check_governor(const Options& opt, const Target& target) {
       }
       if (b == &plain) {
         selections += jd.selections, gov5_update += jd.gov5_update, gov8_stored += jd.gov8_stored;
-        gov5_predict += jd.gov5_predict;
+        gov5_predict += jd.gov5_predict, gov5_typical += jd.gov5_typical;
         g3_exact += jd.gov3_exact, g3_family += jd.gov3_family, g3_other += jd.gov3_other;
         g3_wrapped += jd.gov3_wrapped, g3_wording += jd.gov3_wording;
         g3_unjudged += jd.gov3_unjudged;
@@ -1630,7 +1623,8 @@ Part check_governor(const Options& opt, const Target& target) {
         const Judged jd = judge(c, b.outcomes[i], subject);
         auto it = jd.f.find(clause);
         std::string found;
-        if (it != jd.f.end())
+        if (it != jd.f.end() && (text.find(kFollowsGov5) == std::string::npos ||
+                                 it->second.find(kFollowsGov5) != std::string::npos))
           found = it->second;
         else if (clause == "GOV-5" && !jd.gov5_walk.empty() &&
                  text.find("walk gives") != std::string::npos)
@@ -1706,6 +1700,24 @@ Part check_governor(const Options& opt, const Target& target) {
       const std::string line = input_line(0, small);
       v.replay = "printf '" + line.substr(0, line.size() - 1) + "\\n' | " +
                  (san && text.find("San ") != std::string::npos ? "harness_san trace" : "harness");
+      // GOV-8 on updates whose arithmetic wrapped: the ring stores the
+      // wrapped duration; GOV-5 is the failure to read first.
+      if (id == "GOV-8" && findings.count("GOV-5")) {
+        const size_t follow =
+            static_cast<size_t>(std::count_if(list.begin(), list.end(), [](const auto& x) {
+              return x.second.find(kFollowsGov5) != std::string::npos;
+            }));
+        if (follow == list.size() && text.find(kFollowsGov5) != std::string::npos) {
+          v.follows_from = "GOV-5";
+          v.note =
+              "follows from GOV-5: on every failing input menu_update()'s arithmetic wrapped "
+              "on the same update (GOV-5's counterexamples name the step), and the ring "
+              "stores the wrapped duration";
+        } else if (follow > 0) {
+          v.note = std::to_string(follow) + " of the " + std::to_string(list.size()) +
+                   " failing inputs follow from GOV-5 (the update wrapped); the others do not";
+        }
+      }
       if (id == "GOV-5" && text.find("walk gives") != std::string::npos)
         v.note = "the prediction is inferred: the file's choice is subject " + sname +
                  "'s walk only of predictions exact arithmetic cannot give from the file's "
@@ -1731,6 +1743,8 @@ Part check_governor(const Options& opt, const Target& target) {
                       sname + " gives the choice)";
       if (id == "GOV-5") {
         v.coverage += "; menu_update() recomputed exactly on " + std::to_string(gov5_update);
+        if (found("get_typical_interval"))
+          v.coverage += ", get_typical_interval() read back on " + std::to_string(gov5_typical);
         if (walk_differs == 0) {
           v.coverage += ", the prediction judged through " + sname + "'s walk on " +
                         std::to_string(gov5_predict);

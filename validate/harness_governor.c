@@ -39,6 +39,9 @@
  *   S <id> <step> idx=<i> stop_tick=<0|1> timer=<0|1>  each selection; timer=1
  *                                         when it asked tick_nohz_get_sleep_length()
  *   U <id> <step> <state>                 the device after that selection
+ *   T <id> <step> typical=<us>            what the file's get_typical_interval()
+ *                                         answers on that ring (HAVE_TYPICAL_INTERVAL,
+ *                                         a form that returns it)
  *   WARN <id> <text>                      WARN_ON/BUG_ON hits
  *   CRASH <id> <step> <signal> <name> | HANG <id> <step>   (the input stops there)
  * where <state> is "ptr=<interval_ptr> bucket=<b> next_timer=<v> unit=<ns|us>
@@ -67,6 +70,27 @@
                     menu_select)(drv, dev, stop))
 #define GOV_SELECT_HAS_STOP_TICK \
   _Generic(&menu_select, int (*)(struct cpuidle_driver *, struct cpuidle_device *): 0, default: 1)
+
+#ifdef HAVE_TYPICAL_INTERVAL
+/* get_typical_interval(data) since v6.15, get_typical_interval(data,
+ * predicted_us) before it (UINT_MAX: no timer estimate cuts it short); a
+ * void one (v4.x, which stored its result) is not called. The predictor
+ * read the ring as menu_select() left it (the update and the rejected
+ * entry's mark come before it), so calling it again on that ring gives the
+ * typical interval the selection used; it changes nothing. -1: not probed. */
+#define GOV_TYPICAL_INTERVAL(data)                                                                  \
+  _Generic(&get_typical_interval,                                                                   \
+      unsigned int (*)(struct menu_device *):                                                       \
+          (long long)((unsigned int (*)(struct menu_device *))(void (*)(void))get_typical_interval)( \
+              data),                                                                                \
+      unsigned int (*)(const struct menu_device *):                                                 \
+          (long long)((unsigned int (*)(const struct menu_device *))(void (*)(void))                \
+                          get_typical_interval)(data),                                              \
+      unsigned int (*)(struct menu_device *, unsigned int):                                         \
+          (long long)((unsigned int (*)(struct menu_device *, unsigned int))(void (*)(void))         \
+                          get_typical_interval)(data, UINT_MAX),                                    \
+      default: -1LL)
+#endif
 
 struct gov_step {
   unsigned long long latency_req, sleep_length, delta_tick, residency;
@@ -215,6 +239,14 @@ static void run_input(long long id, bool trace, unsigned hz) {
       emit("S %lld %ld idx=%d stop_tick=%d timer=%d", id, step, idx, stop_tick ? 1 : 0,
            gov_env.sleep_length_calls != calls_before ? 1 : 0);
       emit_device("U", id, step);
+#ifdef HAVE_TYPICAL_INTERVAL
+      {
+        in_call = 1;
+        const long long typical = GOV_TYPICAL_INTERVAL(&menu_devices);
+        in_call = 0;
+        if (typical >= 0) emit("T %lld %ld typical=%lld", id, step, typical);
+      }
+#endif
       /* Before v4.4 a negative index meant "no state": the cpuidle core ran
        * the architecture's default idle and reflected nothing. The input
        * ends there (the driver judges the selections before it). */

@@ -936,9 +936,9 @@ std::string clause_json(const ClauseVerdict& v) {
          ",\"line\":" + std::to_string(v.line) + ",\"subject\":" + js(v.subject) +
          ",\"status\":" + js(v.status) + ",\"coverage\":" + js(v.coverage) +
          ",\"error\":" + js(v.error) + ",\"note\":" + js(v.note) +
-         ",\"spec_note\":" + js(v.spec_note) + ",\"fixed_by\":" + js(v.fixed_by) +
-         ",\"era\":" + js(v.era) + ",\"replay\":" + js(v.replay) +
-         ",\"counterexamples\":" + js_list(v.counterexamples) +
+         ",\"follows_from\":" + js(v.follows_from) + ",\"spec_note\":" + js(v.spec_note) +
+         ",\"fixed_by\":" + js(v.fixed_by) + ",\"era\":" + js(v.era) +
+         ",\"replay\":" + js(v.replay) + ",\"counterexamples\":" + js_list(v.counterexamples) +
          (v.subjects_compared ? ",\"fails_like\":" + js_list(v.fails_like) : std::string()) + "}";
 }
 

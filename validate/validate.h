@@ -86,6 +86,10 @@ struct ClauseVerdict {
   std::string replay;                        // a command that replays the first counterexample
   std::string error;                         // for error
   std::string note;                          // what the check adds (coverage, differential)
+  // failed: the clause whose failure this one follows from on the same
+  // counterexample ("GOV-5" for a GOV-8 finding on an update that wrapped);
+  // the note says how. Read that clause's failure first.
+  std::string follows_from;
   // failed: the check compared its counterexample with the spec's subjects,
   // each judged by the same oracle; fails_like names the subjects that break
   // the clause there as the file does. Governor: the selection clauses on the

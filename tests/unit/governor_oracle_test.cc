@@ -133,3 +133,177 @@ TEST(GovernorOracleClauses, WitnessTablesAreCaught) {
 
 }  // namespace
 }  // namespace idlespec::governor::oracle
+
+// judge_update(): GOV-5 and GOV-8 on what a menu_update() under test left,
+// each step recomputed exactly and the wrapped one named.
+namespace idlespec::governor::oracle {
+namespace {
+
+// A period of 3 us in a state whose exit latency is 10 us; the previous
+// selection consulted a timer 5 ms away; the bucket's factor at unity.
+UpdateIn short_period() {
+  UpdateIn in;
+  in.exit_latency = 10000;
+  in.residency = 3000;
+  in.next_timer = 5000000;
+  in.tick = 4000000;
+  in.factor = kUnityFactor;
+  return in;
+}
+
+// What a menu_update() that computes `measured` (the kernel's u64 word,
+// wrapped or not) leaves, in the kernel's words.
+UpdateSeen kernel_words(const UpdateIn& in, uint64_t measured) {
+  const uint64_t next = static_cast<uint64_t>(in.next_timer);
+  if (measured > next) measured = next;
+  const uint32_t f = static_cast<uint32_t>(in.factor);
+  uint32_t nf = f - f / kDecay;
+  nf += next > 0 && measured < kMaxInterestingNs
+            ? static_cast<uint32_t>(kResolution * measured / next)
+            : static_cast<uint32_t>(kResolution);
+  return {nf, static_cast<uint32_t>(measured / 1000)};
+}
+
+TEST(GovernorOracleUpdate, FaithfulHoldsEveryStep) {
+  const UpdateIn in = short_period();
+  const UpdateJudgement j = judge_update(in, kernel_words(in, 3000 / 2));
+  EXPECT_EQ(j.gov5, "");
+  EXPECT_EQ(j.gov8, "");
+  EXPECT_EQ(j.differs, "");
+  EXPECT_EQ(static_cast<uint64_t>(j.exact.deducted), 1500u);
+  EXPECT_EQ(static_cast<uint64_t>(j.exact.factor), kUnityFactor - 1024 + 0);
+}
+
+TEST(GovernorOracleUpdate, UnguardedDeductionWrapsAndGov8FollowsFromIt) {
+  // The residency less the exit latency in a u64 word: 3000 - 10000 wraps,
+  // the timer's clamp makes the duration 5 ms.
+  UpdateIn in = short_period();
+  UpdateJudgement j = judge_update(in, kernel_words(in, uint64_t{3000} - 10000));
+  EXPECT_NE(j.gov5.find("the exit latency deduction wrapped"), std::string::npos) << j.gov5;
+  EXPECT_NE(j.gov5.find("less the exit latency 10000 ns is negative"), std::string::npos) << j.gov5;
+  EXPECT_EQ(j.gov8, "");  // the ring holds the duration the factor shows
+  EXPECT_EQ(j.differs, "");
+  // No timer consulted (KTIME_MAX): the wrapped duration is KTIME_MAX, and the
+  // ring holds it truncated to 32 bits: GOV-8, following from GOV-5.
+  in.next_timer = kKtimeMax;
+  j = judge_update(in, kernel_words(in, uint64_t{3000} - 10000));
+  EXPECT_NE(j.gov5.find("the exit latency deduction wrapped"), std::string::npos) << j.gov5;
+  EXPECT_NE(j.gov8, "");
+  EXPECT_TRUE(j.gov8_follows);
+  EXPECT_FALSE(j.gov8_accepted);
+}
+
+TEST(GovernorOracleUpdate, DeductionWithoutWrapIsAnotherRule) {
+  // A residency between one and two exit latencies, deducted instead of
+  // halved: another rule (no word wrapped), the differential's.
+  UpdateIn in = short_period();
+  in.residency = 15000;
+  in.next_timer = 20000;  // close enough that the factor shows the other duration
+  const UpdateJudgement j = judge_update(in, kernel_words(in, 15000 - 10000));
+  EXPECT_EQ(j.gov5, "");
+  EXPECT_EQ(j.gov8, "");
+  EXPECT_NE(j.differs, "");
+}
+
+TEST(GovernorOracleUpdate, AnotherRuleStoredFaithfullyIsNotGov8) {
+  // The same deduction with the timer far: the factor is the exact one, the
+  // ring holds the file's own 5 us where exact arithmetic learns 7 us; its
+  // factor shows any duration up to 39 us, so the store is faithful to what
+  // the file learned (the differential's), not GOV-8.
+  UpdateIn in = short_period();
+  in.residency = 15000;
+  in.next_timer = 40500000;
+  const UpdateJudgement j = judge_update(in, kernel_words(in, 15000 - 10000));
+  EXPECT_EQ(j.gov5, "");
+  EXPECT_EQ(j.gov8, "");
+  EXPECT_NE(j.differs.find("another learning rule"), std::string::npos) << j.differs;
+}
+
+TEST(GovernorOracleUpdate, RatioIn32BitsAndFactorOutOfUnity) {
+  UpdateIn in = short_period();
+  in.residency = 9000000;  // 9 ms less 10 us: RESOLUTION x 8.99 ms needs 34 bits
+  in.next_timer = 40000000;
+  const uint64_t m = 9000000 - 10000;
+  UpdateSeen seen = kernel_words(in, m);
+  const uint32_t kept = kUnityFactor - kUnityFactor / kDecay;
+  seen.factor = kept + static_cast<uint32_t>(static_cast<uint32_t>(kResolution * m) /
+                                             static_cast<uint64_t>(in.next_timer));
+  UpdateJudgement j = judge_update(in, seen);
+  EXPECT_NE(j.gov5.find(": the ratio formed in 32 bits"), std::string::npos) << j.gov5;
+  seen.factor = 9000;
+  j = judge_update(in, seen);
+  EXPECT_NE(j.gov5.find("outside 1..8192"), std::string::npos) << j.gov5;
+}
+
+TEST(GovernorOracleUpdate, RingInNanosecondsIsGov8Only) {
+  const UpdateIn in = short_period();
+  UpdateSeen seen = kernel_words(in, 1500);
+  seen.stored = 1500;  // the duration in ns
+  const UpdateJudgement j = judge_update(in, seen);
+  EXPECT_EQ(j.gov5, "");
+  EXPECT_NE(j.gov8.find(": the duration in ns, not us"), std::string::npos) << j.gov8;
+  EXPECT_FALSE(j.gov8_follows);
+}
+
+TEST(GovernorOracleUpdate, PollTimeoutTruncationIsTheAcceptedOne) {
+  UpdateIn in = short_period();
+  in.polling = in.poll_time_limit = true;
+  in.exit_latency = 0;
+  in.next_timer = kKtimeMax;
+  const UpdateJudgement j = judge_update(in, kernel_words(in, kKtimeMax));
+  EXPECT_EQ(j.gov5, "");
+  EXPECT_EQ(j.gov8, "");
+  EXPECT_TRUE(j.gov8_accepted);
+}
+
+}  // namespace
+}  // namespace idlespec::governor::oracle
+
+// judge_typical(): the file's typical interval against both predictors
+// recomputed exactly.
+namespace idlespec::governor::oracle {
+namespace {
+
+using Ring32 = std::array<uint32_t, kIntervals>;
+
+TEST(GovernorOracleTypical, ExactAnswersHold) {
+  const Ring32 steady = {40000, 40000, 40000, 40000, 40000, 40000, 40000, 40000};
+  const TypicalJudgement j = judge_typical(steady, 40000);
+  EXPECT_EQ(j.gov5, "");
+  EXPECT_FALSE(j.differs);
+  EXPECT_EQ(static_cast<uint64_t>(j.two_pass), 40000u);
+  EXPECT_EQ(static_cast<uint64_t>(j.both_ends), 40000u);
+}
+
+TEST(GovernorOracleTypical, AnswerOutsideTheSamplesIsAWrap) {
+  const Ring32 steady = {40000, 40000, 40000, 40000, 40000, 40000, 40000, 40000};
+  const TypicalJudgement j = judge_typical(steady, 12);
+  EXPECT_NE(j.gov5.find("below the smallest sample 40000 us"), std::string::npos) << j.gov5;
+}
+
+TEST(GovernorOracleTypical, SquaresIn32BitsAreNamed) {
+  // Eight periods of 30 ms: the squares sum to 7.2e9, beyond 32 bits; the
+  // spread then reads as huge and the predictor gives up (UINT_MAX), where
+  // exact arithmetic answers 30000 us.
+  const Ring32 steady = {30000, 30000, 30000, 30000, 30000, 30000, 30000, 30000};
+  const TypicalJudgement j = judge_typical(steady, kUintMax);
+  EXPECT_NE(j.gov5.find("the sum of the squared intervals in 32 bits"), std::string::npos)
+      << j.gov5;
+  // Short periods: the same answer is another predictor's, not a wrap.
+  const Ring32 shorter = {300, 300, 300, 300, 300, 300, 300, 300};
+  const TypicalJudgement k = judge_typical(shorter, kUintMax);
+  EXPECT_EQ(k.gov5, "");
+  EXPECT_TRUE(k.differs);
+}
+
+TEST(GovernorOracleTypical, AnotherPredictorWithinTheSamplesDiffers) {
+  // 85975daeaa4d's keeping the maximum: 6 of 8 samples scattered, the
+  // largest kept instead of no prediction; within the samples: no wrap.
+  const Ring32 ring = {100, 5000, 100, 5000, 100, 5000, 100, 90000};
+  const TypicalJudgement j = judge_typical(ring, 90000);
+  EXPECT_EQ(j.gov5, "");
+  EXPECT_TRUE(j.differs);
+}
+
+}  // namespace
+}  // namespace idlespec::governor::oracle

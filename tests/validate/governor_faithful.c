@@ -19,7 +19,8 @@
  * There is no iowait weighting.
  *
  * Only the entry points and the per-CPU record carry the names the validate
- * harness looks up (menu_select, menu_update, menu_reflect, menu_devices,
+ * harness looks up (menu_select, menu_update, menu_reflect,
+ * get_typical_interval, menu_devices,
  * struct menu_device with its fields, RESOLUTION, DECAY); the rest is laid
  * out for this suite. Some lines are tagged "variant:"; run_governor.sh
  * rewrites them with sed to obtain the broken governors and the era
@@ -88,7 +89,7 @@ struct ring_summary {
 static void ring_summarize(const struct menu_device *md, s64 floor, s64 ceil,
 			   struct ring_summary *rs)
 {
-	u64 total = 0, total_sq = 0;
+	u64 total = 0, total_sq = 0;	/* variant: squares_32bit */
 	int k;
 
 	rs->n = 0;
@@ -119,7 +120,7 @@ static void ring_summarize(const struct menu_device *md, s64 floor, s64 ceil,
  * too scattered, the extreme that is farther from the average is cut off and
  * the test repeated, as long as more than three quarters of the ring remain.
  */
-static unsigned int ring_estimate(const struct menu_device *md)
+static unsigned int get_typical_interval(const struct menu_device *md)
 {
 	s64 floor = -1, ceil = UINT_MAX;
 	struct ring_summary rs;
@@ -174,7 +175,7 @@ static u64 observed_sleep_ns(struct cpuidle_driver *drv, struct cpuidle_device *
 	} else {
 		/* Measured time without the exit latency, or half of it if that is larger. */
 		got = dev->last_residency_ns;
-		if (got <= 2 * used->exit_latency_ns)
+		if (got <= 2 * used->exit_latency_ns)	/* variant: deduct_always */
 			got /= 2;
 		else
 			got -= used->exit_latency_ns;
@@ -232,7 +233,7 @@ static void menu_catch_up(struct cpuidle_driver *drv, struct cpuidle_device *dev
  */
 static u64 menu_predict(struct menu_device *md, ktime_t *tick_left)
 {
-	u64 guess_ns = ring_estimate(md) * NSEC_PER_USEC;
+	u64 guess_ns = get_typical_interval(md) * NSEC_PER_USEC;
 	ktime_t sleep_len;
 
 	if (guess_ns <= RESIDENCY_THRESHOLD_NS &&	/* variant: timer_always */

@@ -35,6 +35,18 @@ variant prediction_32bit '/variant: prediction_32bit/s/= md->next_timer_ns \*/= 
 # wraps from 4.2 ms (GOV-5, a factor that exact arithmetic does not give and
 # the wrapped ratio does).
 variant ratio_32bit '/variant: ratio_32bit/s/div64_u64(RESOLUTION \* got_ns,/div64_u64((u32)(RESOLUTION * got_ns),/'
+# The exit latency deducted from every period, unguarded: a period shorter
+# than the exit latency wraps the u64 duration, which the timer's clamp then
+# turns into the whole time to the next timer (GOV-5, the deduction named);
+# where the timer was not consulted that is KTIME_MAX, and the ring stores it
+# truncated (GOV-8, following from the wrap).
+variant deduct_always '/variant: deduct_always/s/if (got <= 2 \* used->exit_latency_ns)/if (0)/'
+# The predictor's sum of squared intervals in 32 bits: eight periods of
+# tens of ms overflow it, the spread reads as huge and the predictor gives
+# up or averages fewer samples (GOV-5: the file's get_typical_interval(),
+# read back on the ring it predicted from, answers what the both-ends
+# predictor answers with that sum in 32 bits, and exact arithmetic does not).
+variant squares_32bit '/variant: squares_32bit/s/u64 total = 0, total_sq = 0;/u64 total = 0; u32 total_sq = 0;/'
 # Upstream's predictor of 85975daeaa4d (v6.15 until its revert, and 6.6.y):
 # with at most 3/4 and at least half of the samples left, their maximum
 # instead of no prediction. Another prediction, no wrap: everything held.
@@ -84,6 +96,7 @@ assert "from the longer prediction" in cx, cx
 # GOV-3: every selection the reference's walk of its own prediction.
 assert "0 of a prediction exact arithmetic does not give, 0 judged by the clause's words" in st["GOV-3"]["coverage"], st["GOV-3"]
 assert "equal subject mainline on all" in text
+assert "get_typical_interval() read back on " in st["GOV-5"]["coverage"], st["GOV-5"]
 assert "observed the truncation spec/governor.md accepts" in st["GOV-8"]["note"], st["GOV-8"]
 PY
 
@@ -154,6 +167,31 @@ expect_rc ratio_32bit 1
 expect_only_failed ratio_32bit GOV-5
 expect_text ratio_32bit ": the ratio formed in 32 bits"
 expect_no_driver_crash ratio_32bit
+
+# GOV-5 is the failure the wrap is read by (issue 41: it held, and only a
+# GOV-8 finding about the ring pointed at the bug); judged against v6.19 as
+# the issue's run was, and against the default subject.
+for subj in v6.19 mainline; do
+  run deduct_always_$subj --source "$(src_variant deduct_always)" --component governor --budget "$BUDGET" --no-sanitizers --subject $subj
+  expect_rc deduct_always_$subj 1
+  expect_only_failed deduct_always_$subj GOV-5 GOV-8
+  expect_text deduct_always_$subj "the exit latency deduction wrapped: the file learned at least "
+  expect_text deduct_always_$subj " is negative (exact arithmetic: half the residency"
+  # GOV-8 (the KTIME_MAX the wrap was clamped to, truncated in the ring) says
+  # that it follows from GOV-5; a period between one and two exit latencies,
+  # deducted without a wrap, is another learning rule stored faithfully: no
+  # GOV-8 of its own.
+  expect_text deduct_always_$subj "note: follows from GOV-5: on every failing input"
+  expect_text deduct_always_$subj "follows from GOV-5 (the update wrapped): menu_update() stored 2783138807 us"
+  expect_no_driver_crash deduct_always_$subj
+done
+
+run squares_32bit --source "$(src_variant squares_32bit)" --component governor --budget "$BUDGET" --no-sanitizers
+expect_rc squares_32bit 1
+expect_only_failed squares_32bit GOV-5
+expect_text squares_32bit "the predictor's sums wrapped: get_typical_interval() answered "
+expect_text squares_32bit "predictor with the sum of the squared intervals in 32 bits (exact: "
+expect_no_driver_crash squares_32bit
 
 run us_era --source "$HERE/governor_us_era.c" --component governor --budget "$BUDGET" --no-sanitizers
 expect_rc us_era 1

@@ -214,7 +214,7 @@ static int teo_select(struct cpuidle_driver *drv, struct cpuidle_device *dev,
 	/* The tick is off and the timer is far: a state shorter than a tick
 	 * could hold the CPU shallow for long; take the deepest allowed one
 	 * that fits the timer. */
-	if (tick_nohz_tick_stopped() && span_ns > SAFE_TIMER_RANGE_NS &&
+	if (tick_nohz_tick_stopped() && span_ns > SAFE_TIMER_RANGE_NS && /* variant: no_stopped_promotion */
 	    drv->states[pick].target_residency_ns < TICK_NSEC) {
 		for (k = allowed; k > pick; k--) {
 			if (teo_disabled(dev, k))
