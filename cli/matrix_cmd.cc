@@ -17,7 +17,7 @@
 
 #include "cli/commands.h"
 #include "impl/json.h"
-#include "validate/process.h"
+#include "sandbox/process.h"
 #include "validate/validate.h"
 #include "verify/build_paths.h"
 #include "verify/outputs.h"

@@ -47,7 +47,7 @@
 #include "impl/busy_delay.h"
 #include "oracle/busy_delay.h"
 #include "validate/component.h"
-#include "validate/process.h"
+#include "sandbox/process.h"
 
 namespace idlespec::validate {
 namespace {

@@ -106,8 +106,8 @@
 #include "oracle/violation.h"
 #include "validate/component.h"
 #include "validate/input_check.h"
-#include "validate/process.h"
-#include "validate/sandbox.h"
+#include "sandbox/process.h"
+#include "sandbox/sandbox.h"
 
 namespace idlespec::validate {
 namespace {

@@ -47,7 +47,7 @@
 #include "validate/component.h"
 #include "validate/extract.h"
 #include "validate/input_check.h"
-#include "validate/sandbox.h"
+#include "sandbox/sandbox.h"
 #include "verify/build_paths.h"
 
 namespace idlespec::validate {

@@ -11,7 +11,7 @@
 #include <set>
 #include <sstream>
 
-#include "validate/process.h"
+#include "sandbox/process.h"
 
 namespace idlespec::validate {
 namespace {

@@ -18,7 +18,7 @@
 #include <system_error>
 
 #include "validate/extract.h"
-#include "validate/process.h"
+#include "sandbox/process.h"
 
 extern char** environ;
 

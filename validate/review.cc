@@ -13,7 +13,7 @@
 #include "impl/text.h"
 #include "validate/component.h"
 #include "validate/patch.h"
-#include "validate/process.h"
+#include "sandbox/process.h"
 #include "validate/validate.h"
 
 namespace idlespec::validate {

@@ -42,7 +42,7 @@
 #include "validate/boundaries.h"
 #include "validate/component.h"
 #include "validate/input_check.h"
-#include "validate/process.h"
+#include "sandbox/process.h"
 #include "validate/property_check.h"
 
 namespace idlespec::validate {

@@ -47,7 +47,7 @@
 #include "oracle/teo.h"
 #include "validate/component.h"
 #include "validate/input_check.h"
-#include "validate/process.h"
+#include "sandbox/process.h"
 
 namespace idlespec::validate {
 namespace {

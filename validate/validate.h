@@ -42,7 +42,15 @@
 #include <string>
 #include <vector>
 
+#include "sandbox/process.h"
+#include "sandbox/sandbox.h"
 #include "validate/extract.h"
+
+// validate, review and matrix run every compiler and harness through the
+// sandbox layer (sandbox/): its runner and its log are theirs to use by name.
+namespace idlespec::validate {
+using namespace idlespec::sandbox;
+}  // namespace idlespec::validate
 
 namespace idlespec::validate {
 

@@ -19,7 +19,7 @@
 #include "impl/xcede.h"
 #include "validate/boundaries.h"
 #include "validate/input_check.h"
-#include "validate/process.h"
+#include "sandbox/process.h"
 
 namespace idlespec::validate {
 namespace {

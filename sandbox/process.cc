@@ -1,4 +1,4 @@
-#include "validate/process.h"
+#include "sandbox/process.h"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -23,9 +23,9 @@
 
 // The sandbox (bwrap, the seccomp supervisor): in its own file, compiled as
 // part of this one (the validate library's source list is CMakeLists.txt's).
-#include "validate/sandbox.cc"
+#include "sandbox/sandbox.cc"
 
-namespace idlespec::validate {
+namespace idlespec::sandbox {
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -715,4 +715,4 @@ void cleanup_temp_dirs() {
     }
 }
 
-}  // namespace idlespec::validate
+}  // namespace idlespec::sandbox

@@ -16,7 +16,7 @@
 // read-only view and the unprivileged user are what stop the call if the
 // detector is fooled, and the detector fails closed (a name it cannot read
 // is an escape).
-#include "validate/sandbox.h"
+#include "sandbox/sandbox.h"
 
 #include <arpa/inet.h>
 #include <dirent.h>
@@ -54,12 +54,12 @@
 #include <vector>
 
 #include "impl/text.h"
-#include "validate/process.h"
+#include "sandbox/process.h"
 #include "verify/build_paths.h"
 
 extern char** environ;
 
-namespace idlespec::validate {
+namespace idlespec::sandbox {
 
 namespace {
 
@@ -1438,4 +1438,4 @@ std::string sandbox_unavailable() {
                            "rights";
 }
 
-}  // namespace idlespec::validate
+}  // namespace idlespec::sandbox

@@ -33,17 +33,20 @@
 //     reading"), never silent and never a pass. Once the harness runs no
 //     process of the sandbox is exempt (bwrap's own set-up is, before).
 //
-// Compilers run in the same view and environment, without the supervisor
-// (they fork and exec their own tools): what they may read is what the view
-// holds. docs/security.md states what the sandbox promises, what it does
-// not, and how it is tested.
+// Compilers and linkers run in the same view and environment under the same
+// supervisor, with a policy of their own: they may exec the toolchain's
+// programs, and their probes of directories and of paths the host lacks
+// too are answered by the view; a read of a host file the view withholds
+// (an #include or an .incbin in the code under test) is an escape attempt.
+// docs/security.md states what the sandbox promises, what it does not, and
+// how it is tested.
 #pragma once
 
 #include <mutex>
 #include <string>
 #include <vector>
 
-namespace idlespec::validate {
+namespace idlespec::sandbox {
 
 struct SandboxOptions {
   // false: `--no-sandbox` (or IDLESPEC_NO_SANDBOX=1): the code under test
@@ -109,4 +112,4 @@ class SandboxLog {
   std::vector<std::string> findings_, notes_;
 };
 
-}  // namespace idlespec::validate
+}  // namespace idlespec::sandbox

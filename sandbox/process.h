@@ -18,9 +18,9 @@
 #include <utility>
 #include <vector>
 
-#include "validate/sandbox.h"
+#include "sandbox/sandbox.h"
 
-namespace idlespec::validate {
+namespace idlespec::sandbox {
 
 // How a job is confined (sandbox.h). automatic: a job whose command line
 // compiles something (-o and a .c file) is a tool, any other is code under
@@ -128,4 +128,4 @@ int interrupted();
 // keep_temp as given to install_interrupt_handlers).
 void cleanup_temp_dirs();
 
-}  // namespace idlespec::validate
+}  // namespace idlespec::sandbox
