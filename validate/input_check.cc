@@ -148,7 +148,9 @@ HarnessBatch run_harness_inputs(const std::string& harness, bool sanitizers,
                   tag + " inputs " + std::to_string(first_id + next) + ".." +
                       std::to_string(first_id + inputs.size() - 1),
                   r.seconds, done ? "finished" : outcome(r, left)};
-    if (!done && rec.outcome == "finished") rec.outcome = "stopped early";
+    // Exit status 0 before the harness's end: the code under test called
+    // exit(0) (the harness itself returns only after its last input).
+    if (!done && rec.outcome == "finished") rec.outcome = kExitMidRun;
     b.runs.push_back(rec);
     if (done) {
       next = inputs.size();
@@ -158,7 +160,7 @@ HarnessBatch run_harness_inputs(const std::string& harness, bool sanitizers,
     if (last < inputs.size() && !b.outcomes[last].reported && !r.timed_out) {
       HarnessOutcome& o = b.outcomes[last];
       o.reported = o.crashed = true;
-      o.crash = "the harness died (" + rec.outcome + ")";
+      o.crash = rec.outcome == kExitMidRun ? rec.outcome : "the harness died (" + rec.outcome + ")";
       ++last;
     } else if (r.timed_out) {
       b.errors.push_back(tag + ": " + rec.outcome + " at input " + std::to_string(first_id + last));
