@@ -1375,8 +1375,12 @@ int validate_main(const std::vector<std::string>& args, const std::string& valid
       rc >= 0)
     return rc;
   if (!positional.empty()) {
-    std::cerr << prog << ": unexpected argument '" << positional.front() << "' (see --help)\n";
-    return 2;
+    const std::string error = "unexpected argument '" + positional.front() + "'";
+    std::cerr << prog << ": " << error << " (see --help)\n";
+    if (p.json)  // as parse_front_end's usage errors
+      std::cout << "{\"error\":\"" << json_escape(error) << "\",\"exit_code\":" << kExitUsage
+                << "}\n";
+    return kExitUsage;
   }
   Report rep = validate(p.opt);
   if (!rep.error.empty()) {
@@ -1434,8 +1438,12 @@ int review_main(const std::vector<std::string>& args, const std::string& validat
       rc >= 0)
     return rc;
   if (positional.size() != 1 || !p.opt.source.empty() || !p.opt.functions.empty()) {
-    std::cerr << prog << ": give one PATCH and --kernel-tree DIR (see --help)\n";
-    return 2;
+    const std::string error = "give one PATCH and --kernel-tree DIR";
+    std::cerr << prog << ": " << error << " (see --help)\n";
+    if (p.json)  // as parse_front_end's usage errors
+      std::cout << "{\"error\":\"" << json_escape(error) << "\",\"exit_code\":" << kExitUsage
+                << "}\n";
+    return kExitUsage;
   }
   ReviewOptions ro;
   ro.patch = positional.front();

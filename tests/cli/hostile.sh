@@ -77,7 +77,7 @@ mkfifo "$work/fifo"
 bounded() { (ulimit -v 262144; "$@"); }
 expect decode-dev-zero 2 '/dev/zero is a character device' -- bounded "$bin" decode xcede /dev/zero
 expect decode-huge 2 "huge is 1073741824 bytes, larger than the 8 MiB input limit" -- bounded "$bin" decode xcede "$work/huge"
-expect decode-fifo 2 'fifo is a FIFO' -- bounded "$bin" decode xcede "$work/fifo"
+expect decode-fifo 2 "fifo is a FIFO" -- timeout 60 "$bin" decode xcede "$work/fifo"
 expect decode-stdin-zero 2 'stdin is larger than the 8 MiB input limit' -- bounded sh -c '"$0" decode xcede - </dev/zero' "$bin"
 expect decode-stdin-ok 0 "Record 1" -- sh -c '"$0" decode xcede --hex - <"$1"' "$bin" "$work/p.hex"
 expect trace-dev-zero 2 '--trace: /dev/zero is a character device' -- bounded "$bin" simulate busy_delay --trace /dev/zero
@@ -109,6 +109,8 @@ expect_json json-simulate-governor -- "$bin" simulate governor --json --wake nev
 expect_json json-clauses -- "$bin" clauses --json --component frob
 expect_json json-validate -- "$bin" validate --json --seed 08
 expect_json json-trace -- "$bin" simulate busy_delay --json --trace /dev/zero
+expect_json json-validate-positional -- "$bin" validate --json stray
+expect_json json-review-positional -- "$bin" review --json
 
 # --- echoed input text is escaped ---------------------------------------------------
 printf -- '-2\n99\033[31m00\n\xff\xfe\n' >"$work/evil.trace"
@@ -233,6 +235,25 @@ PY
 else
   fail "sarif-uri-encoded: exit $rc (want 1)"
 fi
+
+# --- exit(0) from the code under test is named as such, not a crash --------------------
+awk '{ print } /^\tstatus = xcede_query\(\);/ { print "\tif (status) { extern void exit(int); exit(0); }" }' \
+  "$src/tests/validate/xcede_faithful.c" >"$work/xcede_exit.c"
+expect xcede-exit0 1 'XCEDE-1 .*failed' -- "$bin" validate --source "$work/xcede_exit.c" --component xcede \
+  --inputs generated --no-sanitizers --budget 20
+n=$((n + 1))
+"$bin" validate --source "$work/xcede_exit.c" --component xcede --inputs generated --no-sanitizers \
+  --budget 20 >"$work/xexit.out" 2>&1
+if grep -q 'bytes): exit(0) from the code under test in the middle of the run' "$work/xexit.out" &&
+  ! grep -q 'crashed' "$work/xexit.out"; then
+  echo "ok   xcede-exit0-named"
+else
+  fail "xcede-exit0-named"; grep -m3 'XCEDE-1' -A2 "$work/xexit.out"
+fi
+awk '{ print } /^unsigned int rtas_busy_delay_time/ { fn = 1 } fn && /^\{/ && !done { print "\tif (status == 9902) { extern void exit(int); exit(0); }"; done = 1 }' \
+  "$src/tests/validate/busy_delay_faithful.c" >"$work/busy_exit.c"
+expect busy-exit0-named 1 'run plain +scan-policy 0 sampled .*exit\(0\) from the code under test in the middle of the run' -- \
+  "$bin" validate --source "$work/busy_exit.c" --component busy_delay --scan sampled --no-sanitizers --budget 20
 
 echo "$((n - fails)) passed, $fails failed"
 [ "$fails" -eq 0 ]
