@@ -1,10 +1,28 @@
 #include "cli/args.h"
 
 #include <cerrno>
+#include <cmath>
 #include <cstdlib>
+#include <iostream>
 #include <sstream>
 
+#include "impl/json.h"
+
 namespace idlespec::cli {
+
+bool wants_json(const std::vector<std::string>& argv) {
+  for (const auto& a : argv)
+    if (a == "--json") return true;
+  return false;
+}
+
+int report_error(const std::string& command, const std::string& message, bool json, bool usage) {
+  std::cerr << "idlespec " << command << ": " << message;
+  if (usage) std::cerr << "\n(see 'idlespec " << command << " --help')";
+  std::cerr << "\n";
+  if (json) std::cout << "{\"error\":\"" << json_escape(message) << "\",\"exit_code\":2}\n";
+  return 2;
+}
 
 Args& Args::flag(const std::string& name, const std::string& help) {
   order_.push_back(name);
@@ -69,16 +87,41 @@ std::vector<std::string> Args::all(const std::string& name) const {
   return it == values_.end() ? std::vector<std::string>{} : it->second;
 }
 
+namespace {
+
+// A plain decimal number: digits only (no sign, no white space, no 0x), and
+// no leading zero (010 is neither read as octal nor silently as ten).
+bool plain_decimal(const std::string& v) {
+  if (v.empty() || (v.size() > 1 && v[0] == '0')) return false;
+  for (char c : v)
+    if (c < '0' || c > '9') return false;
+  return true;
+}
+
+// A plain decimal number with an optional fraction: 2, 0.5, 10.25, .5.
+bool plain_decimal_fraction(const std::string& v) {
+  const size_t dot = v.find('.');
+  const std::string whole = v.substr(0, dot);
+  const std::string frac = dot == std::string::npos ? "" : v.substr(dot + 1);
+  if (whole.empty() && frac.empty()) return false;
+  if (!whole.empty() && !plain_decimal(whole)) return false;
+  for (char c : frac)
+    if (c < '0' || c > '9') return false;
+  return true;
+}
+
+}  // namespace
+
 uint64_t Args::get_u64(const std::string& name, uint64_t fallback, uint64_t min,
                        uint64_t max) const {
   const auto v = get(name);
   if (!v) return fallback;
   errno = 0;
-  char* end = nullptr;
-  const unsigned long long n = std::strtoull(v->c_str(), &end, 0);
-  if (v->empty() || *end != '\0' || errno == ERANGE || (*v)[0] == '-' || n < min || n > max) {
+  const unsigned long long n = plain_decimal(*v) ? std::strtoull(v->c_str(), nullptr, 10) : 0;
+  if (!plain_decimal(*v) || errno == ERANGE || n < min || n > max) {
     throw UsageError("--" + name + " wants a whole number from " + std::to_string(min) + " to " +
-                     std::to_string(max) + ", not '" + *v + "'");
+                     std::to_string(max) + ", in plain decimal (no sign, spaces or leading " +
+                     "zeros), not '" + *v + "'");
   }
   return n;
 }
@@ -86,10 +129,12 @@ uint64_t Args::get_u64(const std::string& name, uint64_t fallback, uint64_t min,
 double Args::get_double(const std::string& name, double fallback) const {
   const auto v = get(name);
   if (!v) return fallback;
-  char* end = nullptr;
-  const double d = std::strtod(v->c_str(), &end);
-  if (v->empty() || *end != '\0' || !(d > 0)) {
-    throw UsageError("--" + name + " wants a positive number, not '" + *v + "'");
+  const double d = plain_decimal_fraction(*v) ? std::strtod(v->c_str(), nullptr) : 0;
+  if (!plain_decimal_fraction(*v) || !(d > 0) || !std::isfinite(d)) {
+    throw UsageError("--" + name +
+                     " wants a positive number, in plain decimal (no sign, spaces or leading "
+                     "zeros), not '" +
+                     *v + "'");
   }
   return d;
 }

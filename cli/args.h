@@ -16,6 +16,17 @@ struct UsageError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// Whether the command line asks for JSON output (--json).
+bool wants_json(const std::vector<std::string>& argv);
+
+// Prints an error that ends a command before it ran: on stderr as
+// "idlespec COMMAND: MESSAGE" (a usage error adds the pointer to --help) and,
+// when `json`, also on stdout as {"error":"MESSAGE","exit_code":2} (the shape
+// of validate's and review's usage errors), so that a script reading stdout
+// gets JSON. Returns 2, the exit status.
+int report_error(const std::string& command, const std::string& message, bool json,
+                 bool usage = true);
+
 class Args {
  public:
   Args(std::string command, std::string synopsis)

@@ -1,13 +1,12 @@
 // idlespec decode xcede: a raw parameter-45 buffer in, the kernel's view out.
 #include <cinttypes>
 #include <cstdio>
-#include <fstream>
 #include <iostream>
-#include <iterator>
 #include <sstream>
 
 #include "cli/args.h"
 #include "cli/commands.h"
+#include "cli/input.h"
 #include "impl/json.h"
 #include "impl/query.h"
 #include "impl/states.h"
@@ -23,16 +22,11 @@ struct InputError {
   std::string message;
 };
 
+// The input, bounded (cli/input.h): a directory, a device, a FIFO or a file
+// over the limit is an input error naming it.
 std::vector<uint8_t> read_all(const std::string& path) {
   std::string data;
-  if (path == "-") {
-    data.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
-  } else {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw InputError{"", 0, "cannot open '" + path + "'"};
-    data.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-    if (in.bad()) throw InputError{"", 0, "cannot read '" + path + "'"};
-  }
+  if (const std::string why = read_input(path, data); !why.empty()) throw InputError{"", 0, why};
   return std::vector<uint8_t>(data.begin(), data.end());
 }
 
@@ -76,18 +70,29 @@ std::vector<uint8_t> parse_hex(const std::vector<uint8_t>& text) {
   return out;
 }
 
+// "-2,9900,0": at least one status, each a plain decimal 32-bit integer
+// (an optional '-', no '+', spaces or leading zeros), no empty item.
 std::vector<int32_t> parse_statuses(const std::string& list) {
+  const auto bad = [&](const std::string& why) {
+    return UsageError("--rtas-statuses wants comma-separated 32-bit integers in plain decimal, " +
+                      why);
+  };
+  if (list.empty()) throw bad("not an empty list");
   std::vector<int32_t> out;
-  std::stringstream ss(list);
-  std::string item;
-  while (std::getline(ss, item, ',')) {
-    char* end = nullptr;
-    errno = 0;
-    const long v = std::strtol(item.c_str(), &end, 10);
-    if (item.empty() || *end != '\0' || errno == ERANGE || v < INT32_MIN || v > INT32_MAX) {
-      throw UsageError("--rtas-statuses wants comma-separated 32-bit integers, not '" + item + "'");
-    }
+  size_t start = 0;
+  for (;;) {
+    const size_t comma = list.find(',', start);
+    const std::string item = list.substr(start, comma - start);
+    const std::string digits = item.rfind('-', 0) == 0 ? item.substr(1) : item;
+    const bool plain = !digits.empty() && digits.size() <= 10 &&
+                       digits.find_first_not_of("0123456789") == std::string::npos &&
+                       (digits.size() == 1 || digits[0] != '0');
+    const long long v = plain ? std::stoll(item) : 0;
+    if (!plain || v < INT32_MIN || v > INT32_MAX)
+      throw bad(item.empty() ? "not an empty item in '" + list + "'" : "not '" + item + "'");
     out.push_back(static_cast<int32_t>(v));
+    if (comma == std::string::npos) break;
+    start = comma + 1;
   }
   return out;
 }

@@ -64,11 +64,9 @@ int main(int argc, char** argv) {
     std::cerr << "idlespec: unknown command '" << command << "'\n\n" << kUsage;
     return 2;
   } catch (const idlespec::cli::UsageError& e) {
-    std::cerr << "idlespec " << command << ": " << e.what() << "\n(see 'idlespec " << command
-              << " --help')\n";
-    return 2;
+    return idlespec::cli::report_error(command, e.what(), idlespec::cli::wants_json(args));
   } catch (const std::exception& e) {
-    std::cerr << "idlespec " << command << ": internal error: " << e.what() << "\n";
-    return 2;
+    return idlespec::cli::report_error(command, std::string("internal error: ") + e.what(),
+                                       idlespec::cli::wants_json(args), false);
   }
 }

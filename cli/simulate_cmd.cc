@@ -15,10 +15,12 @@
 
 #include "cli/args.h"
 #include "cli/commands.h"
+#include "cli/input.h"
 #include "impl/busy_delay_sim.h"
 #include "impl/governor_sim.h"
 #include "impl/json.h"
 #include "impl/text.h"
+#include "verify/outputs.h"
 
 namespace idlespec::cli {
 namespace {
@@ -51,16 +53,11 @@ firmware's answers in order; each call costs 50 us of CPU.
 
 std::string ms(uint64_t us) { return strprintf("%.1f ms", static_cast<double>(us) / 1000.0); }
 
+// --trace FILE, bounded (cli/input.h); a UsageError naming the option.
 std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw UsageError("--trace: cannot open '" + path + "'");
   std::string data;
-  try {
-    data.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-  } catch (const std::exception&) {  // libstdc++ throws on reading a directory
-    throw UsageError("--trace: cannot read '" + path + "'");
-  }
-  if (in.bad()) throw UsageError("--trace: cannot read '" + path + "'");
+  if (const std::string why = read_input(path, data); !why.empty())
+    throw UsageError("--trace: " + escape_input_text(why));
   return data;
 }
 
@@ -177,14 +174,15 @@ int simulate_busy_delay(const std::vector<std::string>& argv) {
   if (const auto path = args.get("trace")) {
     std::string error;
     const auto trace = sim::parse_trace(read_file(*path), error);
-    if (!trace) {
-      std::cerr << "idlespec simulate busy_delay: --trace " << *path << ": " << error << "\n";
-      return 2;
-    }
+    if (!trace)  // the error quotes the line: escaped, as the path
+      return report_error("simulate busy_delay",
+                          "--trace " + escape_input_text(*path) + ": " + escape_input_text(error),
+                          args.has("json"), false);
     for (const auto& p : policies) rows.push_back(sim::run_trace(p, *trace, config));
     workload_label = "trace";
-    header = strprintf("busy_delay: trace %s (%zu statuses), cpu %s, HZ=%u", path->c_str(),
-                       trace->size(), std::string(sim::cpu_name(*cpu)).c_str(), hz);
+    header = strprintf("busy_delay: trace %s (%zu statuses), cpu %s, HZ=%u",
+                       escape_input_text(*path).c_str(), trace->size(),
+                       std::string(sim::cpu_name(*cpu)).c_str(), hz);
   } else {
     const sim::Workload w = sim::make_workload(*workload_kind, seed);
     for (const auto& p : policies) rows.push_back(sim::run_workload(p, w, config));
@@ -196,8 +194,12 @@ int simulate_busy_delay(const std::vector<std::string>& argv) {
         std::string(sim::cpu_name(*cpu)).c_str(), hz);
   }
   if (args.has("json")) {
-    print_json(workload_label, args.get("trace"), std::string(sim::cpu_name(*cpu)), hz,
-               args.has("trace") ? std::nullopt : std::optional<uint64_t>(seed), rows);
+    const auto trace_path = args.get("trace");
+    print_json(
+        workload_label,
+        trace_path ? std::optional<std::string>(escape_input_text(*trace_path)) : std::nullopt,
+        std::string(sim::cpu_name(*cpu)), hz,
+        args.has("trace") ? std::nullopt : std::optional<uint64_t>(seed), rows);
   } else {
     print_text(header, rows);
   }
@@ -223,21 +225,11 @@ from a fresh history; 300 warm-up wake-ups are not counted. No latency QoS.
 stdin); pseries-p10 is snooze 0/0 us (POLLING) + CEDE 12/120 us.
 )";
 
+// --table FILE or - (stdin), bounded (cli/input.h).
 std::string read_table_text(const std::string& path) {
-  if (path == "-") {
-    std::string data((std::istreambuf_iterator<char>(std::cin)), std::istreambuf_iterator<char>());
-    if (std::cin.bad()) throw UsageError("--table -: cannot read stdin");
-    return data;
-  }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw UsageError("--table: cannot open '" + path + "'");
   std::string data;
-  try {
-    data.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-  } catch (const std::exception&) {  // libstdc++ throws on reading a directory
-    throw UsageError("--table: cannot read '" + path + "'");
-  }
-  if (in.bad()) throw UsageError("--table: cannot read '" + path + "'");
+  if (const std::string why = read_input(path, data); !why.empty())
+    throw UsageError("--table: " + escape_input_text(why));
   return data;
 }
 
@@ -489,6 +481,12 @@ int simulate_governor(const std::vector<std::string>& argv) {
                      "write an SVG instead (--plot FILE.svg)");
   }
 
+  // The output files can be written: checked before the sweep, which can be long.
+  for (const char* option : {"csv", "plot"})
+    if (const auto path = args.get(option))
+      if (const std::string why = verify::output_path_problem(*path); !why.empty())
+        throw UsageError("--" + std::string(option) + ": " + escape_input_text(why));
+
   const std::string table_arg = args.get("table").value_or("pseries-p10");
   std::vector<governor::TableEntry> table;
   if (table_arg == "pseries-p10") {
@@ -496,12 +494,15 @@ int simulate_governor(const std::vector<std::string>& argv) {
   } else {
     std::string error;
     const auto parsed = gsim::parse_table_json(read_table_text(table_arg), error);
-    if (!parsed) {
-      std::cerr << "idlespec simulate governor: --table "
-                << (table_arg == "-" ? std::string("(stdin)") : table_arg) << ": " << error << "\n";
-      return 2;
-    }
+    if (!parsed)
+      return report_error(
+          "simulate governor",
+          "--table " + (table_arg == "-" ? std::string("(stdin)") : escape_input_text(table_arg)) +
+              ": " + escape_input_text(error),
+          args.has("json"), false);
     table = *parsed;
+    // The states' names come from the file: escaped once for every output.
+    for (governor::TableEntry& e : table) e.name = escape_input_text(e.name);
   }
 
   std::vector<gsim::Row> rows = gsim::sweep(subjects, table, intervals, config);
@@ -511,12 +512,12 @@ int simulate_governor(const std::vector<std::string>& argv) {
   const std::string governors = which == "both"  ? "menu and TEO governors"
                                 : which == "teo" ? "TEO governor"
                                                  : "menu governor";
-  const std::string title =
-      strprintf("%s, table %s: wake %s, HZ=%u, %llu wake-ups per interval (seed %llu)",
-                governors.c_str(), table_arg == "-" ? "(stdin)" : table_arg.c_str(),
-                std::string(gsim::wake_name(config.wake)).c_str(), config.hz,
-                static_cast<unsigned long long>(config.wakeups),
-                static_cast<unsigned long long>(config.seed));
+  const std::string title = strprintf(
+      "%s, table %s: wake %s, HZ=%u, %llu wake-ups per interval (seed %llu)", governors.c_str(),
+      table_arg == "-" ? "(stdin)" : escape_input_text(table_arg).c_str(),
+      std::string(gsim::wake_name(config.wake)).c_str(), config.hz,
+      static_cast<unsigned long long>(config.wakeups),
+      static_cast<unsigned long long>(config.seed));
   if (const auto csv = args.get("csv")) write_output_file("csv", *csv, gsim::to_csv(rows, table));
   if (plot) {
     std::vector<std::string> plotted;
@@ -528,7 +529,7 @@ int simulate_governor(const std::vector<std::string>& argv) {
   }
 
   if (args.has("json")) {
-    print_governor_json(table_arg, table, config, which, rows);
+    print_governor_json(escape_input_text(table_arg), table, config, which, rows);
   } else {
     const std::string header = strprintf(
         "governor%s: table %s (%s), wake %s, HZ=%u, %llu wake-ups per interval after %llu "
@@ -536,9 +537,9 @@ int simulate_governor(const std::vector<std::string>& argv) {
         which == "menu"  ? ""
         : which == "teo" ? " (teo)"
                          : " (menu and teo)",
-        table_arg == "-" ? "(stdin)" : table_arg.c_str(), gsim::describe_table(table).c_str(),
-        std::string(gsim::wake_name(config.wake)).c_str(), config.hz,
-        static_cast<unsigned long long>(config.wakeups),
+        table_arg == "-" ? "(stdin)" : escape_input_text(table_arg).c_str(),
+        gsim::describe_table(table).c_str(), std::string(gsim::wake_name(config.wake)).c_str(),
+        config.hz, static_cast<unsigned long long>(config.wakeups),
         static_cast<unsigned long long>(config.warmup),
         static_cast<unsigned long long>(config.seed));
     print_governor_text(header, table, names, rows);
@@ -565,9 +566,7 @@ int simulate_command(const std::vector<std::string>& argv) {
     try {
       return t.run(std::vector<std::string>(argv.begin() + 1, argv.end()));
     } catch (const UsageError& e) {
-      std::cerr << "idlespec simulate " << t.name << ": " << e.what()
-                << "\n(see 'idlespec simulate " << t.name << " --help')\n";
-      return 2;
+      return report_error("simulate " + std::string(t.name), e.what(), wants_json(argv));
     }
   }
   std::string known;

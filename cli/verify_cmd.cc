@@ -53,6 +53,9 @@ verify::SpecIndex load_spec(const Args& args) {
     for (const auto& e : spec.errors) msg += "\n  " + e;
     throw UsageError(msg);
   }
+  if (spec.clauses.empty())  // an empty or wrong directory: nothing to judge or list
+    throw UsageError("--spec-dir " + args.get("spec-dir").value_or("(built-in)") +
+                     ": no clauses in its *.md (want the spec/ directory of an idlespec tree)");
   return spec;
 }
 
@@ -247,6 +250,9 @@ int clauses_command(const std::vector<std::string>& argv) {
     std::cout << args.help();
     return 0;
   }
+  if (!args.positional().empty())
+    throw UsageError("unexpected argument '" + args.positional()[0] +
+                     "' (--component NAME selects a component)");
   const verify::SpecIndex spec = load_spec(args);
   const auto comps = components_arg(args);
   if (args.has("json")) {

@@ -544,12 +544,17 @@ Part check_busy_delay(const Options& opt, const Target& target) {
         }
       }
       RunRecord rec{run.build, run.mode, r.seconds, "finished"};
-      if (r.timed_out)
+      if (r.skipped)
+        rec.outcome = r.interrupted ? "not started: the run was interrupted"
+                                    : "not started: the budget ran out before it";
+      else if (r.timed_out)
         rec.outcome = timed_out_text(r.seconds);
       else if (r.signal)
         rec.outcome = "died of signal " + std::to_string(r.signal);
       else if (aborted)
         rec.outcome = "aborted (too many crashes/hangs)";
+      else if (!done && r.exit_code == 0)  // the harness returns 0 only after its end
+        rec.outcome = "exit(0) from the code under test in the middle of the run";
       else if (!done)
         rec.outcome = "exited " + std::to_string(r.exit_code) + " without finishing";
       if (!run.scan.empty()) {  // one chunk: counted, not listed
@@ -558,7 +563,8 @@ Part check_busy_delay(const Options& opt, const Target& target) {
         rep.runs.push_back(rec);
       }
       for (const auto& c : run.clauses) {
-        if (run.scan.empty()) ev[c].covered.insert(label);
+        // Evidence is a run that finished: a killed, cut or exited one is not.
+        if (run.scan.empty() && rec.outcome == "finished") ev[c].covered.insert(label);
         if (!st.complete.count(c)) ev[c].errors.push_back(label + " " + rec.outcome);
       }
     }

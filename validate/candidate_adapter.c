@@ -10,7 +10,8 @@
  *
  * With IDLESPEC_CANDIDATE_PROBE set in the environment, any program built
  * with this adapter prints
- *   CANDIDATE abi=<n> name=<name> functions=<names, each followed by a comma>
+ *   CANDIDATE abi=<n> functions=<names, each followed by a comma> name=<name>
+ * (the name last, escaped: see cand_print_name)
  * and exits 0 before its main(); a library that cannot be loaded, lacks the symbol or speaks
  * another ABI version prints "CANDIDATE-ERROR <why>" and exits 2, whatever
  * the mode.
@@ -57,6 +58,28 @@ static void cand_fail(const char *fmt, const char *detail) {
   exit(2);
 }
 
+/* The library's name, last on the probe's line: at most 200 bytes, and every
+ * byte outside printable ASCII (a newline, a control character, UTF-8) or a
+ * backslash as \xHH, so the line stays one line and nothing in the name can
+ * read as another field. */
+static void cand_print_name(const char *name) {
+  if (!name) {
+    printf("(unnamed)");
+    return;
+  }
+  for (size_t i = 0; name[i]; ++i) {
+    if (i == 200) {
+      printf("...");
+      break;
+    }
+    const unsigned char c = (unsigned char)name[i];
+    if (c < 0x20 || c >= 0x7f || c == '\\')
+      printf("\\x%02x", c);
+    else
+      putchar(c);
+  }
+}
+
 __attribute__((constructor)) static void cand_load(void) {
   void *lib = dlopen(IDLESPEC_CANDIDATE_PATH, RTLD_NOW | RTLD_LOCAL);
   if (!lib) cand_fail("cannot load the library: %s", dlerror());
@@ -76,11 +99,12 @@ __attribute__((constructor)) static void cand_load(void) {
     cand_fail("parse_cede_parameters needs nr_xcede_records and a 164-byte xcede_buffer%s", NULL);
 #endif
   if (getenv("IDLESPEC_CANDIDATE_PROBE")) { /* what the library implements, then exit */
-    printf("CANDIDATE abi=%u name=%s functions=%s%s%s\n", cand->abi_version,
-           cand->name ? cand->name : "(unnamed)",
+    printf("CANDIDATE abi=%u functions=%s%s%s name=", cand->abi_version,
            cand->rtas_busy_delay_time ? "rtas_busy_delay_time," : "",
            cand->rtas_busy_delay ? "rtas_busy_delay," : "",
            cand->parse_cede_parameters ? "parse_cede_parameters," : "");
+    cand_print_name(cand->name);
+    printf("\n");
     fflush(stdout);
     exit(0);
   }

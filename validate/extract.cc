@@ -460,6 +460,35 @@ std::vector<TopLevelItem> top_level_items(std::string_view s) {
   return items;
 }
 
+std::string unbalanced_brace(std::string_view source) {
+  Scanner sc(source);
+  const Lines lines(source);
+  const auto column1 = [&](size_t offset) { return offset == 0 || source[offset - 1] == '\n'; };
+  std::vector<size_t> open;
+  size_t suspect = std::string_view::npos;
+  for (size_t q = 0;;) {
+    const Token t = sc.next(q, true);
+    if (t.text.empty()) break;
+    if (t.kind != Token::kPunct) continue;
+    if (t.text == "{") {
+      open.push_back(t.offset);
+    } else if (t.text == "}") {
+      if (open.empty())
+        return "line " + std::to_string(lines.of(t.offset)) + ": unbalanced '}': it closes no '{'";
+      const size_t matched = open.back();
+      open.pop_back();
+      // Kernel style ends a function (a top-level item) with a '}' in column
+      // 1: one that leaves braces open closed an inner '{' that has no '}'.
+      if (!open.empty() && column1(t.offset) && suspect == std::string_view::npos)
+        suspect = matched;
+    }
+  }
+  if (open.empty()) return "";
+  const size_t at = suspect != std::string_view::npos ? suspect : open.back();
+  return "line " + std::to_string(lines.of(at)) +
+         ": unbalanced '{': no '}' closes it before the end of the file";
+}
+
 Extraction extract(std::string_view source, std::span<const std::string> names,
                    std::string_view file_label) {
   const std::vector<TopLevelItem> items = top_level_items(source);

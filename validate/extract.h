@@ -53,6 +53,15 @@ struct TopLevelItem {
 // Split `source` into its top-level items (comments between items dropped).
 std::vector<TopLevelItem> top_level_items(std::string_view source);
 
+// "" when the braces of `source` balance as the extractor matches them
+// (comments, literals and the branches after a conditional's first are
+// skipped), else where they do not: "line 42: unbalanced '{': no '}' closes
+// it before the end of the file" (for a '{' without '}', the inner '{'
+// whose '}' is missing when a '}' in column 1, the kernel's end of a
+// function, shows it; else the innermost one left open) or "line 9:
+// unbalanced '}': it closes no '{'".
+std::string unbalanced_brace(std::string_view source);
+
 struct FoundFunction {
   std::string name;
   bool found = false;

@@ -147,20 +147,26 @@ HarnessBatch run_harness_inputs(const std::string& harness, bool sanitizers,
     RunRecord rec{sanitizers ? "sanitizers" : "plain",
                   tag + " inputs " + std::to_string(first_id + next) + ".." +
                       std::to_string(first_id + inputs.size() - 1),
-                  r.seconds, done ? "finished" : outcome(r, left)};
-    if (!done && rec.outcome == "finished") rec.outcome = "stopped early";
+                  r.seconds,
+                  done        ? "finished"
+                  : r.skipped ? (r.interrupted ? "not started: the run was interrupted"
+                                               : "not started: the budget ran out before it")
+                              : outcome(r, left)};
+    // Exit status 0 before the harness's end: the code under test called
+    // exit(0) (the harness itself returns only after its last input).
+    if (!done && rec.outcome == "finished") rec.outcome = kExitMidRun;
     b.runs.push_back(rec);
     if (done) {
       next = inputs.size();
       break;
     }
     // The input in flight when the run ended: blame it, resume after it.
-    if (last < inputs.size() && !b.outcomes[last].reported && !r.timed_out) {
+    if (last < inputs.size() && !b.outcomes[last].reported && !r.timed_out && !r.skipped) {
       HarnessOutcome& o = b.outcomes[last];
       o.reported = o.crashed = true;
-      o.crash = "the harness died (" + rec.outcome + ")";
+      o.crash = rec.outcome == kExitMidRun ? rec.outcome : "the harness died (" + rec.outcome + ")";
       ++last;
-    } else if (r.timed_out) {
+    } else if (r.timed_out || r.skipped) {  // no input to blame: stop here
       b.errors.push_back(tag + ": " + rec.outcome + " at input " + std::to_string(first_id + last));
       break;
     }

@@ -22,6 +22,17 @@
 namespace idlespec::validate {
 
 // What a harness printed for one input.
+// How a run reads that the code under test ended with exit(0) before the
+// harness finished its inputs.
+inline constexpr const char* kExitMidRun =
+    "exit(0) from the code under test in the middle of the run";
+
+// What stopped an input, for a finding: "crashed: 11 SIGSEGV", or the
+// exit(0) of kExitMidRun as it is (an exit is not a crash).
+inline std::string stop_text(const std::string& crash) {
+  return crash == kExitMidRun ? crash : "crashed: " + crash;
+}
+
 struct HarnessOutcome {
   bool reported = false;
   bool crashed = false, hung = false;

@@ -105,7 +105,12 @@ ReviewReport review(const ReviewOptions& ro) {
     for (const auto& c : components_in(after))
       if (std::find(comps.begin(), comps.end(), c) == comps.end()) comps.push_back(c);
     comps.erase(std::remove_if(comps.begin(), comps.end(),
-                               [](const std::string& c) { return !find_component(c)->check; }),
+                               [&](const std::string& c) {
+                                 const auto& want = ro.validate.components;  // --component
+                                 return !find_component(c)->check ||
+                                        (!want.empty() &&
+                                         std::find(want.begin(), want.end(), c) == want.end());
+                               }),
                 comps.end());
     if (comps.empty()) continue;
     for (int side = 0; side < 2; ++side) {

@@ -289,7 +289,7 @@ Findings judge(const Input& in, const HarnessOutcome& h) {
   o.exit_latency = h.field("exit"), o.residency = h.field("residency"), o.nr = h.field("nr");
   o.warns = h.warns, o.sanitizer = h.sanitizer;
   for (const auto& s : o.sanitizer) f.emplace("STATES-4", s);
-  if (o.crashed) f.emplace("STATES-4", "crashed: " + o.crash);
+  if (o.crashed) f.emplace("STATES-4", stop_text(o.crash));
   if (o.hung) f.emplace("STATES-4", "did not return within 2 s (hang)");
   for (const auto& w : o.warns) f.emplace("STATES-4", w);
   const std::string got = "exit_latency = " + std::to_string(o.exit_latency) +

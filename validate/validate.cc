@@ -626,7 +626,8 @@ std::string probe_candidate(const Options& opt, const std::string& lib,
   run.argv = {dir + "/probe"};
   run.env = {{"IDLESPEC_CANDIDATE_PROBE", "1"}};
   run.out = dir + "/probe.out", run.err = dir + "/probe.err";
-  run.timeout = 30;
+  // Loading runs the library's constructors: within --budget, as any run.
+  run.timeout = std::min(30.0, opt.budget_seconds);
   std::string why;
   if (run_jobs({build}, 1).front().exit_code != 0) {
     why = "the candidate adapter does not compile:\n" + tail(slurp(build.err), 10);
@@ -641,10 +642,16 @@ std::string probe_candidate(const Options& opt, const std::string& lib,
       why = "loading the library " + outcome(r, run.timeout) +
             (r.signal ? " (its initialisers crashed)" : "");
     } else {
+      // "CANDIDATE abi=1 functions=a,b, name=NAME": the functions (names
+      // without spaces) first, the adapter's escaped name last.
       const std::string line = out.substr(ok, out.find('\n', ok) - ok);
-      const size_t n = line.find(" name="), f = line.find(" functions=");
-      name = line.substr(n + 6, f - n - 6);
-      std::istringstream fs(line.substr(f + 11));
+      const size_t f = line.find(" functions="), n = line.find(" name=", f);
+      if (f == std::string::npos || n == std::string::npos) {
+        remove_tree(dir);
+        return "the library's probe printed a malformed line: " + line.substr(0, 200);
+      }
+      name = line.substr(n + 6);
+      std::istringstream fs(line.substr(f + 11, n - f - 11));
       for (std::string fn; std::getline(fs, fn, ',');)
         if (!fn.empty()) implemented.push_back(fn);
     }
@@ -668,6 +675,15 @@ Part run_component(const Options& opt, const Component& c, Target t) {
                   "validate does not check " + c.name + " clauses yet (the function was found)");
     return part;
   }
+  // A file whose braces do not balance: one error naming the file and the
+  // line, not pages of compiler errors about a harness that swallowed the
+  // rest of the file into one function.
+  if (t.candidate.empty())
+    if (const std::string why = unbalanced_brace(t.text); !why.empty()) {
+      part.build_error = t.display + ": " + why;
+      fill_verdicts(c, t, part, "error", "not judged: " + part.build_error);
+      return part;
+    }
   // No run-wide deadline here: a component's own steps (Z3's inputs, the
   // campaign, RapidCheck, then the harness runs) are each bounded by their
   // share of --budget, and a deadline over the whole would skip the last
@@ -1488,6 +1504,14 @@ int parse_front_end(const std::vector<std::string>& args, const std::string& val
   if (const char* d = std::getenv("IDLESPEC_VALIDATE_DIR")) p.opt.validate_dir = d;
   const bool json = std::find(args.begin(), args.end(), "--json") != args.end();
   bool ok = parse_common(args, p, positional);
+  if (ok && !p.help)
+    for (const auto& name : p.opt.components)
+      if (ok && !find_component(name)) {
+        p.error = "unknown component '" + name +
+                  "' for --component (components: busy_delay, xcede, states, governor, teo, "
+                  "idle_core)";
+        ok = false;
+      }
   if (ok && !p.help) {
     for (const auto& [flag, out] :
          {std::pair{"--junit: ", &p.junit}, std::pair{"--sarif: ", &p.sarif},
@@ -1541,10 +1565,14 @@ int validate_main(const std::vector<std::string>& args, const std::string& valid
       rc >= 0)
     return rc;
   if (!positional.empty()) {
-    std::cerr << prog << ": unexpected argument '" << positional.front() << "' (see --help)\n";
-    return 2;
+    const std::string error = "unexpected argument '" + positional.front() + "'";
+    std::cerr << prog << ": " << error << " (see --help)\n";
+    if (p.json)  // as parse_front_end's usage errors
+      std::cout << "{\"error\":\"" << json_escape(error) << "\",\"exit_code\":" << kExitUsage
+                << "}\n";
+    return kExitUsage;
   }
-  const Report rep = validate(p.opt);
+  Report rep = validate(p.opt);
   if (!rep.error.empty()) {
     std::cerr << prog << ": " << (rep.subject.empty() ? "" : rep.subject + ": ") << rep.error
               << "\n";
@@ -1555,9 +1583,12 @@ int validate_main(const std::vector<std::string>& args, const std::string& valid
     if (!part.build_error.empty())
       std::cerr << prog << ": " << part.file << " (" << part.component << "): " << part.build_error
                 << "\n";
-  std::cout << (p.json ? render_json(rep) : render_text(rep));
   after_run(prog);
-  if (!write_outputs(p, rep, prog)) return rep.exit_code == kExitFailed ? kExitFailed : kExitUsage;
+  // The files first: a write that fails changes the exit code, and the
+  // report on stdout says the code the process returns.
+  if (!write_outputs(p, rep, prog))
+    rep.exit_code = rep.exit_code == kExitFailed ? kExitFailed : kExitUsage;
+  std::cout << (p.json ? render_json(rep) : render_text(rep));
   return rep.exit_code;
 }
 
@@ -1597,23 +1628,28 @@ int review_main(const std::vector<std::string>& args, const std::string& validat
       rc >= 0)
     return rc;
   if (positional.size() != 1 || !p.opt.source.empty() || !p.opt.functions.empty()) {
-    std::cerr << prog << ": give one PATCH and --kernel-tree DIR (see --help)\n";
-    return 2;
+    const std::string error = "give one PATCH and --kernel-tree DIR";
+    std::cerr << prog << ": " << error << " (see --help)\n";
+    if (p.json)  // as parse_front_end's usage errors
+      std::cout << "{\"error\":\"" << json_escape(error) << "\",\"exit_code\":" << kExitUsage
+                << "}\n";
+    return kExitUsage;
   }
   ReviewOptions ro;
   ro.patch = positional.front();
   ro.kernel_tree = p.opt.kernel_tree;
   ro.validate = p.opt;
-  const ReviewReport rr = review(ro);
+  ReviewReport rr = review(ro);
   if (!rr.error.empty() && rr.before.parts.empty() && rr.after.parts.empty()) {
     std::cerr << prog << ": " << rr.patch << ": " << rr.error << "\n";
     if (p.json) std::cout << render_review_json(rr);
     return 2;
   }
-  std::cout << (p.json ? render_review_json(rr) : render_review_text(rr));
   after_run(prog);
+  // The files first, as for validate: stdout says the real exit code.
   if (!write_outputs(p, rr.after, prog, &rr))
-    return rr.exit_code == kExitFailed ? kExitFailed : kExitUsage;
+    rr.exit_code = rr.exit_code == kExitFailed ? kExitFailed : kExitUsage;
+  std::cout << (p.json ? render_review_json(rr) : render_review_text(rr));
   return rr.exit_code;
 }
 

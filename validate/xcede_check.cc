@@ -317,7 +317,7 @@ Findings judge(const Input& in, const HarnessOutcome& h) {
   // A crash or a hang fails XCEDE-1 (or the clause the input was made for);
   // the count the code had set by then is judged as well.
   if (o.crashed)
-    f.emplace("XCEDE-1", "crashed: " + o.crash +
+    f.emplace("XCEDE-1", stop_text(o.crash) +
                              (o.in_query ? " (during the firmware query: before the payload "
                                            "reached the code, or while the firmware wrote the "
                                            "buffer it was given)"

@@ -1,5 +1,6 @@
 #include "verify/outputs.h"
 
+#include <fcntl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -11,8 +12,8 @@
 #include <fstream>
 
 #include "impl/json.h"
-#include "verify/registry.h"
 #include "verify/build_paths.h"
+#include "verify/registry.h"
 
 namespace idlespec::verify {
 namespace {
@@ -53,21 +54,33 @@ int run(const std::vector<std::string>& argv, bool quiet) {
 }  // namespace
 
 std::string write_output(const std::string& path, const std::string& text) {
-  std::ofstream out(path, std::ios::trunc);
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  if (!out) return "cannot write " + path;
   out << text;
+  out.close();  // a full device fails here, on the flush
   return out ? "" : "cannot write " + path;
 }
 
 std::string output_path_problem(const std::string& path) {
   std::error_code ec;
   const std::filesystem::path f(path);
+  if (path.empty()) return "an empty file name";
   if (std::filesystem::is_directory(f, ec)) return path + " is a directory";
   const std::filesystem::path dir = f.has_parent_path() ? f.parent_path() : ".";
   if (!std::filesystem::is_directory(dir, ec)) return "no such directory: " + dir.string();
-  if (access(dir.c_str(), W_OK) != 0) return "cannot write in " + dir.string();
-  if (std::filesystem::exists(f, ec) && access(path.c_str(), W_OK) != 0)
-    return "cannot write " + path;
-  return "";
+  // Opened as the write will open it (root passes access(2) where /proc or
+  // a read-only mount refuses the file itself); not truncated; a file this
+  // made is removed again. O_NONBLOCK: a FIFO without a reader fails here
+  // instead of blocking.
+  const bool existed = std::filesystem::exists(std::filesystem::symlink_status(f, ec));
+  const int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0666);
+  if (fd < 0) return "cannot write " + path + ": " + std::strerror(errno);
+  // A zero-length write reaches the file's own write: /dev/full says ENOSPC.
+  std::string why;
+  if (write(fd, "", 0) < 0) why = "cannot write " + path + ": " + std::strerror(errno);
+  close(fd);
+  if (!existed) unlink(path.c_str());
+  return why;
 }
 
 std::string clauses_json(const SpecIndex& spec, const std::vector<std::string>& components) {

@@ -17,7 +17,9 @@ namespace idlespec::verify {
 
 // Checked before a run, so that a long run never ends in "cannot write":
 // "" when PATH can be written, else what is wrong with it (a directory, no
-// such directory, not writable). Nothing is created.
+// such directory, cannot be opened for writing, a device that refuses
+// writes such as /dev/full). PATH is opened for writing, not truncated; a
+// file that was not there is removed again.
 std::string output_path_problem(const std::string& path);
 
 // Writes TEXT to PATH (truncating it): "" on success, else why it failed.

@@ -123,10 +123,34 @@ inline std::vector<std::string> split(std::string_view s, char sep) {
   return out;
 }
 
+// A file path as a URI reference (RFC 3986): the unreserved characters and
+// the '/' between segments stay, every other byte (space, '#', '%', ':',
+// non-ASCII UTF-8 bytes, ...) becomes %XX, so that "a b#1%.c" is the file
+// and not a fragment, and a URI reader gives back the path's bytes.
+inline std::string percent_encode_path(std::string_view path) {
+  static const char hex[] = "0123456789ABCDEF";
+  std::string out;
+  for (const unsigned char c : path) {
+    if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' ||
+        c == '.' || c == '_' || c == '~' || c == '/') {
+      out += static_cast<char>(c);
+    } else {
+      out += '%';
+      out += hex[c >> 4];
+      out += hex[c & 15];
+    }
+  }
+  return out;
+}
+
 inline void location(JsonWriter& w, const SarifLocation& at, const std::string& message) {
   w.begin_object();
   w.key("physicalLocation").begin_object();
-  w.key("artifactLocation").begin_object().key("uri").value(at.uri).end_object();
+  w.key("artifactLocation")
+      .begin_object()
+      .key("uri")
+      .value(percent_encode_path(at.uri))
+      .end_object();
   w.key("region").begin_object().key("startLine").value(std::max(1, at.line)).end_object();
   w.end_object();
   if (!message.empty()) w.key("message").begin_object().key("text").value(message).end_object();

@@ -152,8 +152,8 @@ expect bad-empty 2 'offset 0: expected a JSON value, found the end of the input'
 expect bad-eleven 2 '11 states; a driver has at most 10' -- sim --table "$tmp/eleven.json"
 expect bad-decode-error 2 '\$\.error: the decode failed: Expected record-size 10\. Observed size 9\.; no states' -- bash -c "echo 00160801 | \"$bin\" decode xcede --hex --json | \"$bin\" simulate governor --table -"
 expect bad-stdin-text 2 '\(stdin\): offset 0: expected a JSON value' -- bash -c "echo hello | \"$bin\" simulate governor --table -"
-expect missing-file 2 "--table: cannot open '.*nonexistent'" -- sim --table "$tmp/nonexistent"
-expect dir-file 2 '--table: cannot read' -- sim --table "$tmp"
+expect missing-file 2 "--table: cannot open .*nonexistent: No such file" -- sim --table "$tmp/nonexistent"
+expect dir-file 2 '--table: .* is a directory, not a regular file' -- sim --table "$tmp"
 expect bad-subject 2 "unknown menu subject 'v6.15' \(known: v6\.14, seed-v2, seed-threshold, reference, v6\.19, mainline, all\)" -- sim --subject v6.15
 expect bad-hz 2 '--hz wants 100, 250 or 1000' -- sim --hz 300
 expect bad-wake 2 '--wake wants ipi or timer' -- sim --wake tick
@@ -164,7 +164,7 @@ expect bad-interval-big 2 "interval 1 \('2000000'\)" -- sim --intervals 2000000
 expect bad-wakeups 2 '--wakeups wants a whole number from 1 to 10000000' -- sim --wakeups 0
 expect bad-plot-ext 2 '--plot wants a FILE ending in .svg or .png' -- sim --plot "$tmp/x.jpg"
 expect png-no-gnuplot 2 'gnuplot on PATH \(Debian package gnuplot-nox\).*--plot FILE\.svg' -- env PATH=/nonexistent "$bin" simulate governor --plot "$tmp/x.png" --wakeups 1
-expect bad-csv-dir 2 "--csv: cannot create '.*/no/such/dir/x.csv'" -- sim --csv "$tmp/no/such/dir/x.csv" --intervals 2 --wakeups 1
+expect bad-csv-dir 2 "--csv: no such directory: .*/no/such/dir" -- sim --csv "$tmp/no/such/dir/x.csv" --intervals 2 --wakeups 1
 expect unknown-option 2 'unknown option --frobnicate' -- sim --frobnicate
 expect unknown-target 2 "unknown simulate target 'idle_core' \(known: busy_delay, governor\)" -- "$bin" simulate idle_core
 expect busy-delay-still 0 '"target":"busy_delay"' -- "$bin" simulate busy_delay --json

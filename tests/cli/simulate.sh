@@ -82,7 +82,7 @@ expect bad-workload 2 '--workload wants dlpar-add or dlpar-remove' -- "$bin" sim
 expect bad-seed 2 '--seed wants a whole number' -- "$bin" simulate busy_delay --seed x
 expect both 2 'not both' -- "$bin" simulate busy_delay --workload dlpar-add --trace "$tmp/ok.trace"
 expect missing-trace 2 "cannot open" -- "$bin" simulate busy_delay --trace "$tmp/nonexistent"
-expect dir-trace 2 "cannot read" -- "$bin" simulate busy_delay --trace "$tmp"
+expect dir-trace 2 "--trace: .* is a directory, not a regular file" -- "$bin" simulate busy_delay --trace "$tmp"
 expect bad-trace-line 2 "line 4: .*'99o1'" -- "$bin" simulate busy_delay --trace "$tmp/bad.trace"
 expect empty-trace 2 'no statuses' -- "$bin" simulate busy_delay --trace "$tmp/empty.trace"
 expect unknown-option 2 'unknown option --frobnicate' -- "$bin" simulate busy_delay --frobnicate

@@ -280,5 +280,34 @@ TEST(ExplainBuildError, NamesTheShimFromTheContext) {
             "}`");
 }
 
+// Unbalanced braces: named by line, as the extractor matches them (comments,
+// literals and the branches after a conditional's first do not count).
+TEST(UnbalancedBrace, BalancedFilesAreQuiet) {
+  EXPECT_EQ(unbalanced_brace(kMixed), "");
+  EXPECT_EQ(unbalanced_brace("int f(void)\n{\n\tconst char *s = \"{\";\n\t/* { */\n"
+                             "\tchar c = '}';\n\t// {\n\treturn s[0] + c;\n}\n"),
+            "");
+  // Each branch of a conditional opens its own brace; one '}' closes them.
+  EXPECT_EQ(unbalanced_brace("int g(int a)\n{\n#ifdef CONFIG_X\n\tif (a) {\n#else\n"
+                             "\tif (!a) {\n#endif\n\t\ta++;\n\t}\n\treturn a;\n}\n"),
+            "");
+}
+
+TEST(UnbalancedBrace, NamesTheInnerOpenBraceWithoutItsClose) {
+  // Line 3 opens a block that never closes: the '}' in column 1 at line 6
+  // closes it instead of the function's.
+  const std::string src =
+      "int f(int a)\n{\n\tif (a) {\n\t\ta++;\n\treturn a;\n}\n\nint g(void)\n{\n\treturn 0;\n}\n";
+  EXPECT_EQ(unbalanced_brace(src),
+            "line 3: unbalanced '{': no '}' closes it before the end of the file");
+}
+
+TEST(UnbalancedBrace, NamesAnUnopenedClose) {
+  EXPECT_EQ(unbalanced_brace("int f(void)\n{\n\treturn 0;\n}\n}\n"),
+            "line 5: unbalanced '}': it closes no '{'");
+  EXPECT_EQ(unbalanced_brace("int f(void)\n{\n\treturn 0;\n"),
+            "line 2: unbalanced '{': no '}' closes it before the end of the file");
+}
+
 }  // namespace
 }  // namespace idlespec::validate
