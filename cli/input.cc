@@ -5,13 +5,13 @@
 #include <cerrno>
 #include <cstring>
 
-#include "validate/process.h"
+#include "sandbox/process.h"
 
 namespace idlespec::cli {
 
 std::string read_input(const std::string& path, std::string& out) {
   out.clear();
-  if (path != "-") return validate::read_input_file(path, kInputLimit, out);
+  if (path != "-") return sandbox::read_input_file(path, kInputLimit, out);
   // stdin may be a pipe or a terminal: read_input_file refuses those, so
   // it is read here, never past the limit.
   std::string buf(kInputLimit + 1, '\0');
