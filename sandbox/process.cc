@@ -587,6 +587,8 @@ std::string outcome(const JobResult& r, double timeout) {
   if (r.exec_failed)
     return r.sandbox_error.empty() ? "could not be started"
                                    : "could not be started: " + r.sandbox_error;
+  if (r.skipped && r.interrupted) return "was not started: the run was interrupted";
+  if (r.skipped) return "was not started: the budget ran out before it";
   if (r.interrupted) return "was interrupted (SIGINT/SIGTERM)";
   if (r.protocol_flooded)
     return "was stopped: its output passed the " +

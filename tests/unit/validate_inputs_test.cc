@@ -134,6 +134,15 @@ TEST(ValidateRunOutcome, ATimeOutNamesItsLimitInTenthsUnderTenSeconds) {
   EXPECT_EQ(outcome(r, 0.6), "finished");
 }
 
+// A run never started is said to be so, not "exited -1".
+TEST(ValidateRunOutcome, ARunNeverStartedSaysSo) {
+  JobResult r;
+  r.skipped = true;
+  EXPECT_EQ(outcome(r, 10), "was not started: the budget ran out before it");
+  r.interrupted = true;
+  EXPECT_EQ(outcome(r, 10), "was not started: the run was interrupted");
+}
+
 // A stage leaves the later ones their shares: the campaign's and
 // RapidCheck's only when they are asked for, the runs' always.
 TEST(ValidateBudget, EachStageLeavesTheLaterStagesTheirShares) {
