@@ -716,7 +716,7 @@ AppliedPatch apply_impl(const ParsedPatch& parsed, std::string_view patch_text,
     if (fp.is_deletion()) deleted.insert(fp.old_path);
     if (created.count(fp.old_path) || copied.count(fp.old_path)) continue;
     const fs::path src = fs::path(tree) / fp.old_path;
-    if (const std::string why = inside_tree(tree, fp.old_path); !why.empty()) {
+    if (const std::string why = sandbox::inside_tree(tree, fp.old_path); !why.empty()) {
       r.message = why;
       return r;
     }
