@@ -38,8 +38,9 @@ the file's name.
   --markdown FILE        also write the Markdown table to FILE (a job summary)
   --html DIR             also write a static HTML report into DIR (needs python3)
   and validate's --component, --function, --budget, --scan, --seed,
-  --subject, --allow-unknown, --inputs, --fuzz, --cases, --memory,
-  --no-sanitizers, --cc, --validate-dir, --keep-temp.
+  --subject, --allow-unknown, --inputs, --fuzz, --fuzz-cc, --cases,
+  --memory, --disk-quota, --no-sanitizers, --no-sandbox, --cc,
+  --validate-dir, --keep-temp.
 
 Cells: held, accepted, n/a, absent; failed (fix: the upstream commit that
 fixed it, where the spec records one); error (what could not be judged);

@@ -1,5 +1,5 @@
 # Test binaries by label. Each gtest TEST becomes its own ctest entry with the
-# label's time budget (seconds); see README "Time budgets".
+# label's time budget (seconds); see docs/building.md "Labels and time budgets".
 #   unit         tests/unit/*_test.cc
 #   property     properties/*_test.cc, tests/witnesses/property_*_test.cc
 #   proof        proofs/*_test.cc,     tests/witnesses/proof_*_test.cc

@@ -1608,6 +1608,7 @@ one: what a reviewer pastes into a reply.
   --markdown FILE        the clause diff in Markdown (a pull request's job summary)
   --html DIR             a static HTML report of the clause diff (needs python3)
   and validate's --budget, --scan, --seed, --subject, --allow-unknown,
+  --inputs, --fuzz, --fuzz-cc, --cases, --memory, --disk-quota,
   --no-sanitizers, --no-sandbox, --cc, --validate-dir, --keep-temp.
 
 Exit codes (the same for verify, check, validate and review):
