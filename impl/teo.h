@@ -287,18 +287,6 @@ void learn(std::span<const State<D>> states, CpuData<D>& cpu, const Period<D>& p
     const B dominated = cpu.tick_wakeup && cpu.total_tick * lit32(3) > cpu.total * lit32(2);
     cpu.bins[n - 1].hits = D::ite(dominated, cpu.bins[n - 1].hits + pulse, cpu.bins[n - 1].hits);
     done = dominated;
-    if constexpr (has_v70_rules(era)) {
-      // 60836533b4c7: a tick wake-up while intercepts within a tick are
-      // below 2/3 of the (undecayed-by-PULSE) sum is a hit on the timer's
-      // bin: the tick likely stood in for an expected intercept.
-      const B tick_hit =
-          !done && cpu.tick_wakeup && cpu.tick_intercepts * lit32(3) < total * lit32(2);
-      for (size_t b = 0; b < n; ++b) {
-        cpu.bins[b].hits =
-            D::ite(tick_hit && idx_timer == lit32(b), cpu.bins[b].hits + pulse, cpu.bins[b].hits);
-      }
-      done = done || tick_hit;
-    }
   }
   B same_bin = idx_timer == idx_duration;
   if constexpr (has_v70_rules(era)) {
@@ -308,8 +296,20 @@ void learn(std::span<const State<D>> states, CpuData<D>& cpu, const Period<D>& p
     // (the sum stays below 2^64).
     same_bin = same_bin && cpu.sleep_length_ns < measured + D::udiv(lat, lit64(2));
   }
-  const B hit = !done && same_bin;
-  const B intercept = !done && !same_bin;
+  B hit = !done && same_bin;
+  B intercept = !done && !same_bin;
+  if constexpr (has_v70_rules(era)) {
+    // 60836533b4c7: a tick wake-up while intercepts within a tick are
+    // below 2/3 of the bins' sum (before PULSE) is a hit on the timer's
+    // bin: the tick likely stood in for an expected intercept. It ends the
+    // update as a hit does, so it credits idx_timer in the hit's step (the
+    // kernel's early return gives the same result; one step instead of two
+    // keeps teo_metrics_bounded at seconds, spec/teo.md).
+    const B tick_hit =
+        !done && cpu.tick_wakeup && cpu.tick_intercepts * lit32(3) < total * lit32(2);
+    hit = hit || tick_hit;
+    intercept = intercept && !tick_hit;
+  }
   for (size_t b = 0; b < n; ++b) {
     Bin<D>& bin = cpu.bins[b];
     bin.hits = D::ite(hit && idx_timer == lit32(b), bin.hits + pulse, bin.hits);
