@@ -98,6 +98,9 @@ TEST(TeoJudge, MetricsBound) {
   ASSERT_EQ(v.size(), 1u);
   EXPECT_EQ(v[0].clause, "TEO-6");
   EXPECT_NE(v[0].message.find("bin 1 hits 8200 > 8199"), std::string::npos) << v[0].message;
+  // The v7.0 era is judged as v6.19 and mainline are (no recent ring).
+  EXPECT_EQ(idlespec::oracle::clauses_of(oracle::judge_metrics(4, c, Era::k70)),
+            std::set<std::string>{"TEO-6"});
   // 6.1's recent counts follow the ring.
   ConcreteCpu r = fresh_cpu<Concrete>();
   r.recent_idx[3] = Concrete::lit<32>(2);
