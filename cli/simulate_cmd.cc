@@ -398,7 +398,7 @@ int simulate_governor(const std::vector<std::string>& argv) {
       .option("governor", "G", "menu (default), teo, or both (the same tables and wake-ups)")
       .option("subject", "S",
               "menu: v6.14, seed-v2, seed-threshold, reference, v6.19, mainline; teo: v6.1, "
-              "v6.12, v6.19, mainline; or all (default)")
+              "v6.12, v6.19, v7.0, mainline; or all (default)")
       .option("intervals", "LIST",
               "sleep intervals in us, e.g. 2,22,52 (default: seed 004's 27, 2..1002)")
       .option("wakeups", "N", "counted wake-ups per subject and interval (default 100000)")

@@ -114,7 +114,7 @@ std::vector<CorpusReplay> replays() {
        },
        [](std::span<const uint8_t> bytes) { return icf::describe(icf::parse_input(bytes)); }});
   // The subject overrides each input's choice; every violation is reported,
-  // spec/teo.md's acceptances (TEO-1 for all four, TEO-5 for v6.1) included:
+  // spec/teo.md's acceptances (TEO-1 for every subject, TEO-5 for v6.1) included:
   // verify applies them.
   CorpusReplay teo{
       "teo_fuzz",

@@ -2,7 +2,7 @@
 //
 // Decodes a state table and a sequence of selections, each with the idle
 // period after it (fuzz/teo_input.h explains the input layout), drives the
-// subject the input's configuration byte names (v6.1, v6.12, v6.19 or
+// subject the input's configuration byte names (v6.1, v6.12, v6.19, v7.0 or
 // mainline) through the select/learn loop from a fresh CPU, judges TEO-1..5
 // on every selection and TEO-6 after every update (oracle/teo.h), and aborts
 // with the violated clauses on the first input that breaks one the spec does

@@ -143,7 +143,7 @@ std::string describe_cpu(const teo::ConcreteCpu& c, size_t n, teo::Era era) {
   }
   s += strprintf(", total %u", c.total.v);
   if (era == teo::Era::k612) s += strprintf(", tick_hits %u", c.tick_hits.v);
-  if (era == teo::Era::k619 || era == teo::Era::kMainline) {
+  if (teo::has_v619_metrics(era)) {
     s += strprintf(", total_tick %u, tick_intercepts %u, short_idles %u", c.total_tick.v,
                    c.tick_intercepts.v, c.short_idles.v);
   }
@@ -198,6 +198,8 @@ std::string_view form_subject(Form f) {
       return teo::V612::name;
     case Form::v619:
       return teo::V619::name;
+    case Form::v70:
+      return teo::V70::name;
     case Form::mainline:
       return teo::Mainline::name;
   }
@@ -208,7 +210,7 @@ Input parse_input(std::span<const uint8_t> data) {
   Input in;
   Reader r(data);
   const uint8_t b0 = r.byte();
-  in.config.form = static_cast<Form>(b0 & 3u);
+  in.config.form = (b0 & 0x10u) != 0 ? Form::v70 : static_cast<Form>(b0 & 3u);
   in.config.hz = kHz[(b0 >> 2) & 3u];
   const unsigned hz = in.config.hz;
   const uint64_t tick = governor::tick_nsec(hz);
@@ -276,8 +278,8 @@ std::vector<uint8_t> encode(const Input& input) {
   }
   const uint64_t tick = governor::tick_nsec(c.hz);
   std::vector<uint8_t> out;
-  out.push_back(static_cast<uint8_t>(static_cast<unsigned>(c.form) |
-                                     static_cast<unsigned>(hz - kHz.begin()) << 2));
+  const unsigned form = c.form == Form::v70 ? 0x10u : static_cast<unsigned>(c.form);
+  out.push_back(static_cast<uint8_t>(form | static_cast<unsigned>(hz - kHz.begin()) << 2));
   out.push_back(static_cast<uint8_t>(input.table.size() - 1));
   for (size_t i = 0; i < input.table.size(); ++i) {
     const Entry& e = input.table[i];
@@ -324,7 +326,8 @@ std::vector<uint8_t> encode(const Input& input) {
 
 std::span<const Subject> all_subjects() {
   static const Subject all[] = {subject_of<teo::V61>(), subject_of<teo::V612>(),
-                                subject_of<teo::V619>(), subject_of<teo::Mainline>()};
+                                subject_of<teo::V619>(), subject_of<teo::V70>(),
+                                subject_of<teo::Mainline>()};
   return all;
 }
 
@@ -341,14 +344,15 @@ const Subject& fuzz_subject(const Config& config) {
     if (name == nullptr) return static_cast<const Subject*>(nullptr);
     const Subject* s = find_subject(name);
     if (s == nullptr) {
-      std::fprintf(
-          stderr, "teo_fuzz: IDLESPEC_TEO_SUBJECT=%s: want v6.1, v6.12, v6.19 or mainline\n", name);
+      std::fprintf(stderr,
+                   "teo_fuzz: IDLESPEC_TEO_SUBJECT=%s: want v6.1, v6.12, v6.19, v7.0 or mainline\n",
+                   name);
       std::abort();
     }
     return s;
   }();
   if (overridden != nullptr) return *overridden;
-  return all_subjects()[static_cast<size_t>(config.form)];
+  return *find_subject(form_subject(config.form));
 }
 
 Outcome run(const Subject& s, const Input& input, fuzz::Judging judging) {

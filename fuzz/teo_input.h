@@ -12,10 +12,11 @@
 // Input layout. Every byte string is an input: a missing byte reads as 0,
 // and a step cut short by the end of the input is dropped.
 //   byte 0, the configuration:
-//     bits 0-1  subject: 0 v6.1, 1 v6.12, 2 v6.19, 3 mainline
+//     bits 0-1  subject: 0 v6.1, 1 v6.12, 2 v6.19, 3 mainline (v7.1)
 //               (IDLESPEC_TEO_SUBJECT=<name> in the environment overrides it)
 //     bits 2-3  HZ: 0 100, 1 250, 2 and 3 1000 (TICK_NSEC 10 ms, 4 ms, 1 ms)
-//     bits 4-7  ignored
+//     bit  4    subject v7.0 (bits 0-1 then ignored)
+//     bits 5-7  ignored
 //   byte 1, the table size: (byte % 10) + 1 states
 //   then per state: a flags byte (bit 0 POLLING, bit 1 disabled, bit 2 "as
 //   written"), its exit latency and its target residency (two times). Unless
@@ -97,8 +98,8 @@ inline constexpr std::array<uint64_t, 8> kSeconds = {1, 2, 5, 10, 60, 600, 1000,
 inline constexpr size_t kNamedTimeCount = 16;
 uint64_t named_time(size_t i, unsigned hz);
 
-enum class Form : uint8_t { v61 = 0, v612 = 1, v619 = 2, mainline = 3 };
-std::string_view form_subject(Form f);  // "v6.1", "v6.12", "v6.19", "mainline"
+enum class Form : uint8_t { v61 = 0, v612 = 1, v619 = 2, mainline = 3, v70 = 4 };
+std::string_view form_subject(Form f);  // "v6.1", "v6.12", "v6.19", "v7.0", "mainline"
 
 struct Config {
   Form form = Form::mainline;
@@ -158,7 +159,7 @@ Subject subject_of() {
   return {S::name, S::era, &teo::select<S, Concrete>, &teo::learn<S, Concrete>};
 }
 
-// v6.1, v6.12, v6.19, mainline.
+// v6.1, v6.12, v6.19, v7.0, mainline.
 std::span<const Subject> all_subjects();
 const Subject* find_subject(std::string_view name);
 // What the libFuzzer target runs for `config`: the form's subject, or the

@@ -94,7 +94,7 @@ const std::vector<Entry> kBinMiddle = {st(0, 0, true), st(1 * kUs, 100 * kUs),
 const std::vector<Entry> kPollDisabled = {st(0, 0, true, true), st(2 * kUs, 10 * kUs),
                                           st(20 * kUs, 200 * kUs)};
 
-constexpr Form kForms[] = {Form::v61, Form::v612, Form::v619, Form::mainline};
+constexpr Form kForms[] = {Form::v61, Form::v612, Form::v619, Form::v70, Form::mainline};
 
 std::vector<std::pair<std::string, Input>> corpus_seeds() {
   std::vector<std::pair<std::string, Input>> out;
@@ -165,6 +165,29 @@ std::vector<std::pair<std::string, Input>> corpus_seeds() {
       input(Form::mainline, 250, kPowerNV,
             {{.sleep_ns = 30 * kMs, .residency_ns = 4 * kMs, .got_tick = true, .repeat = 16},
              {.sleep_ns = 30 * kMs, .stopped = true, .residency_ns = 4 * kMs, .got_tick = true}}));
+  // The v7.0 merge window. f36de72673ad: wake-ups in the timer's bin but
+  // well before the timer (a 10 ms bin, woken 3 ms early) are intercepts.
+  for (Form f : {Form::v619, Form::v70, Form::mainline}) {
+    const std::string sub(tf::form_subject(f));
+    add("early-in-timer-bin-" + sub,
+        input(f, 1000, kPowerNV,
+              {{.sleep_ns = 20 * kMs, .residency_ns = 17 * kMs, .repeat = 16},
+               {.sleep_ns = 20 * kMs, .residency_ns = 20 * kMs, .repeat = 2}}));
+    // 60836533b4c7: tick wake-ups with few tick intercepts are hits on the
+    // timer's bin; 475ca3470b37: keep the tick at 2/3 tick intercepts.
+    add("tick-wakeups-few-intercepts-" + sub,
+        input(f, 250, kPowerNV,
+              {{.sleep_ns = 8 * kMs, .residency_ns = 4 * kMs, .got_tick = true, .repeat = 4},
+               {.sleep_ns = 8 * kMs, .residency_ns = 300 * kUs, .repeat = 16},
+               {.sleep_ns = 8 * kMs, .residency_ns = 4 * kMs, .got_tick = true, .repeat = 4}}));
+  }
+  // 4bd2221f231d (v7.0 only): with the tick stopped and intercepts, the
+  // first state reaching a tick has the candidate's target residency.
+  add("v7.0-zero-size-bin",
+      input(Form::v70, 1000,
+            {st(0, 0, true), st(2 * kUs, 20 * kUs), st(100 * kUs, 2 * kMs), st(200 * kUs, 2 * kMs)},
+            {{.sleep_ns = 50 * kMs, .residency_ns = 10 * kUs, .repeat = 16},
+             {.sleep_ns = 50 * kMs, .stopped = true, .residency_ns = 10 * kUs, .repeat = 2}}));
   // Mainline's stopped-tick promotion at SAFE_TIMER_RANGE_NS (2 ticks) and
   // just beyond.
   add("mainline-safe-timer-range",

@@ -22,9 +22,17 @@
 //             teo_state_ok(), the extra tick bin ("tick_hits").
 //   V619      the v6.19 rework: teo_decay(), short idles, tick wakeups
 //             counted (total_tick), tick intercepts, the min_idx search.
-//   Mainline  2026 mainline: the search bounded by the bin with the most
-//             intercepts, and 106a2662e655 ("cpuidle: governors: teo:
-//             Rearrange stopped tick handling").
+//   V70       v7.0: v6.19 plus the v7.0 merge window's teo commits:
+//             a971f984b845 (the search bounded by the bin with the most
+//             intercepts, and its shortcut to min_idx), 4bd2221f231d (no
+//             state with a zero-size bin), f36de72673ad (a hit only when
+//             the sleep length exceeds the measured time by less than half
+//             the exit latency), 60836533b4c7 (a tick wake-up a hit unless
+//             tick intercepts dominate), 475ca3470b37 (keep the tick at
+//             2/3 tick intercepts).
+//   Mainline  v7.1 (2026 mainline): v7.0 with 106a2662e655 ("cpuidle:
+//             governors: teo: Rearrange stopped tick handling"), which
+//             drops min_idx, the zero-size-bin test and the shortcut.
 //
 // Values: latencies, residencies, the limit and the sleep length are the
 // kernel's s64 nanoseconds kept as unsigned 64-bit words below 2^62 (the
@@ -57,7 +65,16 @@ inline constexpr uint32_t kNoIndex = 0xffffffffu;  // an int index of -1
 // The bound every metric keeps (spec TEO-6): x - x/8 + PULSE <= 8 * PULSE + 7.
 inline constexpr uint32_t kMetricBound = 8 * kPulse + 7;
 
-enum class Era : uint8_t { k61, k612, k619, kMainline };
+enum class Era : uint8_t { k61, k612, k619, k70, kMainline };
+
+// The v6.19 rework's metrics (teo_decay(), short idles, tick wake-ups and
+// intercepts): v6.19, v7.0 and mainline.
+constexpr bool has_v619_metrics(Era e) {
+  return e == Era::k619 || e == Era::k70 || e == Era::kMainline;
+}
+// The v7.0 merge window's commits (f36de72673ad, 60836533b4c7,
+// 475ca3470b37, a971f984b845's bound): v7.0 and mainline.
+constexpr bool has_v70_rules(Era e) { return e == Era::k70 || e == Era::kMainline; }
 
 struct V61 {
   static constexpr std::string_view name = "v6.1";
@@ -68,6 +85,7 @@ struct V61 {
   static constexpr bool decays = true;                  // metrics decay at each update
   static constexpr bool polling_keeps_tick = true;      // the end block's POLLING test
   static constexpr bool stopped_tick_promotion = true;  // 106a2662e655's step (mainline)
+  static constexpr bool min_idx_shortcut = true;        // a971f984b845's shortcut (v7.0)
   // The fix spec/teo.md proposes for its TEO-1 finding (no subject has it):
   // constraint_idx never names a state before the first enabled one.
   static constexpr bool constraint_from_first = false;
@@ -79,6 +97,10 @@ struct V612 : V61 {
 struct V619 : V61 {
   static constexpr std::string_view name = "v6.19";
   static constexpr Era era = Era::k619;
+};
+struct V70 : V61 {
+  static constexpr std::string_view name = "v7.0";
+  static constexpr Era era = Era::k70;
 };
 struct Mainline : V61 {
   static constexpr std::string_view name = "mainline";
@@ -101,10 +123,10 @@ struct CpuData {
   std::array<Bin<D>, kMaxStates> bins;
   typename D::template U<32> total;
   typename D::template U<32> tick_hits;                          // 6.12
-  typename D::template U<32> total_tick;                         // v6.19, mainline
-  typename D::template U<32> tick_intercepts;                    // v6.19, mainline
-  typename D::template U<32> short_idles;                        // v6.19, mainline
-  typename D::Bool tick_wakeup;                                  // v6.19, mainline
+  typename D::template U<32> total_tick;                         // v6.19 and later
+  typename D::template U<32> tick_intercepts;                    // v6.19 and later
+  typename D::template U<32> short_idles;                        // v6.19 and later
+  typename D::Bool tick_wakeup;                                  // v6.19 and later
   typename D::template U<32> next_recent_idx;                    // 6.1
   std::array<typename D::template U<32>, kNrRecent> recent_idx;  // 6.1, kNoIndex = -1
 };
@@ -154,7 +176,7 @@ auto at(const U32<D>& idx, size_t n, Get get) {
 template <class D>
 U32<D> decay(const U32<D>& m, Era era) {
   const U32<D> delta = m >> kDecayShift;
-  if (era == Era::k619 || era == Era::kMainline) {
+  if (has_v619_metrics(era)) {
     // teo_decay(): a metric below 2^DECAY_SHIFT drops to 0.
     return D::ite(delta == D::template lit<32>(0), D::template lit<32>(0), m - delta);
   }
@@ -256,7 +278,7 @@ void learn(std::span<const State<D>> states, CpuData<D>& cpu, const Period<D>& p
     cpu.tick_hits = D::ite(tick_hit, cpu.tick_hits + pulse, cpu.tick_hits);
     done = tick_hit;
   }
-  if constexpr (era == Era::k619 || era == Era::kMainline) {
+  if constexpr (has_v619_metrics(era)) {
     cpu.total = total + pulse;
     cpu.tick_intercepts = decay<D>(cpu.tick_intercepts, era);
     cpu.total_tick = decay<D>(cpu.total_tick, era);
@@ -266,15 +288,35 @@ void learn(std::span<const State<D>> states, CpuData<D>& cpu, const Period<D>& p
     cpu.bins[n - 1].hits = D::ite(dominated, cpu.bins[n - 1].hits + pulse, cpu.bins[n - 1].hits);
     done = dominated;
   }
-  const B hit = !done && idx_timer == idx_duration;
-  const B intercept = !done && !(idx_timer == idx_duration);
+  B same_bin = idx_timer == idx_duration;
+  if constexpr (has_v70_rules(era)) {
+    // f36de72673ad: a hit also needs sleep_length_ns - measured_ns <
+    // lat_ns / 2 in s64. Both are in [0, KTIME_MAX], so the difference does
+    // not overflow; sleep < measured + lat / 2 is the same test on words
+    // (the sum stays below 2^64).
+    same_bin = same_bin && cpu.sleep_length_ns < measured + D::udiv(lat, lit64(2));
+  }
+  B hit = !done && same_bin;
+  B intercept = !done && !same_bin;
+  if constexpr (has_v70_rules(era)) {
+    // 60836533b4c7: a tick wake-up while intercepts within a tick are
+    // below 2/3 of the bins' sum (before PULSE) is a hit on the timer's
+    // bin: the tick likely stood in for an expected intercept. It ends the
+    // update as a hit does, so it credits idx_timer in the hit's step (the
+    // kernel's early return gives the same result; one step instead of two
+    // keeps teo_metrics_bounded at seconds, spec/teo.md).
+    const B tick_hit =
+        !done && cpu.tick_wakeup && cpu.tick_intercepts * lit32(3) < total * lit32(2);
+    hit = hit || tick_hit;
+    intercept = intercept && !tick_hit;
+  }
   for (size_t b = 0; b < n; ++b) {
     Bin<D>& bin = cpu.bins[b];
     bin.hits = D::ite(hit && idx_timer == lit32(b), bin.hits + pulse, bin.hits);
     bin.intercepts =
         D::ite(intercept && idx_duration == lit32(b), bin.intercepts + pulse, bin.intercepts);
   }
-  if constexpr (era == Era::k619 || era == Era::kMainline) {
+  if constexpr (has_v619_metrics(era)) {
     cpu.tick_intercepts =
         D::ite(intercept && measured <= tick_ns, cpu.tick_intercepts + pulse, cpu.tick_intercepts);
   } else {

@@ -1,4 +1,4 @@
-// teo_select() for the four subjects of impl/teo.h, over a value domain D.
+// teo_select() for the five subjects of impl/teo.h, over a value domain D.
 // Included by impl/teo.h only.
 //
 // The kernel's control flow (break, continue, goto end / out_tick, return)
@@ -83,7 +83,7 @@ Choice<D> select(std::span<const State<D>> states, CpuData<D>& cpu, const Inputs
     isum = isum + prev.intercepts;
     hsum = hsum + prev.hits;
     rsum = rsum + prev.recent;
-    if constexpr (era == Era::kMainline) {
+    if constexpr (has_v70_rules(era)) {
       const B more = prev.intercepts >= imax;
       imax = D::ite(more, prev.intercepts, imax);
       imax_idx = D::ite(more, lit32(i - 1), imax_idx);
@@ -180,27 +180,40 @@ Choice<D> select(std::span<const State<D>> states, CpuData<D>& cpu, const Inputs
     to_out = to_out || zero;
     open = open && !zero;
   } else {
-    // v6.19: with the tick stopped, start no shallower than the first
-    // state whose target residency reaches the tick. Mainline: no lower
-    // bound but the first enabled state; stop only at or below the bin
-    // with the most intercepts.
+    // v6.19 and v7.0: with the tick stopped, start no shallower than the
+    // first state whose target residency reaches the tick. Mainline: no
+    // lower bound but the first enabled state. v7.0 and mainline
+    // (a971f984b845): stop only at or below the bin with the most
+    // intercepts.
     U32<D> min_idx = idx0;
-    if constexpr (era == Era::k619) {
+    B w = alt_int;
+    if constexpr (era == Era::k619 || era == Era::k70) {
       B adv = alt_int && in.tick_stopped;
       for (size_t k = 0; k < n; ++k) {
         adv = adv && min_idx < cand && tr_at(min_idx) < tick;
         min_idx = D::ite(adv, min_idx + lit32(1), min_idx);
       }
     }
+    if constexpr (era == Era::k70) {
+      // 4bd2221f231d: min_idx with the candidate's target residency (a bin
+      // of size 0 between them): keep the candidate ("goto constraint").
+      const B zero_bin = w && in.tick_stopped && tr_at(min_idx) == tr_at(cand);
+      w = w && !zero_bin;
+      // a971f984b845's shortcut: min_idx at or past the bin with the most
+      // intercepts and enabled: take it (the walk below would end there too).
+      const B disabled_min = at<D>(min_idx, n, [&](size_t j) { return states[j].disabled; });
+      const B shortcut = w && D::truth(S::min_idx_shortcut) && min_idx >= imax_idx && !disabled_min;
+      idx = D::ite(shortcut, min_idx, idx);
+      w = w && !shortcut;
+    }
     U32<D> is2 = lit32(0);
-    B w = alt_int;
     for (size_t i = n - 1; i-- > 0;) {
       const B act = w && lit32(i) < cand && lit32(i) >= min_idx;
       is2 = is2 + D::ite(act, cpu.bins[i].intercepts, lit32(0));
       const B en = act && !states[i].disabled;
       idx = D::ite(en, lit32(i), idx);
       B stop = en && is2 * lit32(2) > idx_isum;
-      if constexpr (era == Era::kMainline) stop = stop && lit32(i) <= imax_idx;
+      if constexpr (has_v70_rules(era)) stop = stop && lit32(i) <= imax_idx;
       w = w && !stop;
     }
   }
@@ -252,8 +265,15 @@ Choice<D> select(std::span<const State<D>> states, CpuData<D>& cpu, const Inputs
     if constexpr (era == Era::k612) {
       tick_int = isum + cpu.bins[n - 1].intercepts;  // tick_intercept_sum
     }
-    const B keep =
-        open && tr_at(idx) < tick && tick_int > D::udiv(total, lit32(2)) + D::udiv(total, lit32(8));
+    // Tick intercepts dominate: keep the tick. 475ca3470b37 (v7.0) made the
+    // share 2/3 (3 x tick_intercepts >= 2 x total) instead of over 5/8.
+    B dominate;
+    if constexpr (has_v70_rules(era)) {
+      dominate = tick_int * lit32(3) >= total * lit32(2);
+    } else {
+      dominate = tick_int > D::udiv(total, lit32(2)) + D::udiv(total, lit32(8));
+    }
+    const B keep = open && tr_at(idx) < tick && dominate;
     duration = D::ite(keep, half_tick, duration);
   }
 
@@ -295,7 +315,7 @@ struct SubjectOps {
   LearnFn learn;
 };
 
-// v6.1, v6.12, v6.19, mainline.
+// v6.1, v6.12, v6.19, v7.0, mainline.
 std::span<const SubjectOps> subjects();
 const SubjectOps* find_subject(std::string_view name);
 

@@ -51,7 +51,7 @@ TeoSubject teo_subject_of() {
   return TeoSubject{std::string(S::name), S::era, &teo_symbolic_select<S>, &teo_symbolic_learn<S>};
 }
 
-// v6.1, v6.12, v6.19, mainline.
+// v6.1, v6.12, v6.19, v7.0, mainline.
 const std::vector<TeoSubject>& teo_subjects();
 std::vector<std::string> teo_subject_names();
 const TeoSubject* find_teo_subject(std::string_view name);

@@ -1,6 +1,6 @@
 // The TEO proofs as checks of the verify registry: one verify::Check per
 // proof, kind proof, component teo, paired with clauses as spec/teo.md's
-// "- Checks:" lines pair them, each run against the four subjects. An
+// "- Checks:" lines pair them, each run against the five subjects. An
 // unknown subject is unknown, never a pass.
 #include <string_view>
 
@@ -11,7 +11,7 @@ namespace idlespec::proofs {
 
 const std::vector<TeoSubject>& teo_subjects() {
   static const std::vector<TeoSubject> s = {teo_subject_of<teo::V61>(), teo_subject_of<teo::V612>(),
-                                            teo_subject_of<teo::V619>(),
+                                            teo_subject_of<teo::V619>(), teo_subject_of<teo::V70>(),
                                             teo_subject_of<teo::Mainline>()};
   return s;
 }
@@ -60,7 +60,7 @@ void register_teo_proofs(Registry& r) {
         CheckResult res;
         res.outcome = Outcome::unknown;
         res.detail = "proof " + entry.name + " does not run against subject '" + subject +
-                     "' (its subjects: v6.1, v6.12, v6.19, mainline)";
+                     "' (its subjects: v6.1, v6.12, v6.19, v7.0, mainline)";
         return res;
       }
       return proofs::to_check_result(entry.prove(*s, proofs::proof_options(opts)), subject);

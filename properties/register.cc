@@ -15,9 +15,9 @@
 //               property   governor_monotonic        GOV-6                 every subject
 //   idle_core   property   idle_core_state_machine   IDLE-2, 3, 4, 5, 6, 9 reference
 //   teo         property   teo_selection             TEO-1..5              v6.1, v6.12, v6.19,
-//   mainline
+//   v7.0, mainline
 //               property   teo_wakeup_sequence       TEO-1..6              v6.1, v6.12, v6.19,
-//               mainline
+//               v7.0, mainline
 //
 // Each check judges a subject only by the clauses whose "- Subjects:" line
 // names it (early: BUSY-4 of the scan).
@@ -130,7 +130,7 @@ std::vector<Row> rows() {
                {"GOV-6"},
                governors,
                governor_property("governor_monotonic")});
-  const std::vector<std::string> teos = {"v6.1", "v6.12", "v6.19", "mainline"};
+  const std::vector<std::string> teos = {"v6.1", "v6.12", "v6.19", "v7.0", "mainline"};
   r.push_back({CheckKind::property, "teo_selection", "teo", props::teo_props::selection_clauses(),
                teos, [](const std::string& subject, const RunOptions& options) {
                  return props::teo_props::run_teo_property("teo_selection", subject, options);

@@ -202,11 +202,12 @@ verify::CheckResult run_teo_property(std::string_view check, std::string_view su
   if (subject == teo::V61::name) return run_for<teo::V61>(check, subject, options);
   if (subject == teo::V612::name) return run_for<teo::V612>(check, subject, options);
   if (subject == teo::V619::name) return run_for<teo::V619>(check, subject, options);
+  if (subject == teo::V70::name) return run_for<teo::V70>(check, subject, options);
   if (subject == teo::Mainline::name) return run_for<teo::Mainline>(check, subject, options);
   verify::CheckResult unknown;
   unknown.outcome = verify::Outcome::unknown;
   unknown.detail = "property " + std::string(check) + " does not run against subject '" +
-                   std::string(subject) + "' (its subjects: v6.1, v6.12, v6.19, mainline)";
+                   std::string(subject) + "' (its subjects: v6.1, v6.12, v6.19, v7.0, mainline)";
   return unknown;
 }
 

@@ -1,4 +1,4 @@
-// The TEO properties on the four subjects: each finds spec/teo.md's TEO-1
+// The TEO properties on the five subjects: each finds spec/teo.md's TEO-1
 // finding, teo_selection finds v6.1's TEO-5 (the bin-middle search), and
 // every other clause passes.
 #include "properties/teo_properties.h"
@@ -14,7 +14,7 @@ namespace {
 using verify::Outcome;
 
 TEST(TeoProperties, SelectionOnEverySubject) {
-  for (const char* subject : {"v6.1", "v6.12", "v6.19", "mainline"}) {
+  for (const char* subject : {"v6.1", "v6.12", "v6.19", "v7.0", "mainline"}) {
     SCOPED_TRACE(subject);
     const verify::CheckResult r =
         run_teo_property("teo_selection", subject, verify::RunOptions::unhurried());
@@ -28,7 +28,7 @@ TEST(TeoProperties, SelectionOnEverySubject) {
 }
 
 TEST(TeoProperties, WakeupSequenceOnEverySubject) {
-  for (const char* subject : {"v6.1", "v6.12", "v6.19", "mainline"}) {
+  for (const char* subject : {"v6.1", "v6.12", "v6.19", "v7.0", "mainline"}) {
     SCOPED_TRACE(subject);
     const verify::CheckResult r =
         run_teo_property("teo_wakeup_sequence", subject, verify::RunOptions::unhurried());
@@ -45,7 +45,7 @@ TEST(TeoProperties, AnUnknownSubjectIsUnknown) {
   const verify::CheckResult r =
       run_teo_property("teo_selection", "v5.4", verify::RunOptions::unhurried());
   EXPECT_EQ(r.outcome, Outcome::unknown);
-  EXPECT_NE(r.detail.find("v6.1, v6.12, v6.19, mainline"), std::string::npos) << r.detail;
+  EXPECT_NE(r.detail.find("v6.1, v6.12, v6.19, v7.0, mainline"), std::string::npos) << r.detail;
 }
 
 }  // namespace

@@ -109,8 +109,8 @@ std::string output_summary(const JobResult& r);
 std::string read_input_file(const std::string& path, size_t max_bytes, std::string& out);
 
 // "" when TREE/REL is inside TREE: no component of REL is a symlink that
-// leads out of it, and the file is a regular file (not a FIFO, a device or
-// a socket); else why not ("drivers/x.c is a symlink to /etc/passwd, outside
+// leads out of it (read_input_file then refuses a FIFO, a device or a
+// socket); else why not ("drivers/x.c is a symlink to /etc/passwd, outside
 // the tree"). A tree or a patch comes from a stranger: the driver follows
 // nothing out of it.
 std::string inside_tree(const std::string& tree, const std::string& rel);

@@ -286,6 +286,27 @@ std::vector<Input> make_inputs(uint64_t seed) {
     for (int k = 0; k < 6; ++k) i.steps.push_back(far);
     in.push_back(i);
   }
+  // Two states with one target residency at or above a tick (a bin of size
+  // 0), intercepts in bin 0, then the tick stopped with a far timer: v6.19's
+  // search may stop at the shallower of the two, v7.0's 4bd2221f231d keeps
+  // the candidate, v7.1's stopped-tick promotion takes the deeper one.
+  {
+    Input i{"zero-size bin, tick stopped", 1000, {}, {}};
+    i.table = {{0, 0, true, false},
+               {2 * us, 20 * us, false, false},
+               {100 * us, 2 * ms, false, false},
+               {200 * us, 2 * ms, false, false}};
+    Step e = tick_running(50 * ms, tick_of(1000));
+    e.residency = 10 * us;
+    for (int k = 0; k < 10; ++k) i.steps.push_back(e);
+    Step far;
+    far.stopped = true;
+    far.sleep = 50 * ms;
+    far.dtick = far.sleep;
+    far.residency = 10 * us;
+    for (int k = 0; k < 4; ++k) i.steps.push_back(far);
+    in.push_back(i);
+  }
   // A far timer with the tick running and stopped, no history.
   for (bool stopped : {false, true}) {
     Input i{"far timer", 250, {}, {}};

@@ -53,6 +53,7 @@ expect help 0 'usage: idlespec simulate governor' -- sim --help
 # --- TEO beside menu: the same tables and wake-ups ------------------------------
 expect teo-header 0 '^governor \(teo\): table pseries-p10' -- sim --governor teo --intervals 52 --wakeups 200
 expect teo-rows 0 '^teo-v6\.12: TEO, ' -- sim --governor teo --intervals 52 --wakeups 200
+expect teo-v7.0 0 '^teo-v7\.0: TEO, v7\.0: ' -- sim --governor teo --subject v7.0 --intervals 52 --wakeups 200
 expect both-menu 0 '^mainline: ' -- sim --governor both --subject mainline --intervals 52 --wakeups 200
 expect both-teo 0 '^teo-mainline: ' -- sim --governor both --subject mainline --intervals 52 --wakeups 200
 expect teo-no-menu-subject 2 "unknown teo subject 'v6.14'" -- sim --governor teo --subject v6.14

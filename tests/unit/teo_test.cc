@@ -98,6 +98,9 @@ TEST(TeoJudge, MetricsBound) {
   ASSERT_EQ(v.size(), 1u);
   EXPECT_EQ(v[0].clause, "TEO-6");
   EXPECT_NE(v[0].message.find("bin 1 hits 8200 > 8199"), std::string::npos) << v[0].message;
+  // The v7.0 era is judged as v6.19 and mainline are (no recent ring).
+  EXPECT_EQ(idlespec::oracle::clauses_of(oracle::judge_metrics(4, c, Era::k70)),
+            std::set<std::string>{"TEO-6"});
   // 6.1's recent counts follow the ring.
   ConcreteCpu r = fresh_cpu<Concrete>();
   r.recent_idx[3] = Concrete::lit<32>(2);
@@ -164,6 +167,146 @@ TEST(TeoSpecExamples, V61BinMiddleWithTheTickStopped) {
   const ConcreteChoice now = select<Mainline, Concrete>(t, b, in);
   EXPECT_EQ(now.idx.v, 2u);
   EXPECT_TRUE(judged(t, in, now).empty());
+}
+
+// --- the v7.0 merge window and v7.1 (spec/teo.md, Subjects) ---------------
+
+// PowerNV-like: snooze, then 10 us, 50 us, 100 us, 1 ms and 10 ms states.
+const Table kPowerNV = {st(0, 0, true),          st(1 * kUs, 10 * kUs),  st(5 * kUs, 50 * kUs),
+                        st(10 * kUs, 100 * kUs), st(100 * kUs, 1 * kMs), st(200 * kUs, 10 * kMs)};
+
+ConcretePeriod period(uint32_t last_idx, uint64_t residency_ns, bool got_tick = false) {
+  return ConcretePeriod{Concrete::lit<32>(last_idx), Concrete::lit<64>(residency_ns), false,
+                        got_tick, Concrete::lit<64>(residency_ns)};
+}
+
+// One teo_update() of subject S from `cpu` (sleep length as teo_select()
+// left it) for the period; the bins after it.
+template <class S>
+ConcreteCpu learned(ConcreteCpu cpu, const ConcretePeriod& p) {
+  learn<S, Concrete>(kPowerNV, cpu, p, Concrete::lit<64>(kMs));
+  return cpu;
+}
+
+// f36de72673ad: the timer 20 ms away, the CPU out of the 10 ms state (exit
+// 200 us) after 17 ms (measured 16.9 ms): the same bin as the timer, but
+// 3.1 ms early, not under lat / 2 = 100 us. v6.19 counts a hit, v7.0 and
+// mainline an intercept in that bin. At the boundary: measured exactly
+// 100 us before the timer is an intercept, 1 ns later a hit.
+TEST(TeoUpstream, HitNeedsTheTimerWithinHalfTheExitLatency) {
+  ConcreteCpu cpu = fresh_cpu<Concrete>();
+  cpu.sleep_length_ns = Concrete::lit<64>(20 * kMs);
+  const ConcretePeriod early = period(5, 17 * kMs);
+  const ConcreteCpu old = learned<V619>(cpu, early);
+  EXPECT_EQ(old.bins[5].hits.v, kPulse);
+  EXPECT_EQ(old.bins[5].intercepts.v, 0u);
+  for (const ConcreteCpu& now : {learned<V70>(cpu, early), learned<Mainline>(cpu, early)}) {
+    EXPECT_EQ(now.bins[5].hits.v, 0u);
+    EXPECT_EQ(now.bins[5].intercepts.v, kPulse);
+    EXPECT_EQ(now.tick_intercepts.v, 0u);  // 16.9 ms is beyond a tick
+  }
+  EXPECT_EQ(learned<Mainline>(cpu, period(5, 20 * kMs)).bins[5].intercepts.v, kPulse);
+  EXPECT_EQ(learned<Mainline>(cpu, period(5, 20 * kMs + 1)).bins[5].hits.v, kPulse);
+  // A polling time-out (measured KTIME_MAX) is still a hit on the timer's bin.
+  ConcretePeriod timeout = period(0, 5 * kMs);
+  timeout.poll_time_limit = true;
+  EXPECT_EQ(learned<Mainline>(cpu, timeout).bins[5].hits.v, kPulse);
+}
+
+// 60836533b4c7: a tick wake-up (1 ms into a 20 ms timer, measured 900 us:
+// bin 3) that does not dominate. With no tick intercepts it is a hit on the
+// timer's bin 5 in v7.0 and mainline; v6.19 counts an intercept in bin 3
+// and a tick intercept. With tick intercepts at 2/3 of the bins' sum or
+// more, v7.0 counts the intercept too.
+TEST(TeoUpstream, TickWakeupIsAHitUnlessTickInterceptsDominate) {
+  ConcreteCpu cpu = fresh_cpu<Concrete>();
+  cpu.sleep_length_ns = Concrete::lit<64>(20 * kMs);
+  cpu.bins[2].hits = Concrete::lit<32>(8000);  // decays to 7000, the bins' sum
+  cpu.total = Concrete::lit<32>(8000 + kPulse);
+  const ConcretePeriod tick = period(5, kMs, true);
+  const ConcreteCpu old = learned<V619>(cpu, tick);
+  EXPECT_EQ(old.bins[3].intercepts.v, kPulse);
+  EXPECT_EQ(old.tick_intercepts.v, kPulse);
+  EXPECT_EQ(old.bins[5].hits.v, 0u);
+  for (const ConcreteCpu& now : {learned<V70>(cpu, tick), learned<Mainline>(cpu, tick)}) {
+    EXPECT_EQ(now.bins[5].hits.v, kPulse);
+    EXPECT_EQ(now.bins[3].intercepts.v, 0u);
+    EXPECT_EQ(now.tick_intercepts.v, 0u);
+  }
+  // Tick intercepts 5334 decay to 4668: 3 x 4668 = 14004 >= 2 x 7000.
+  cpu.tick_intercepts = Concrete::lit<32>(5334);
+  const ConcreteCpu busy = learned<V70>(cpu, tick);
+  EXPECT_EQ(busy.bins[3].intercepts.v, kPulse);
+  EXPECT_EQ(busy.bins[5].hits.v, 0u);
+}
+
+// 475ca3470b37: the tick kept for a state shallower than a tick when tick
+// intercepts are at least 2/3 of total (v6.19: over 5/8). total 1000: 640
+// keeps it in v6.19 only, 667 in every one of them.
+TEST(TeoUpstream, TickKeptAtTwoThirdsTickIntercepts) {
+  const Table t = {st(0, 0, true), st(10 * kUs, 100 * kUs)};
+  const ConcreteInputs in = inputs(2000000000ULL * kUs, 50 * kMs, kMs, false);
+  auto stops = [&](auto select_fn, uint32_t tick_intercepts) {
+    ConcreteCpu cpu = fresh_cpu<Concrete>();
+    cpu.total = Concrete::lit<32>(1000);
+    cpu.tick_intercepts = Concrete::lit<32>(tick_intercepts);
+    const ConcreteChoice c = select_fn(t, cpu, in);
+    EXPECT_EQ(c.idx.v, 1u);
+    return c.stop_tick;
+  };
+  EXPECT_FALSE(stops(&select<V619, Concrete>, 640));
+  EXPECT_TRUE(stops(&select<V70, Concrete>, 640));
+  EXPECT_TRUE(stops(&select<Mainline, Concrete>, 640));
+  EXPECT_FALSE(stops(&select<V70, Concrete>, 667));
+  EXPECT_FALSE(stops(&select<Mainline, Concrete>, 667));
+}
+
+// 4bd2221f231d (v7.0 only): the tick stopped, intercepts in bin 0, the two
+// deepest states both 2 ms. v6.19's search stops at min_idx 2, the
+// shallower of the two; v7.0 keeps the candidate 3; mainline (no min_idx)
+// walks to bin 0 and its stopped-tick promotion takes 3.
+TEST(TeoUpstream, NoStateWithAZeroSizeBin) {
+  const Table t = {st(0, 0, true), st(2 * kUs, 20 * kUs), st(100 * kUs, 2 * kMs),
+                   st(200 * kUs, 2 * kMs)};
+  const ConcreteInputs in = inputs(2000000000ULL * kUs, 50 * kMs, 50 * kMs, true);
+  ConcreteCpu cpu = fresh_cpu<Concrete>();
+  cpu.bins[0].intercepts = Concrete::lit<32>(8000);
+  cpu.total = Concrete::lit<32>(8000 + kPulse);
+  ConcreteCpu a = cpu, b = cpu, c = cpu;
+  EXPECT_EQ((select<V619, Concrete>(t, a, in).idx.v), 2u);
+  EXPECT_EQ((select<V70, Concrete>(t, b, in).idx.v), 3u);
+  EXPECT_EQ((select<Mainline, Concrete>(t, c, in).idx.v), 3u);
+}
+
+// a971f984b845's shortcut (v7.0: min_idx taken when it is enabled and at or
+// past the bin with the most intercepts) changes no answer (spec/teo.md,
+// v7.0): v7.0 equals v7.0 without it on a grid of disabled states, heaviest
+// intercept bins and tick states.
+TEST(TeoUpstream, ShortcutAgreesWithTheWalk) {
+  const Table t = {st(0, 0, true), st(2 * kUs, 20 * kUs), st(20 * kUs, 200 * kUs),
+                   st(50 * kUs, 1500 * kUs), st(100 * kUs, 5 * kMs)};
+  size_t compared = 0;
+  for (uint32_t mask = 0; mask < 16; ++mask) {
+    for (uint32_t heavy = 0; heavy < 4; ++heavy) {
+      for (bool stopped : {false, true}) {
+        Table u = t;
+        for (size_t i = 0; i < 4; ++i) u[i].disabled = (mask >> i & 1) != 0;
+        ConcreteCpu cpu = fresh_cpu<Concrete>();
+        cpu.bins[heavy].intercepts = Concrete::lit<32>(6000);
+        cpu.bins[(heavy + 1) % 4].intercepts = Concrete::lit<32>(3000);
+        cpu.total = Concrete::lit<32>(9000 + kPulse);
+        const ConcreteInputs in =
+            inputs(2000000000ULL * kUs, 50 * kMs, stopped ? 50 * kMs : kMs, stopped);
+        ConcreteCpu a = cpu, b = cpu;
+        const ConcreteChoice v70 = select<V70, Concrete>(u, a, in);
+        const ConcreteChoice walk = select<witness::V70WithoutShortcut, Concrete>(u, b, in);
+        EXPECT_EQ(v70.idx.v, walk.idx.v) << "mask " << mask << " heavy " << heavy;
+        EXPECT_EQ(v70.stop_tick, walk.stop_tick);
+        ++compared;
+      }
+    }
+  }
+  EXPECT_EQ(compared, 128u);
 }
 
 }  // namespace

@@ -3,12 +3,15 @@
 # tests/validate/run_teo.sh IDLESPEC_VALIDATE [BUDGET_SECONDS]
 #
 # The end-to-end test of `idlespec validate` on the teo component: the
-# faithful TEO governor of teo_faithful.c (the `mainline` subject of
+# faithful TEO governor of teo_faithful.c (v7.1, the `mainline` subject of
 # impl/teo.h, validate's default for teo) shows spec/teo.md's TEO-1 finding
 # (state 0 disabled, a limit below every enabled state: `accepted` for every
 # subject), holds TEO-2..6 and equals the mainline subject on every
 # selection; each variant derived from it with sed fails the clause its bug
-# breaks, with the input and the step named.
+# breaks, with the input and the step named. teo_faithful_v70.c (v7.0) does
+# the same against subject v7.0. Undoing one upstream commit in either file
+# (sed) leaves the clauses held but the differential no longer equal to its
+# subject: each commit the subjects model shows in validate's inputs.
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 CLAUSES="TEO-1 TEO-2 TEO-3 TEO-4 TEO-5 TEO-6"
@@ -52,6 +55,34 @@ expect_teo faithful accepted
 expect_text faithful "state 0 is disabled (first enabled is 1)"
 expect_text faithful "equal subject mainline on all"
 
+# v7.0: the same verdicts, and the differential equals subject v7.0.
+run faithful_v70 --source "$(src faithful_v70)" --component teo --budget "$BUDGET" --subject v7.0
+expect_rc faithful_v70 0
+expect_no_driver_crash faithful_v70
+expect_teo faithful_v70 accepted
+expect_text faithful_v70 "equal subject v7.0 on all"
+
+# Each v7.0 merge-window commit undone in the v7.1 file (60836533b4c7,
+# f36de72673ad, 475ca3470b37), and 4bd2221f231d undone in the v7.0 file:
+# still correct (every clause as before), but no longer its subject.
+variant tick_wakeup_hits '/variant: tick_wakeup_hits/s/if (3 \* td->tick_intercepts < 2 \* sum)/if (0)/'
+variant late_enough '/variant: late_enough/s/td->sleep_length_ns - (s64)measured < exit_ns \/ 2/1/'
+variant five_eighths '/variant: five_eighths/s/3 \* td->tick_intercepts >= 2 \* td->total/td->tick_intercepts > td->total \/ 2 + td->total \/ 8/'
+sed '/variant: zero_size_bin/s/if (drv->states\[lowest\].target_residency_ns == cand_res)/if (0)/' \
+  "$(src faithful_v70)" >"$SCRATCH/teo_zero_size_bin.c"
+cmp -s "$(src faithful_v70)" "$SCRATCH/teo_zero_size_bin.c" && fail "zero_size_bin: the variant changed nothing"
+for v in tick_wakeup_hits:mainline late_enough:mainline five_eighths:mainline zero_size_bin:v7.0; do
+  name=${v%%:*}
+  subject=${v#*:}
+  run "$name" --source "$SCRATCH/teo_$name.c" --component teo --budget "$BUDGET" --subject "$subject"
+  expect_rc "$name" 0
+  expect_no_driver_crash "$name"
+  expect_teo "$name" accepted
+  expect_text "$name" "differential: no subject matches every selection; closest $subject"
+done
+grep -q "first departure: input [0-9]* (zero-size bin, tick stopped)" "$SCRATCH/zero_size_bin.out" ||
+  fail "zero_size_bin: the first departure is not on the zero-size bin input"
+
 for v in no_polling:accepted:TEO-3 no_decay:accepted:TEO-6 no_constraint:held:TEO-2 \
          no_tick_fit:accepted:TEO-4 no_stopped_promotion:accepted:TEO-5; do
   name=${v%%:*}
@@ -78,7 +109,7 @@ run ignores_disabled --source "$SCRATCH/teo_ignores_disabled.c" --component teo 
 expect_rc ignores_disabled 1
 expect_no_driver_crash ignores_disabled
 expect_clause ignores_disabled TEO-1 failed
-expect_text ignores_disabled "the spec accepts a TEO-1 violation for v6.1, v6.12, v6.19, mainline, but none of them breaks TEO-1"
+expect_text ignores_disabled "the spec accepts a TEO-1 violation for v6.1, v6.12, v6.19, v7.0, mainline, but none of them breaks TEO-1"
 
 # The v6.14 to v6.18 form of the metrics: artificial_wakeup instead of
 # tick_wakeup (a rename here: the same code), the bins decayed by an eighth
@@ -137,7 +168,7 @@ for c in TEO-2 TEO-3 TEO-4 TEO-5 TEO-6; do expect_clause select_warn "$c" held; 
 expect_text select_warn "teo_select() hit a kernel assertion: WARN_ON(dev->last_state_idx == 3) fired at"
 
 # --subject: every subject of spec/teo.md is accepted on the command line.
-for s in v6.1 v6.12 v6.19 mainline; do
+for s in v6.1 v6.12 v6.19 v7.0 mainline; do
   run "subject_$s" --source "$(src faithful)" --component teo --subject "$s" --budget "$BUDGET"
   expect_no_driver_crash "subject_$s"
   grep -q "has no subject" "$SCRATCH/subject_$s.out" && fail "subject_$s: subject not known"

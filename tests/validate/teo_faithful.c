@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * A TEO cpuidle governor written for idlespec's validate tests: the
- * `mainline` subject of impl/teo.h (spec/teo.md) in kernel style, in this
- * project's own words and structure. The harness reads struct teo_cpu and
- * struct teo_bin by their member names, so those follow the kernel's.
+ * `mainline` subject of impl/teo.h (spec/teo.md), the teo.c of v7.1, in
+ * kernel style, in this project's own words and structure. The harness
+ * reads struct teo_cpu and struct teo_bin by their member names, so those
+ * follow the kernel's.
  *
  * Lines marked "variant: NAME" are where tests/validate/run_teo.sh injects
  * one bug each with sed.
@@ -119,9 +120,18 @@ static void teo_update(struct cpuidle_driver *drv, struct cpuidle_device *dev)
 			td->state_bins[drv->state_count - 1].hits += PULSE;
 			return;
 		}
+		/* Few short intercepts lately: the tick most likely came in
+		 * place of an expected early wake-up, so credit the timer's bin. */
+		if (3 * td->tick_intercepts < 2 * sum) { /* variant: tick_wakeup_hits */
+			td->state_bins[timer_bin].hits += PULSE;
+			return;
+		}
 	}
 
-	if (timer_bin == actual_bin) {
+	/* On time: the timer's bin, and woken less than half the exit
+	 * latency before the timer was due (signed: a late wake-up counts). */
+	if (timer_bin == actual_bin &&
+	    td->sleep_length_ns - (s64)measured < exit_ns / 2) { /* variant: late_enough */
 		td->state_bins[timer_bin].hits += PULSE;
 	} else {
 		td->state_bins[actual_bin].intercepts += PULSE;
@@ -147,11 +157,8 @@ static int teo_select(struct cpuidle_driver *drv, struct cpuidle_device *dev,
 	}
 	td->sleep_length_ns = KTIME_MAX;
 
-	if (drv->state_count < 2) {
-		*stop_tick = false;
-		return 0;
-	}
-
+	/* No test for a single state: the cpuidle core does not call the
+	 * governor for a table of at most one state. */
 	if (!teo_disabled(dev, 0))
 		first = 0;
 	for (k = 1; k < drv->state_count; k++) {
@@ -233,8 +240,9 @@ static int teo_select(struct cpuidle_driver *drv, struct cpuidle_device *dev,
 	if (drv->states[pick].target_residency_ns > span_ns)
 		pick = teo_fit_below(drv, dev, pick, span_ns);
 
+	/* Short intercepts make up two thirds or more: keep the tick. */
 	if (drv->states[pick].target_residency_ns < TICK_NSEC &&
-	    td->tick_intercepts > td->total / 2 + td->total / 8)
+	    3 * td->tick_intercepts >= 2 * td->total) /* variant: five_eighths */
 		span_ns = TICK_NSEC / 2;
 
 decide_tick:

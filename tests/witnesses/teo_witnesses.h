@@ -46,6 +46,13 @@ struct NoDecay : Mainline {
   static constexpr bool decays = false;
 };
 
+// Not a defect: v7.0 without a971f984b845's shortcut to min_idx, which
+// tests/unit/teo_test.cc shows changes no answer (spec/teo.md, v7.0).
+struct V70WithoutShortcut : V70 {
+  static constexpr std::string_view name = "v7.0-without-shortcut";
+  static constexpr bool min_idx_shortcut = false;
+};
+
 // The repair: constraint_idx starts at the first enabled state (TEO-1 holds).
 struct ConstraintFromFirst : Mainline {
   static constexpr std::string_view name = "repair-teo-constraint-from-first";
