@@ -8,8 +8,8 @@
 #include <string>
 
 #include "bench/bench.h"
-#include "verify/registry.h"
 #include "verify/build_paths.h"
+#include "verify/registry.h"
 
 namespace idlespec::bench {
 

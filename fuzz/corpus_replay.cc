@@ -1,5 +1,4 @@
 #include "fuzz/corpus_replay.h"
-#include "verify/build_paths.h"
 
 #include <algorithm>
 #include <chrono>
@@ -8,6 +7,8 @@
 #include <map>
 #include <memory>
 #include <system_error>
+
+#include "verify/build_paths.h"
 
 namespace idlespec::fuzz {
 namespace {
@@ -117,8 +118,9 @@ CheckResult replay(const CorpusReplay& c, const std::string& subject,
 
 std::vector<fs::path> corpus_files(const verify::RunOptions& opts, const std::string& corpus,
                                    std::string& error) {
-  const fs::path dir =
-      fs::path(opts.source_dir.empty() ? std::string(idlespec::build::source_dir()) : opts.source_dir) / corpus;
+  const fs::path dir = fs::path(opts.source_dir.empty() ? std::string(idlespec::build::source_dir())
+                                                        : opts.source_dir) /
+                       corpus;
   std::error_code ec;
   std::vector<fs::path> files;
   if (fs::is_directory(dir, ec)) {

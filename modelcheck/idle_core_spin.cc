@@ -18,8 +18,8 @@
 
 #include "impl/idle_core.h"
 #include "modelcheck/spin_driver.h"
-#include "verify/layers.h"
 #include "verify/build_paths.h"
+#include "verify/layers.h"
 
 namespace idlespec::verify {
 namespace {
@@ -85,7 +85,8 @@ CheckResult run_spin(const std::string& subject, const RunOptions& opts) {
     return r;
   }
   const std::string path =
-      (opts.source_dir.empty() ? std::string(idlespec::build::source_dir()) : opts.source_dir) + "/" + kModel;
+      (opts.source_dir.empty() ? std::string(idlespec::build::source_dir()) : opts.source_dir) +
+      "/" + kModel;
   std::string pml;
   if (!spin::read_text(path, pml)) {
     r.detail = "cannot read " + path;

@@ -21,8 +21,8 @@
 
 #include "impl/idle_core.h"
 #include "modelcheck/spin_driver.h"
-#include "verify/registry.h"
 #include "verify/build_paths.h"
+#include "verify/registry.h"
 
 namespace idlespec::spin {
 namespace {

@@ -46,8 +46,8 @@
 
 #include "impl/busy_delay.h"
 #include "oracle/busy_delay.h"
-#include "validate/component.h"
 #include "sandbox/process.h"
+#include "validate/component.h"
 
 namespace idlespec::validate {
 namespace {

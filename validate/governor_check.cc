@@ -104,10 +104,10 @@
 #include "impl/governor.h"
 #include "oracle/governor.h"
 #include "oracle/violation.h"
-#include "validate/component.h"
-#include "validate/input_check.h"
 #include "sandbox/process.h"
 #include "sandbox/sandbox.h"
+#include "validate/component.h"
+#include "validate/input_check.h"
 
 namespace idlespec::validate {
 namespace {

@@ -44,10 +44,10 @@
 #include <thread>
 #include <vector>
 
+#include "sandbox/sandbox.h"
 #include "validate/component.h"
 #include "validate/extract.h"
 #include "validate/input_check.h"
-#include "sandbox/sandbox.h"
 #include "verify/build_paths.h"
 
 namespace idlespec::validate {

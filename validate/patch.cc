@@ -17,8 +17,8 @@
 #include <set>
 #include <system_error>
 
-#include "validate/extract.h"
 #include "sandbox/process.h"
+#include "validate/extract.h"
 
 extern char** environ;
 

@@ -11,9 +11,9 @@
 
 #include "impl/json.h"
 #include "impl/text.h"
+#include "sandbox/process.h"
 #include "validate/component.h"
 #include "validate/patch.h"
-#include "sandbox/process.h"
 #include "validate/validate.h"
 
 namespace idlespec::validate {

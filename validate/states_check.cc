@@ -39,10 +39,10 @@
 #include "impl/states.h"
 #include "impl/timebase.h"
 #include "oracle/states.h"
+#include "sandbox/process.h"
 #include "validate/boundaries.h"
 #include "validate/component.h"
 #include "validate/input_check.h"
-#include "sandbox/process.h"
 #include "validate/property_check.h"
 
 namespace idlespec::validate {

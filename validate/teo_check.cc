@@ -45,9 +45,9 @@
 
 #include "impl/teo.h"
 #include "oracle/teo.h"
+#include "sandbox/process.h"
 #include "validate/component.h"
 #include "validate/input_check.h"
-#include "sandbox/process.h"
 
 namespace idlespec::validate {
 namespace {

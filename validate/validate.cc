@@ -21,10 +21,10 @@
 
 #include "impl/json.h"
 #include "impl/text.h"
-#include "validate/component.h"
-#include "validate/extract.h"
 #include "sandbox/process.h"
 #include "sandbox/sandbox.h"
+#include "validate/component.h"
+#include "validate/extract.h"
 #include "verify/build_paths.h"
 #include "verify/outputs.h"
 #include "verify/sarif.h"

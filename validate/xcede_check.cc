@@ -32,10 +32,10 @@
 #include "impl/subjects.h"
 #include "impl/xcede.h"
 #include "oracle/xcede.h"
+#include "sandbox/process.h"
 #include "validate/boundaries.h"
 #include "validate/component.h"
 #include "validate/input_check.h"
-#include "sandbox/process.h"
 #include "validate/property_check.h"
 
 namespace idlespec::validate {

@@ -14,8 +14,8 @@
 
 #include "fuzz/busy_delay_input.h"
 #include "tests/witnesses/busy_delay_witnesses.h"
-#include "verify/layers.h"
 #include "verify/build_paths.h"
+#include "verify/layers.h"
 
 namespace idlespec::busy_delay_fuzz {
 namespace {

@@ -14,8 +14,8 @@
 
 #include "fuzz/idle_core_input.h"
 #include "tests/witnesses/idle_core_witnesses.h"
-#include "verify/registry.h"
 #include "verify/build_paths.h"
+#include "verify/registry.h"
 
 namespace idlespec::idle_core_fuzz {
 namespace {

@@ -17,9 +17,9 @@
 #include "impl/domain.h"
 #include "impl/states.h"
 #include "impl/xcede.h"
+#include "sandbox/process.h"
 #include "validate/boundaries.h"
 #include "validate/input_check.h"
-#include "sandbox/process.h"
 
 namespace idlespec::validate {
 namespace {
