@@ -54,7 +54,9 @@ file(GLOB model_check_sources CONFIGURE_DEPENDS modelcheck/*_test.cc
 idlespec_test_binary(model_check_tests model-check ${model_check_sources})
 
 # The command line, as people and scripts use it.
+# (tests/cli/lib.sh is what they share, not a test.)
 file(GLOB cli_scripts CONFIGURE_DEPENDS tests/cli/*.sh)
+list(FILTER cli_scripts EXCLUDE REGEX "/lib\\.sh$")
 foreach(script ${cli_scripts})
   get_filename_component(stem ${script} NAME_WE)
   add_test(NAME unit/cli_${stem} COMMAND bash ${script} $<TARGET_FILE:idlespec> ${CMAKE_SOURCE_DIR})

@@ -2,24 +2,9 @@
 # The other subcommands' contracts: usage errors exit 2, clauses lists the spec.
 # usage: commands.sh IDLESPEC SOURCE_DIR
 set -u
+. "$(dirname "$0")/lib.sh"
 bin=$1
 src=$2
-fails=0
-n=0
-expect() {
-  local name=$1 want=$2 pattern=$3
-  shift 4
-  local out rc
-  n=$((n + 1))
-  out=$("$@" 2>&1)
-  rc=$?
-  if [ "$rc" != "$want" ] || ! grep -qE -- "$pattern" <<<"$out"; then
-    echo "FAIL $name: exit $rc (want $want), pattern /$pattern/"; echo "$out" | head -10
-    fails=$((fails + 1))
-  else
-    echo "ok   $name"
-  fi
-}
 expect no-args 2 'usage: idlespec COMMAND' -- "$bin"
 expect help 0 'verify' -- "$bin" help
 expect unknown-command 2 "unknown command 'frob'" -- "$bin" frob

@@ -2,27 +2,11 @@
 # idlespec simulate governor, as a person and a script use it: outputs, files
 # and exit codes. usage: governor_simulate.sh IDLESPEC SOURCE_DIR
 set -u
+. "$(dirname "$0")/lib.sh"
 bin=$1
-fails=0
-n=0
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-expect() {  # expect NAME WANT_RC GREP_PATTERN -- command...
-  local name=$1 want=$2 pattern=$3
-  shift 4
-  local out rc
-  n=$((n + 1))
-  out=$("$@" 2>&1)
-  rc=$?
-  if [ "$rc" != "$want" ]; then
-    echo "FAIL $name: exit $rc, want $want"; echo "$out" | head -20; fails=$((fails + 1)); return
-  fi
-  if ! grep -qE -- "$pattern" <<<"$out"; then
-    echo "FAIL $name: output lacks /$pattern/"; echo "$out" | head -20; fails=$((fails + 1)); return
-  fi
-  echo "ok   $name"
-}
 
 check() {  # check NAME CONDITION-COMMAND...: passes iff the command succeeds
   local name=$1

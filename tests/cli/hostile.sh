@@ -10,28 +10,11 @@
 # percent-encoded.
 # usage: hostile.sh IDLESPEC SOURCE_DIR
 set -u
+. "$(dirname "$0")/lib.sh"
 bin=$1
 src=$2
-fails=0
-n=0
 work=$(mktemp -d /tmp/idlespec-hostile-XXXXXX)
 trap 'rm -rf "$work"' EXIT
-fail() { echo "FAIL $*"; fails=$((fails + 1)); }
-# expect NAME WANT_RC PATTERN -- COMMAND...: stdout+stderr must match.
-expect() {
-  local name=$1 want=$2 pattern=$3
-  shift 4
-  local out rc
-  n=$((n + 1))
-  out=$("$@" 2>&1)
-  rc=$?
-  if [ "$rc" != "$want" ] || ! grep -qE -- "$pattern" <<<"$out"; then
-    fail "$name: exit $rc (want $want), pattern /$pattern/"
-    echo "$out" | head -10
-  else
-    echo "ok   $name"
-  fi
-}
 # expect_json NAME -- COMMAND...: exit 2, stdout one JSON object with
 # "error" and "exit_code": 2.
 expect_json() {
