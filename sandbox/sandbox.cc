@@ -806,6 +806,12 @@ class Supervisor {
                           std::to_string(sandbox_options().disk_quota_mb) +
                           " MiB to its scratch directory, /tmp and /dev/shm (the disk quota, "
                           "--disk-quota)";
+    record(f);
+  }
+
+  // An escape attempt, once per job and once per part's log (said on
+  // stderr the first time the log sees it).
+  void record(const std::string& f) {
     if (std::find(escapes.begin(), escapes.end(), f) == escapes.end()) escapes.push_back(f);
     if (SandboxLog::current().add_finding(f)) fprintf(stderr, "idlespec: sandbox: %s\n", f.c_str());
   }
@@ -848,9 +854,7 @@ class Supervisor {
                                                   "tried to "
                                                 : "the code under test tried to ") +
                               why;
-        if (std::find(escapes.begin(), escapes.end(), f) == escapes.end()) escapes.push_back(f);
-        if (SandboxLog::current().add_finding(f))
-          fprintf(stderr, "idlespec: sandbox: %s\n", f.c_str());
+        record(f);
       }
       ioctl(listener, SECCOMP_IOCTL_NOTIF_SEND, &resp);
     }
@@ -1074,7 +1078,8 @@ class Supervisor {
     // .incbin of it in the code under test).
     if (tool_ && !write) {
       struct stat sb {};
-      const std::string host = under(p, "/proc") && !through_proc(p).empty() ? through_proc(p) : p;
+      const std::string alias = under(p, "/proc") ? through_proc(p) : "";
+      const std::string host = alias.empty() ? p : alias;
       if ((flags & O_DIRECTORY) || lstat(host.c_str(), &sb) != 0 || S_ISDIR(sb.st_mode)) return "";
     }
     return "open " + shown(p) + (write ? " for writing" : " for reading");
