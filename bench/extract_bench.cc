@@ -1,4 +1,4 @@
-// Benchmark of validate's extraction (validate/extract.h) on generated
+// Benchmark of validate's extraction (extract/extract.h) on generated
 // sources of two sizes: small tables and #ifdef'd helpers, the function under
 // test at the end. scripts/bench.sh prints the time per byte of the large
 // source over that of the small one: extraction is linear when the ratio is
@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "validate/extract.h"
+#include "extract/extract.h"
 
 namespace {
 
@@ -28,7 +28,7 @@ void BM_Extract(benchmark::State& state) {
   const std::string src = generated_source(size_t(state.range(0)) * 1024);
   const std::vector<std::string> names = {"last"};
   for (auto _ : state) {
-    idlespec::validate::Extraction ex = idlespec::validate::extract(src, names, "bench.c");
+    idlespec::extraction::Extraction ex = idlespec::extraction::extract(src, names, "bench.c");
     benchmark::DoNotOptimize(ex);
   }
   state.SetBytesProcessed(int64_t(state.iterations()) * int64_t(src.size()));

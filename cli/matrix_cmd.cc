@@ -40,7 +40,7 @@ the file's name.
   and validate's --component, --function, --budget, --scan, --seed,
   --subject, --allow-unknown, --inputs, --fuzz, --fuzz-cc, --cases,
   --memory, --disk-quota, --no-sanitizers, --no-sandbox, --cc,
-  --validate-dir, --keep-temp.
+  --harness-dir, --keep-temp.
 
 Cells: held, accepted, n/a, absent; failed (fix: the upstream commit that
 fixed it, where the spec records one); error (what could not be judged);
@@ -238,7 +238,7 @@ int matrix_command(const std::vector<std::string>& argv) {
   }
   validate::CommandLine p;
   std::vector<std::string> positional;
-  if (const int rc = validate::parse_front_end(rest, idlespec::build::validate_dir(), prog,
+  if (const int rc = validate::parse_front_end(rest, idlespec::build::harness_dir(), prog,
                                                kMatrixUsage, p, positional);
       rc >= 0)
     return rc;

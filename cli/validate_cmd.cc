@@ -7,11 +7,11 @@
 namespace idlespec::cli {
 
 int validate_command(const std::vector<std::string>& argv) {
-  return validate::validate_main(argv, idlespec::build::validate_dir());
+  return validate::validate_main(argv, idlespec::build::harness_dir());
 }
 
 int review_command(const std::vector<std::string>& argv) {
-  return validate::review_main(argv, idlespec::build::validate_dir());
+  return validate::review_main(argv, idlespec::build::harness_dir());
 }
 
 }  // namespace idlespec::cli

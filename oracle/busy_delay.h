@@ -188,7 +188,7 @@ constexpr bool quiet_answer_holds(const Request& r, uint32_t delay_time_ms, unsi
 }
 
 // An answer of more than one sleep in one call, as the kernel harness of
-// validate observes it (validate/harness_busy_delay.c counts the sleeps): no
+// validate observes it (harness/harness_busy_delay.c counts the sleeps): no
 // clause allows it (BUSY-2 and BUSY-5 allow none, BUSY-3 and BUSY-7 exactly
 // one). Not a primitive of impl/, so that no subject can produce it.
 inline constexpr Primitive kSeveralSleeps = static_cast<Primitive>(0xff);

@@ -1,7 +1,7 @@
 /*
  * The idle_core oracle (oracle/idle_core.h) behind a C interface, for the
  * harness `idlespec validate` builds around a kernel's power9_idle_stop() or
- * power7_idle_insn() (validate/harness_idle_core.c). The harness observes
+ * power7_idle_insn() (harness/harness_idle_core.c). The harness observes
  * the real C (every move of the schedule, what the code did in it, the word
  * and the register file after it) and the oracle judges: IDLE-2..7 and
  * IDLE-9 are decided by the same code that judges the model checker's,

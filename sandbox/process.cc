@@ -174,7 +174,7 @@ Started start(const Job& job) {
       if (mb > 0)
         v += ":hard_rss_limit_mb=" + std::to_string(mb) + ":malloc_limit_mb=" + std::to_string(mb);
     }
-  // The plain harness applies RLIMIT_AS to itself (validate/shims/kernel.h,
+  // The plain harness applies RLIMIT_AS to itself (harness/shims/kernel.h,
   // at start-up): set here, between fork and exec, it would bind this
   // process too, and when the driver is itself an ASan build the runtime
   // dies of it before the exec.

@@ -4,7 +4,7 @@
 // crashes, hangs, forks, floods its output or tries to escape cannot take
 // the driver (or the machine) with it.
 //
-// Output: a harness built with validate/harness_runtime.c writes its
+// Output: a harness built with harness/harness_runtime.c writes its
 // protocol lines to a dedicated pipe (the fd in IDLESPEC_PROTOCOL_FD, which
 // the runtime takes out of the environment before the code under test
 // runs); that pipe goes to Job::out. The code's own stdout then goes to
@@ -38,7 +38,7 @@ struct Job {
   // (hard_rss_limit_mb, malloc_limit_mb): ASan reserves terabytes of address
   // space, so RLIMIT_AS would stop it before it starts. Any other job gets
   // IDLESPEC_MEMORY_MB, which the harness applies to itself as RLIMIT_AS
-  // (validate/shims/kernel.h).
+  // (harness/shims/kernel.h).
   long memory_mb = -1;
   Confine confine = Confine::automatic;
   // The directory the job may write ("" = the directory of `out`).

@@ -2,7 +2,7 @@
 // and rtas_busy_delay() (with its early-boot helper) against
 // spec/busy_delay.md.
 //
-// Clause mapping (what the harness, validate/harness_busy_delay.c, runs):
+// Clause mapping (what the harness, harness/harness_busy_delay.c, runs):
 //
 //   BUSY-4  rtas_busy_delay_time(), every 32-bit status (2^32 calls, plain
 //           -O3 build): exactly -2 -> 1, 990n -> 10^n, anything else -> 0.
@@ -58,7 +58,7 @@ constexpr const char* kDelay = "rtas_busy_delay";
 constexpr size_t kMaxCounterexamples = 5;
 
 // --- what the harness said, judged by the spec's one reading -----------------
-// The harness reports answers (validate/harness_busy_delay.c); every verdict
+// The harness reports answers (harness/harness_busy_delay.c); every verdict
 // below comes from oracle/busy_delay.h.
 
 namespace bo = busy_delay::oracle;
@@ -129,7 +129,7 @@ busy_delay::Request as_request(const Answer& a) {
 
 // "1 sleep(s), last msleep(20000..20000 us), 0 cond_resched()", "nothing"
 std::string describe_answer(const Answer& a) {
-  // The shim's primitives (validate/shims/kernel.h, enum shim_primitive).
+  // The shim's primitives (harness/shims/kernel.h, enum shim_primitive).
   static const char* const names[] = {"none",   "usleep_range", "msleep", "fsleep",
                                       "mdelay", "udelay",       "ssleep", "ndelay"};
   if (a.sleeps == 0 && a.yields == 0) return "nothing";

@@ -18,7 +18,7 @@ struct Target {
   std::string text;                    // its contents
   std::vector<std::string> functions;  // the component's functions to check
   // --candidate: the library (text is empty); its functions come through
-  // validate/candidate_adapter.c instead of extracted text.
+  // harness/candidate_adapter.c instead of extracted text.
   std::string candidate;
   std::vector<std::string> implemented;  // what the library's probe listed
 };

@@ -1,7 +1,7 @@
 // The governor component of `idlespec validate`: a file's menu_select() and
 // menu_update() (with the helpers they call) against spec/governor.md.
 //
-// The harness (validate/harness_governor.c) drives one CPU through a state
+// The harness (harness/harness_governor.c) drives one CPU through a state
 // table and a sequence of idle periods: per step it sets the PM QoS limit,
 // the tick layer's answers and the tick state, calls menu_select(), reports
 // the index, stop_tick and whether it asked the tick layer for the time to

@@ -5,10 +5,10 @@
 // own harness build: POWER9 (SMT4 at most) for power9_idle_stop, POWER8 (up
 // to SMT8, whole or split-core) for power7_idle_insn.
 //
-// The harness (validate/harness_idle_core.c) runs one context per hardware
+// The harness (harness/harness_idle_core.c) runs one context per hardware
 // thread; every operation on the per-core word, the idle instruction, a
 // per-core or per-subcore SPR write, the timebase resync and the fastsleep
-// workaround's OPAL call is a scheduling point (validate/shims/idle_env.h),
+// workaround's OPAL call is a scheduling point (harness/shims/idle_env.h),
 // and the hardware's wake-ups and the core's state loss are moves too,
 // constrained by the spec's model (the core loses state only while every
 // thread is in hardware idle in a state-loss kind). Each input line is an
@@ -44,9 +44,9 @@
 #include <thread>
 #include <vector>
 
+#include "extract/extract.h"
 #include "sandbox/sandbox.h"
 #include "validate/component.h"
-#include "validate/extract.h"
 #include "validate/input_check.h"
 #include "verify/build_paths.h"
 

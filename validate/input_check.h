@@ -1,6 +1,6 @@
 // Internal to validate/: the engine of the input-driven components (xcede,
 // states): generated inputs go through a line-protocol harness
-// (validate/harness_firmware.c) in both builds; each input's outcome is
+// (harness/harness_firmware.c) in both builds; each input's outcome is
 // judged against the clauses; the first counterexample of each failed
 // clause is shrunk by re-running the harness on candidates; the verdicts
 // are filled in. A component supplies the inputs and an InputChecker.

@@ -9,11 +9,11 @@
 #include <set>
 #include <sstream>
 
+#include "extract/patch.h"
 #include "impl/json.h"
 #include "impl/text.h"
 #include "sandbox/process.h"
 #include "validate/component.h"
-#include "validate/patch.h"
 #include "validate/validate.h"
 
 namespace idlespec::validate {

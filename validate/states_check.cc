@@ -3,7 +3,7 @@
 // oracle/states.h computes CEDE's values (the smallest non-zero record
 // latency, exactly).
 //
-// The harness (validate/harness_states.c) hands each input's payload to the
+// The harness (harness/harness_states.c) hands each input's payload to the
 // code through the fake firmware of xcede_env.h (statuses "0": the query
 // succeeds), runs fixup_cede0_latency() (which calls parse_cede_parameters())
 // on a dedicated POWER10 LPAR at 512 MHz, where STATES-6 says the fix-up

@@ -2,7 +2,7 @@
 // teo_reflect() and teo_update() (with the helpers they call, struct
 // teo_cpu, struct teo_bin and the per-CPU teo_cpus) against spec/teo.md.
 //
-// The harness (validate/harness_teo.c) drives one CPU through a state table
+// The harness (harness/harness_teo.c) drives one CPU through a state table
 // and a sequence of idle periods: per step it sets the PM QoS limit, the
 // tick layer's answers and the tick state, calls teo_select() (which runs
 // teo_update() for the previous period, as the kernel does), reports the

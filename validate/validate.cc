@@ -19,12 +19,12 @@
 #include <set>
 #include <sstream>
 
+#include "extract/extract.h"
 #include "impl/json.h"
 #include "impl/text.h"
 #include "sandbox/process.h"
 #include "sandbox/sandbox.h"
 #include "validate/component.h"
-#include "validate/extract.h"
 #include "verify/build_paths.h"
 #include "verify/outputs.h"
 #include "verify/sarif.h"
@@ -182,7 +182,7 @@ HarnessBuild build_harness(const Options& opt, const std::string& dir,
   auto write_tu = [&] {
     std::string text = "#include \"kernel.h\"\n";
     if (!env_header.empty()) text += "#include \"" + env_header + "\"\n";
-    text += code + "#include \"" + opt.validate_dir + "/" + harness_file + "\"\n";
+    text += code + "#include \"" + opt.harness_dir + "/" + harness_file + "\"\n";
     return spit(tu, text);
   };
   if (!write_tu()) {
@@ -199,8 +199,8 @@ HarnessBuild build_harness(const Options& opt, const std::string& dir,
               "-fno-strict-aliasing",
               "-fno-strict-overflow",
               "-fno-delete-null-pointer-checks",
-              "-I" + opt.validate_dir + "/shims",
-              "-I" + opt.validate_dir};
+              "-I" + opt.harness_dir + "/shims",
+              "-I" + opt.harness_dir};
     j.argv.insert(j.argv.end(), flags.begin(), flags.end());
     j.argv.insert(j.argv.end(), defs.begin(), defs.end());
     j.argv.insert(j.argv.end(), {tu, "-o", out});
@@ -285,7 +285,7 @@ HarnessBuild build_harness(const Options& opt, const std::string& dir,
   const std::string out_of_budget =
       "did not finish within the budget (--budget " + strprintf("%g", opt.budget_seconds) + " s)";
   if (built[0].exit_code != 0) {
-    const std::string shims = opt.validate_dir + "/shims";
+    const std::string shims = opt.harness_dir + "/shims";
     const std::vector<std::string> lacks =
         explain_build_error(all_output, ExplainContext{env_header, shims, code});
     std::string what;
@@ -355,7 +355,7 @@ Extraction candidate_extraction(const Options& opt, const Target& target,
                                 const std::string& define) {
   Extraction ex;
   ex.code = "#define IDLESPEC_CANDIDATE_PATH \"" + target.candidate + "\"\n#define " + define +
-            "\n#include \"" + opt.validate_dir + "/candidate_adapter.c\"\n";
+            "\n#include \"" + opt.harness_dir + "/candidate_adapter.c\"\n";
   for (const auto& f : target.functions) {
     FoundFunction found;
     found.name = f;
@@ -608,18 +608,12 @@ std::string probe_candidate(const Options& opt, const std::string& lib,
   if (dir.empty()) return "cannot create a temporary directory";
   const std::string tu = dir + "/probe.c";
   spit(tu, "#include \"kernel.h\"\n#include \"xcede_env.h\"\n#define IDLESPEC_CANDIDATE_PATH \"" +
-               lib + "\"\n#include \"" + opt.validate_dir +
+               lib + "\"\n#include \"" + opt.harness_dir +
                "/candidate_adapter.c\"\nint main(void) { return 0; }\n");
   Job build;
-  build.argv = {opt.cc,
-                "-std=gnu11",
-                "-w",
-                "-I" + opt.validate_dir + "/shims",
-                "-I" + opt.validate_dir,
-                tu,
-                "-o",
-                dir + "/probe",
-                "-ldl"};
+  build.argv = {
+      opt.cc, "-std=gnu11",   "-w",  "-I" + opt.harness_dir + "/shims", "-I" + opt.harness_dir, tu,
+      "-o",   dir + "/probe", "-ldl"};
   build.out = dir + "/build.out", build.err = dir + "/build.err";
   build.timeout = 60, build.memory_mb = 0;
   Job run;
@@ -1230,7 +1224,7 @@ into a plain and an ASan+UBSan harness, and run in child processes.
   --source FILE.c        one file (a patched copy, or a function in kernel style)
   --kernel-tree DIR      a Linux source tree: each component's file in it
   --candidate LIB.so     a library exporting idlespec_candidate_v1() (the C ABI
-                         of validate/candidate_abi.h); run without sanitizers
+                         of harness/candidate_abi.h); run without sanitizers
   --component NAME...    busy_delay, xcede, states, governor, teo, idle_core
   --function NAME...     only these functions
   --json                 the report as JSON on stdout
@@ -1263,7 +1257,8 @@ into a plain and an ASan+UBSan harness, and run in child processes.
                          ASan's own allocator limits for the ASan build)
   --no-sanitizers        skip the ASan+UBSan build and its runs
   --cc COMPILER          the C compiler for the harness (default cc)
-  --validate-dir DIR     where harness_*.c and shims/ live
+  --harness-dir DIR      where harness_*.c and shims/ live (default: the
+                         checkout's harness/; --validate-dir is the older name)
   --keep-temp            keep the harness directory (for replay commands)
   --disk-quota MB        what the code under test may write to its scratch
                          directory, /tmp and /dev/shm together (default 512;
@@ -1427,8 +1422,8 @@ bool parse_common(const std::vector<std::string>& args, Parsed& p,
       }
     } else if (a == "--cc") {
       if (!value(p.opt.cc, "a compiler")) return false;
-    } else if (a == "--validate-dir") {
-      if (!value(p.opt.validate_dir, "a directory")) return false;
+    } else if (a == "--harness-dir" || a == "--validate-dir") {
+      if (!value(p.opt.harness_dir, "a directory")) return false;
     } else if (a == "--scan") {
       if (!value(v, "full or sampled")) return false;
       if (v != "full" && v != "sampled") {
@@ -1497,11 +1492,13 @@ bool write_outputs(const Parsed& p, const Report& rep, const std::string& prog,
 
 }  // namespace
 
-int parse_front_end(const std::vector<std::string>& args, const std::string& validate_dir,
+int parse_front_end(const std::vector<std::string>& args, const std::string& harness_dir,
                     const std::string& prog, const char* usage, CommandLine& p,
                     std::vector<std::string>& positional) {
-  p.opt.validate_dir = validate_dir;
-  if (const char* d = std::getenv("IDLESPEC_VALIDATE_DIR")) p.opt.validate_dir = d;
+  p.opt.harness_dir = harness_dir;
+  // IDLESPEC_HARNESS_DIR, or its older name IDLESPEC_VALIDATE_DIR.
+  if (const char* d = std::getenv("IDLESPEC_VALIDATE_DIR")) p.opt.harness_dir = d;
+  if (const char* d = std::getenv("IDLESPEC_HARNESS_DIR")) p.opt.harness_dir = d;
   const bool json = std::find(args.begin(), args.end(), "--json") != args.end();
   bool ok = parse_common(args, p, positional);
   if (ok && !p.help)
@@ -1557,11 +1554,11 @@ void after_run(const std::string& prog) {
 
 }  // namespace
 
-int validate_main(const std::vector<std::string>& args, const std::string& validate_dir) {
+int validate_main(const std::vector<std::string>& args, const std::string& harness_dir) {
   const std::string prog = "idlespec validate";
   Parsed p;
   std::vector<std::string> positional;
-  if (const int rc = parse_front_end(args, validate_dir, prog, kValidateUsage, p, positional);
+  if (const int rc = parse_front_end(args, harness_dir, prog, kValidateUsage, p, positional);
       rc >= 0)
     return rc;
   if (!positional.empty()) {
@@ -1609,7 +1606,7 @@ one: what a reviewer pastes into a reply.
   --html DIR             a static HTML report of the clause diff (needs python3)
   and validate's --budget, --scan, --seed, --subject, --allow-unknown,
   --inputs, --fuzz, --fuzz-cc, --cases, --memory, --disk-quota,
-  --no-sanitizers, --no-sandbox, --cc, --validate-dir, --keep-temp.
+  --no-sanitizers, --no-sandbox, --cc, --harness-dir (older name: --validate-dir), --keep-temp.
 
 Exit codes (the same for verify, check, validate and review):
   0  no clause newly failed, and every clause after the patch was judged
@@ -1621,12 +1618,11 @@ Exit codes (the same for verify, check, validate and review):
      makes it 0
 )";
 
-int review_main(const std::vector<std::string>& args, const std::string& validate_dir) {
+int review_main(const std::vector<std::string>& args, const std::string& harness_dir) {
   const std::string prog = "idlespec review";
   Parsed p;
   std::vector<std::string> positional;
-  if (const int rc = parse_front_end(args, validate_dir, prog, kReviewUsage, p, positional);
-      rc >= 0)
+  if (const int rc = parse_front_end(args, harness_dir, prog, kReviewUsage, p, positional); rc >= 0)
     return rc;
   if (positional.size() != 1 || !p.opt.source.empty() || !p.opt.functions.empty()) {
     const std::string error = "give one PATCH and --kernel-tree DIR";

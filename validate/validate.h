@@ -4,9 +4,9 @@
 // A *component* (busy_delay, xcede, ...) names the kernel functions it
 // models, the file of a Linux tree they live in, and the clauses checked on
 // each (validate/components.cc). For each component that applies, the
-// functions are extracted with what they need (validate/extract.h), compiled
-// with the kernel shims (validate/shims/) and the component's harness
-// (validate/harness_<component>.c) into two executables — plain -O3 for
+// functions are extracted with what they need (extract/extract.h), compiled
+// with the kernel shims (harness/shims/) and the component's harness
+// (harness/harness_<component>.c) into two executables — plain -O3 for
 // exhaustive scans and ASan+UBSan for everything else — and run in child
 // processes with a time limit (validate/process.h). The harness reports what
 // the code did; the driver judges it against the clause (for xcede,
@@ -42,14 +42,15 @@
 #include <string>
 #include <vector>
 
+#include "extract/extract.h"
 #include "sandbox/process.h"
 #include "sandbox/sandbox.h"
-#include "validate/extract.h"
 
 // validate, review and matrix run every compiler and harness through the
 // sandbox layer (sandbox/): its runner and its log are theirs to use by name.
 namespace idlespec::validate {
 using namespace idlespec::sandbox;
+using namespace idlespec::extraction;  // extract/: functions out of kernel text, patches
 }  // namespace idlespec::validate
 
 namespace idlespec::validate {
@@ -57,13 +58,13 @@ namespace idlespec::validate {
 struct Options {
   std::string source;                   // --source FILE.c
   std::string kernel_tree;              // --kernel-tree DIR
-  std::string candidate;                // --candidate LIB.so (validate/candidate_abi.h)
+  std::string candidate;                // --candidate LIB.so (harness/candidate_abi.h)
   std::vector<std::string> functions;   // --function: restrict to these
   std::vector<std::string> components;  // --component: restrict to these
   double budget_seconds = 30;  // wall-clock budget per component and file (idle_core: per function)
   bool sanitizers = true;      // also the ASan + UBSan runs
   std::string cc = "cc";       // the system C compiler
-  std::string validate_dir;    // where harness_*.c and shims/ live
+  std::string harness_dir;     // where harness_*.c and shims/ live
   bool keep_temp = false;      // keep the temp dirs (their paths are reported)
   bool sampled = false;        // sampled instead of exhaustive 2^32 scans
   uint64_t seed = 1;           // generated inputs (xcede)
@@ -239,14 +240,14 @@ struct CommandLine {
 // --sarif paths, prints `usage` for --help. Returns -1 to go on, else the
 // exit status (0 after --help, 2 with the message on stderr, and as JSON on
 // stdout under --json).
-int parse_front_end(const std::vector<std::string>& args, const std::string& validate_dir,
+int parse_front_end(const std::vector<std::string>& args, const std::string& harness_dir,
                     const std::string& prog, const char* usage, CommandLine& parsed,
                     std::vector<std::string>& positional);
 
 // The command-line front ends (`idlespec validate ...`, `idlespec review
-// ...`, and the standalone `idlespec-validate`). `validate_dir` is the
-// default for --validate-dir.
-int validate_main(const std::vector<std::string>& args, const std::string& validate_dir);
-int review_main(const std::vector<std::string>& args, const std::string& validate_dir);
+// ...`, and the standalone `idlespec-validate`). `harness_dir` is the
+// default for --harness-dir.
+int validate_main(const std::vector<std::string>& args, const std::string& harness_dir);
+int review_main(const std::vector<std::string>& args, const std::string& harness_dir);
 
 }  // namespace idlespec::validate

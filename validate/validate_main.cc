@@ -11,7 +11,7 @@ int main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
   if (!args.empty() && args[0] == "review") {
     args.erase(args.begin());
-    return idlespec::validate::review_main(args, idlespec::build::validate_dir());
+    return idlespec::validate::review_main(args, idlespec::build::harness_dir());
   }
-  return idlespec::validate::validate_main(args, idlespec::build::validate_dir());
+  return idlespec::validate::validate_main(args, idlespec::build::harness_dir());
 }

@@ -2,7 +2,7 @@
 // parse_cede_parameters() against spec/xcede.md, the records judged against
 // what oracle/xcede.h says the buffer decodes to.
 //
-// The harness (validate/harness_xcede.c) is a fake firmware: each input is a
+// The harness (harness/harness_xcede.c) is a fake firmware: each input is a
 // status script (one RTAS status per ibm,get-system-parameter call) and the
 // payload it hands over on success. It reports what the kernel code
 // returned, its record count, the records as the kernel's own struct types

@@ -1,5 +1,5 @@
 // Where this build finds its own files at run time: the checkout CMake was
-// configured from, the harnesses and shims of validate/, and the idle_core
+// configured from, the harnesses and shims of harness/, and the idle_core
 // oracle archive the idle_core harness links.
 //
 // They are defined in one generated file (verify/build_paths.cc.in, written
@@ -12,7 +12,7 @@
 namespace idlespec::build {
 
 const char* source_dir();      // the idlespec tree (spec, corpora, scripts)
-const char* validate_dir();    // source_dir()/validate: harnesses, shims
+const char* harness_dir();     // source_dir()/harness: harnesses, shims, candidate ABI
 const char* harness_oracle();  // libidlespec_harness_oracle.a in the build tree
 
 }  // namespace idlespec::build

@@ -1,8 +1,8 @@
-// Tests for the function extractor of `idlespec validate` (validate/extract.h):
+// Tests for the function extractor of `idlespec validate` (extract/extract.h):
 // only what the requested functions reach, the configured branch of a
 // duplicate, inline asm neutralised off the judged path, the IDLESPEC_HAVE_
 // markers, linear cost, and what a failed build says about the shims.
-#include "validate/extract.h"
+#include "extract/extract.h"
 
 #include <gtest/gtest.h>
 
@@ -13,7 +13,7 @@
 
 #include "verify/build_paths.h"
 
-namespace idlespec::validate {
+namespace idlespec::extraction {
 namespace {
 
 Extraction run(const std::string& src, std::vector<std::string> names) {
@@ -163,10 +163,10 @@ TEST(ExplainBuildError, NamesTheIdentifierAndTheShimLine) {
   const std::vector<std::string> lines = explain_build_error(out);
   ASSERT_EQ(lines.size(), 4u);
   EXPECT_EQ(lines[0],
-            "CPUIDLE_FLAG_POLLING_SOFT: not in the shims; validate/shims/cpuidle.h would need "
+            "CPUIDLE_FLAG_POLLING_SOFT: not in the shims; harness/shims/cpuidle.h would need "
             "`#define CPUIDLE_FLAG_POLLING_SOFT ...`");
   EXPECT_TRUE(has(lines[1],
-                  "cpumask_var_t: not in the shims; validate/shims/kernel.h would need "
+                  "cpumask_var_t: not in the shims; harness/shims/kernel.h would need "
                   "`typedef ... cpumask_var_t;`"));
   EXPECT_TRUE(has(lines[2], "get_loadavg"));
   EXPECT_TRUE(has(lines[3], "rh_cpuidle_dev"));
@@ -247,7 +247,7 @@ TEST(DropFailingItems, StubsAFunctionTheLinkerBlames) {
 // struct, another name in the component's header, a variable the linker
 // lacks told from a function.
 TEST(ExplainBuildError, NamesTheShimFromTheContext) {
-  const std::string shims = std::string(idlespec::build::source_dir()) + "/validate/shims";
+  const std::string shims = std::string(idlespec::build::source_dir()) + "/harness/shims";
   const std::string out =
       "f.c:49:6: error: 'struct lppaca' has no member named 'byte_b9'\n"
       "f.c:49:17: error: \xe2\x80\x98LPPACA_DONATE_DED_CPU_CYCLES\xe2\x80\x99 undeclared (first "
@@ -262,21 +262,21 @@ TEST(ExplainBuildError, NamesTheShimFromTheContext) {
       explain_build_error(out, ExplainContext{"idle_env.h", shims, code});
   ASSERT_EQ(lines.size(), 5u);
   EXPECT_EQ(lines[0],
-            "byte_b9: not a member of `struct lppaca` in the shims; validate/shims/xcede_env.h "
+            "byte_b9: not a member of `struct lppaca` in the shims; harness/shims/xcede_env.h "
             "would need the field `byte_b9` in `struct lppaca`");
   EXPECT_EQ(lines[1],
-            "LPPACA_DONATE_DED_CPU_CYCLES: not in the shims; validate/shims/idle_env.h would need "
+            "LPPACA_DONATE_DED_CPU_CYCLES: not in the shims; harness/shims/idle_env.h would need "
             "`#define LPPACA_DONATE_DED_CPU_CYCLES ...`");
   EXPECT_EQ(lines[2],
-            "MAX_STOP_STATE: not in the shims; validate/shims/idle_env.h would need "
+            "MAX_STOP_STATE: not in the shims; harness/shims/idle_env.h would need "
             "`#define MAX_STOP_STATE ...`");
   EXPECT_EQ(lines[3],
             "cede_latency_override: not in the shims (the linker found no definition); "
-            "validate/shims/idle_env.h would need a definition of the variable "
+            "harness/shims/idle_env.h would need a definition of the variable "
             "`cede_latency_override` (`... cede_latency_override = ...;`)");
   EXPECT_EQ(lines[4],
             "get_cede_override: not in the shims (the linker found no definition); "
-            "validate/shims/idle_env.h would need `static inline ... get_cede_override(...) { ... "
+            "harness/shims/idle_env.h would need `static inline ... get_cede_override(...) { ... "
             "}`");
 }
 
@@ -310,4 +310,4 @@ TEST(UnbalancedBrace, NamesAnUnopenedClose) {
 }
 
 }  // namespace
-}  // namespace idlespec::validate
+}  // namespace idlespec::extraction

@@ -1,4 +1,4 @@
-// Tests for the patch intake of `idlespec review` (validate/patch.h).
+// Tests for the patch intake of `idlespec review` (extract/patch.h).
 #include <gtest/gtest.h>
 #include <stdlib.h>
 
@@ -9,10 +9,10 @@
 #include <utility>
 #include <vector>
 
-#include "validate/patch.h"
+#include "extract/patch.h"
 #include "verify/build_paths.h"
 
-namespace idlespec::validate {
+namespace idlespec::extraction {
 namespace {
 
 namespace fs = std::filesystem;
@@ -318,4 +318,4 @@ TEST_F(PatchApplyTest, BadInputsAreReportedNotThrown) {
 }
 
 }  // namespace
-}  // namespace idlespec::validate
+}  // namespace idlespec::extraction

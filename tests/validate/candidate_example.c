@@ -1,10 +1,10 @@
 /*
  * idlespec test input (tests/validate/run_candidate.sh): a candidate
  * library for `idlespec validate --candidate`, written against
- * validate/candidate_abi.h as a firmware team might write one: plain C, no
+ * harness/candidate_abi.h as a firmware team might write one: plain C, no
  * kernel headers, every kernel service through the environment it is given.
  *
- *   cc -shared -fPIC -I validate tests/validate/candidate_example.c -o libcand.so
+ *   cc -shared -fPIC -I harness tests/validate/candidate_example.c -o libcand.so
  *
  * -DTRUST_PAYLOAD_SIZE: the record count is taken from payload_size alone
  * (XCEDE-4 fails). -DABI_VERSION=N: claim another ABI version. -DNO_XCEDE:

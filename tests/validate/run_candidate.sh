@@ -2,7 +2,7 @@
 # ctest: budget=60 timeout=300
 # tests/validate/run_candidate.sh IDLESPEC_VALIDATE [BUDGET_SECONDS]
 #
-# `idlespec validate --candidate LIB.so` (validate/candidate_abi.h): a
+# `idlespec validate --candidate LIB.so` (harness/candidate_abi.h): a
 # library written for this suite (candidate_example.c), built here with cc,
 # holds every busy_delay and xcede clause it can be judged on (XCEDE-1 is
 # unknown without sanitizers, and the report says so); built to trust
@@ -15,10 +15,10 @@ CLAUSES="BUSY-1 BUSY-2 BUSY-3 BUSY-4 BUSY-5 BUSY-7 XCEDE-2 XCEDE-3 XCEDE-4 XCEDE
 COMPONENT=candidate
 . "$HERE/lib.sh"
 
-VALIDATE_DIR=$(cd "$HERE/../../validate" && pwd)
+HARNESS_DIR=$(cd "$HERE/../../harness" && pwd)
 lib() { # lib NAME CFLAGS...: build the example as $SCRATCH/NAME.so
   name=$1; shift
-  cc -shared -fPIC -I"$VALIDATE_DIR" "$@" "$HERE/candidate_example.c" -o "$SCRATCH/$name.so" ||
+  cc -shared -fPIC -I"$HARNESS_DIR" "$@" "$HERE/candidate_example.c" -o "$SCRATCH/$name.so" ||
     fail "$name: the example library does not build"
 }
 lib good
@@ -50,7 +50,7 @@ static const struct idlespec_candidate_v1 candidate = {
     .abi_version = 1, .name = "nothing\nat all", .init = init};
 const struct idlespec_candidate_v1 *idlespec_candidate_v1(void) { return &candidate; }
 EOF
-cc -shared -fPIC -I"$VALIDATE_DIR" "$SCRATCH/empty.c" -o "$SCRATCH/empty.so" || fail "empty: does not build"
+cc -shared -fPIC -I"$HARNESS_DIR" "$SCRATCH/empty.c" -o "$SCRATCH/empty.so" || fail "empty: does not build"
 run empty --candidate "$SCRATCH/empty.so" --budget "$BUDGET"
 expect_rc empty 3
 expect_text empty "note: the candidate implements none of the checked functions"

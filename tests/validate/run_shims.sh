@@ -3,7 +3,7 @@
 # tests/validate/run_shims.sh IDLESPEC_VALIDATE [BUDGET_SECONDS]
 #
 # What the shims lack becomes verdicts, not "the harness does not compile"
-# for the whole file (validate/extract.h, drop_failing_items and
+# for the whole file (extract/extract.h, drop_failing_items and
 # explain_build_error; build_harness in validate.cc):
 #
 # - a pulled-in function that is not on the judged path (a state table's
@@ -68,7 +68,7 @@ done
 for c in STATES-1 STATES-2 STATES-5 STATES-6; do
   expect_clause cede_override_probe "$c" error
 done
-expect_text cede_override_probe "cede_latency_override: not in the shims (the linker found no definition); validate/shims/states_env.h would need a definition of the variable \`cede_latency_override\`"
+expect_text cede_override_probe "cede_latency_override: not in the shims (the linker found no definition); harness/shims/states_env.h would need a definition of the variable \`cede_latency_override\`"
 
 # A proposed patch renames CPUIDLE_FLAG_POLLING: the tables use it, so the
 # fix-up and the probe (which need the tables) are an error naming the shim
@@ -82,7 +82,7 @@ done
 for c in STATES-1 STATES-2 STATES-3 STATES-4 STATES-5 STATES-6; do
   expect_clause polling_soft "$c" error
 done
-expect_text polling_soft "the harness does not compile: CPUIDLE_FLAG_POLLING_SOFT: not in the shims; validate/shims/cpuidle.h would need \`#define CPUIDLE_FLAG_POLLING_SOFT ...\`"
+expect_text polling_soft "the harness does not compile: CPUIDLE_FLAG_POLLING_SOFT: not in the shims; harness/shims/cpuidle.h would need \`#define CPUIDLE_FLAG_POLLING_SOFT ...\`"
 # The table dropped on the way is not what the report blames.
 grep -q "dedicated_states: not in the shims" "$SCRATCH/polling_soft.out" &&
   fail "polling_soft: the report blames the dropped table"
@@ -96,7 +96,7 @@ expect_rc menu_polling_soft 3
 for c in GOV-1 GOV-2 GOV-3 GOV-4 GOV-5 GOV-7 GOV-8 GOV-9; do
   expect_clause menu_polling_soft "$c" error
 done
-expect_text menu_polling_soft "CPUIDLE_FLAG_POLLING_SOFT: not in the shims; validate/shims/cpuidle.h would need \`#define CPUIDLE_FLAG_POLLING_SOFT ...\`"
+expect_text menu_polling_soft "CPUIDLE_FLAG_POLLING_SOFT: not in the shims; harness/shims/cpuidle.h would need \`#define CPUIDLE_FLAG_POLLING_SOFT ...\`"
 
 # A derivative's idle.c bounds the requested level by MAX_STOP_STATE, which
 # its headers define: power9_idle_stop()'s clauses name idle_env.h.
@@ -109,6 +109,6 @@ expect_rc idle_max_stop 3
 for c in IDLE-1 IDLE-2 IDLE-3 IDLE-7 IDLE-8 IDLE-9; do
   expect_clause idle_max_stop "$c" error
 done
-expect_text idle_max_stop "MAX_STOP_STATE: not in the shims; validate/shims/idle_env.h would need \`#define MAX_STOP_STATE ...\`"
+expect_text idle_max_stop "MAX_STOP_STATE: not in the shims; harness/shims/idle_env.h would need \`#define MAX_STOP_STATE ...\`"
 
 finish

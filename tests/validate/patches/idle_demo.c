@@ -1,4 +1,4 @@
-// idlespec: a fixture of the patch tests (validate/patch.h), not kernel code.
+// idlespec: a fixture of the patch tests (extract/patch.h), not kernel code.
 /*
  * idlespec test fixture: a made-up two-state driver for the patch tests.
  */

@@ -1,8 +1,8 @@
 /*
  * The xcede harness of `idlespec validate` (spec/xcede.md).
  *
- * Compiled in one translation unit after validate/shims/kernel.h,
- * validate/shims/xcede_env.h and the code extracted from the file under test
+ * Compiled in one translation unit after harness/shims/kernel.h,
+ * harness/shims/xcede_env.h and the code extracted from the file under test
  * (parse_cede_parameters() with the xcede structs, nr_xcede_records and the
  * xcede_latency_parameter buffer); the driver defines
  * HAVE_PARSE_CEDE_PARAMETERS when it found the function. The protocol is

@@ -2,8 +2,8 @@
  * The probe harness of `idlespec validate` (spec/states.md STATES-1, -2,
  * -5, -6): pseries_idle_probe() on a chosen platform.
  *
- * Compiled in one translation unit after validate/shims/kernel.h,
- * validate/shims/states_env.h and the code extracted from the file under
+ * Compiled in one translation unit after harness/shims/kernel.h,
+ * harness/shims/states_env.h and the code extracted from the file under
  * test (pseries_idle_probe() with the state tables, the fix-up and the
  * parse it calls); the driver defines HAVE_PSERIES_IDLE_PROBE when it found
  * the function. One input per line:
@@ -29,7 +29,7 @@
 
 #ifdef HAVE_PSERIES_IDLE_PROBE
 /*
- * The file's own globals differ by era (validate/extract.h defines
+ * The file's own globals differ by era (extract/extract.h defines
  * IDLESPEC_HAVE_<name> for each one the extracted code has): a probe before
  * the XCEDE parse (v5.10) has no nr_xcede_records or xcede_latency_parameter,
  * one before the snooze timeout (v3.14) no snooze_timeout; the harness

@@ -1,8 +1,8 @@
 /*
  * The TEO harness of `idlespec validate` (spec/teo.md).
  *
- * Compiled in one translation unit after validate/shims/kernel.h,
- * validate/shims/teo_env.h and the code extracted from the file under test
+ * Compiled in one translation unit after harness/shims/kernel.h,
+ * harness/shims/teo_env.h and the code extracted from the file under test
  * (teo_select(), teo_reflect(), teo_update() with struct teo_cpu, struct
  * teo_bin, the per-CPU teo_cpus and the helpers). The driver defines
  * HAVE_TEO_SELECT when it found teo_select(), and one TEO_HAVE_<field> per

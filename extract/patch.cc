@@ -1,5 +1,5 @@
 // Patch intake for `idlespec review` (see patch.h).
-#include "validate/patch.h"
+#include "extract/patch.h"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -17,12 +17,12 @@
 #include <set>
 #include <system_error>
 
+#include "extract/extract.h"
 #include "sandbox/process.h"
-#include "validate/extract.h"
 
 extern char** environ;
 
-namespace idlespec::validate {
+namespace idlespec::extraction {
 namespace {
 
 namespace fs = std::filesystem;
@@ -823,4 +823,4 @@ std::vector<std::string> touched_functions(std::string_view source,
   return names;
 }
 
-}  // namespace idlespec::validate
+}  // namespace idlespec::extraction

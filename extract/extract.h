@@ -35,7 +35,7 @@
 #include <string_view>
 #include <vector>
 
-namespace idlespec::validate {
+namespace idlespec::extraction {
 
 // One top-level item of the file.
 struct TopLevelItem {
@@ -83,7 +83,7 @@ Extraction extract(std::string_view source, std::span<const std::string> names,
 
 // What a failed harness build says about the file under test, one line per
 // identifier the shims lack, naming the shim line that would define it:
-//   "CPUIDLE_FLAG_POLLING_SOFT: not in the shims; validate/shims/cpuidle.h
+//   "CPUIDLE_FLAG_POLLING_SOFT: not in the shims; harness/shims/cpuidle.h
 //    would need `#define CPUIDLE_FLAG_POLLING_SOFT ...`"
 // (from gcc's "undeclared", "unknown type name", "has no member named",
 // "incomplete type" and the linker's "undefined reference" messages).
@@ -93,7 +93,7 @@ Extraction extract(std::string_view source, std::span<const std::string> names,
 // tells a variable the linker lacks from a function.
 struct ExplainContext {
   std::string_view env_header;  // "idle_env.h"; empty: kernel.h
-  std::string_view shims_dir;   // validate/shims on this machine; empty: not searched
+  std::string_view shims_dir;   // harness/shims on this machine; empty: not searched
   std::string_view code;
 };
 std::vector<std::string> explain_build_error(std::string_view compiler_output);
@@ -113,4 +113,4 @@ std::vector<std::string> explain_build_error(std::string_view compiler_output,
 std::string drop_failing_items(const std::string& code, std::string_view compiler_output,
                                std::string_view file_label, std::vector<std::string>& dropped);
 
-}  // namespace idlespec::validate
+}  // namespace idlespec::extraction

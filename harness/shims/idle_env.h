@@ -1,6 +1,6 @@
 /*
  * The POWER8 or POWER9 core as powernv's idle.c sees it, for the idle_core
- * harness (validate/harness_idle_core.c, spec/idle_core.md). The build for
+ * harness (harness/harness_idle_core.c, spec/idle_core.md). The build for
  * power7_idle_insn (HAVE_POWER7_IDLE_INSN) is a POWER8 core (SMT8 at most,
  * split-core: subcore_sibling_mask); the one for power9_idle_stop a POWER9
  * core (SMT4 at most).
@@ -81,7 +81,7 @@ enum ic_op {
   IC_OP_COUNT
 };
 
-/* The harness's side (validate/harness_idle_core.c). */
+/* The harness's side (harness/harness_idle_core.c). */
 static int ic_cur;                                /* the thread running */
 static int ic_is_word(const volatile void* addr); /* a core's idle_state or idle_lock */
 static void ic_pending(int op, int line, const volatile void* addr, unsigned long arg);

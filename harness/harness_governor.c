@@ -1,8 +1,8 @@
 /*
  * The governor harness of `idlespec validate` (spec/governor.md).
  *
- * Compiled in one translation unit after validate/shims/kernel.h,
- * validate/shims/governor_env.h and the code extracted from the file under
+ * Compiled in one translation unit after harness/shims/kernel.h,
+ * harness/shims/governor_env.h and the code extracted from the file under
  * test (menu_select(), menu_update(), menu_reflect() when the file has it,
  * with struct menu_device, the per-CPU menu_devices and the helpers). The
  * driver defines HAVE_MENU_SELECT when it found menu_select(),

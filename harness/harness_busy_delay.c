@@ -1,7 +1,7 @@
 /*
  * The busy_delay harness of `idlespec validate` (spec/busy_delay.md).
  *
- * Compiled in one translation unit after validate/shims/kernel.h and the
+ * Compiled in one translation unit after harness/shims/kernel.h and the
  * functions extracted from the file under test; the driver defines
  * HAVE_RTAS_BUSY_DELAY_TIME / HAVE_RTAS_BUSY_DELAY for those it found.
  *

@@ -1,5 +1,5 @@
 // The C-aware function extractor (see extract.h).
-#include "validate/extract.h"
+#include "extract/extract.h"
 
 #include <algorithm>
 #include <cctype>
@@ -10,7 +10,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
-namespace idlespec::validate {
+namespace idlespec::extraction {
 namespace {
 
 bool ident_start(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
@@ -629,7 +629,7 @@ bool all_caps(std::string_view w) {
 // or kernel.h when there is none.
 std::string shim_for(std::string_view name, const ExplainContext& ctx, bool is_struct = false) {
   if (name.substr(0, 8) == "CPUIDLE_" || name.substr(0, 8) == "cpuidle_")
-    return "validate/shims/cpuidle.h";
+    return "harness/shims/cpuidle.h";
   if (is_struct && !ctx.shims_dir.empty()) {
     for (const char* h : {"kernel.h", "cpuidle.h", "xcede_env.h", "states_env.h", "governor_env.h",
                           "teo_env.h", "idle_env.h"}) {
@@ -637,11 +637,11 @@ std::string shim_for(std::string_view name, const ExplainContext& ctx, bool is_s
       const std::string text((std::istreambuf_iterator<char>(in)),
                              std::istreambuf_iterator<char>());
       if (text.find("struct " + std::string(name) + " {") != std::string::npos)
-        return "validate/shims/" + std::string(h);
+        return "harness/shims/" + std::string(h);
     }
   }
-  if (!ctx.env_header.empty()) return "validate/shims/" + std::string(ctx.env_header);
-  return "validate/shims/kernel.h";
+  if (!ctx.env_header.empty()) return "harness/shims/" + std::string(ctx.env_header);
+  return "harness/shims/kernel.h";
 }
 
 // Whether `name` is called in `code` (name followed by an opening
@@ -804,4 +804,4 @@ std::string drop_failing_items(const std::string& code, std::string_view compile
   return changed ? result : code;
 }
 
-}  // namespace idlespec::validate
+}  // namespace idlespec::extraction

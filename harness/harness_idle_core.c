@@ -5,7 +5,7 @@
  * the threads of one POWER8 core (SMT2, SMT4 or SMT8, whole or split into 2
  * or 4 subcores; built with HAVE_POWER7_IDLE_INSN), one ucontext per
  * hardware thread, under a scheduler that decides
- * at every scheduling point (validate/shims/idle_env.h) which thread moves,
+ * at every scheduling point (harness/shims/idle_env.h) which thread moves,
  * when the hardware wakes a thread from its idle instruction, and when the
  * core loses state. The harness observes and the idle_core oracle judges
  * (oracle/idle_core.h, linked in through oracle/idle_core_c.h: the code
@@ -101,7 +101,7 @@
 #define IC_HAVE_FN 1
 #endif
 
-/* IC_ASAN, the contexts and IC_SWITCH: validate/shims/idle_env.h. */
+/* IC_ASAN, the contexts and IC_SWITCH: harness/shims/idle_env.h. */
 
 #define IC_STACK_SIZE (256 * 1024)
 #define IC_MAX_MOVES 1024    /* per schedule: beyond it the schedule is cut (a bound hit) */

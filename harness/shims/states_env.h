@@ -1,7 +1,7 @@
 /*
  * What the states code (spec/states.md: the CEDE(0) fix-up,
- * fixup_cede0_latency()) needs of the kernel beyond validate/shims/kernel.h
- * and validate/shims/xcede_env.h: included right after kernel.h, before the
+ * fixup_cede0_latency()) needs of the kernel beyond harness/shims/kernel.h
+ * and harness/shims/xcede_env.h: included right after kernel.h, before the
  * extracted fixup_cede0_latency(), parse_cede_parameters() it calls, and the
  * state tables and idle loops they pull in.
  *

@@ -17,7 +17,7 @@
 #include <utility>
 #include <vector>
 
-namespace idlespec::validate {
+namespace idlespec::extraction {
 
 struct Hunk {
   int old_start = 0, old_count = 0, new_start = 0, new_count = 0;
@@ -86,4 +86,4 @@ AppliedPatch apply_to_copy(const ParsedPatch& parsed, std::string_view patch_tex
 std::vector<std::string> touched_functions(std::string_view source,
                                            const std::vector<std::pair<int, int>>& ranges);
 
-}  // namespace idlespec::validate
+}  // namespace idlespec::extraction

@@ -1,13 +1,13 @@
 /*
  * What the menu governor (spec/governor.md) needs of the kernel beyond
- * validate/shims/kernel.h: included right after it, before the extracted
+ * harness/shims/kernel.h: included right after it, before the extracted
  * menu_select(), menu_update() and their helpers (get_typical_interval(),
  * which_bucket(), menu_reflect(), struct menu_device, ...).
  *
  * One CPU, one driver, one device. Everything the governor asks of the rest
  * of the kernel (the PM QoS limit, the tick layer's sleep length and tick
  * state, whether the tick woke the CPU, iowaiters) answers from gov_env,
- * which the harness (validate/harness_governor.c) sets before each call.
+ * which the harness (harness/harness_governor.c) sets before each call.
  *
  * Covers the menu.c of v5.x (microseconds: exit_latency, target_residency,
  * last_residency, TICK_USEC, s->disabled) and of v6.x (nanoseconds:

@@ -1,6 +1,6 @@
 /*
  * What the TEO governor (spec/teo.md, drivers/cpuidle/governors/teo.c)
- * needs of the kernel beyond validate/shims/kernel.h: included right after
+ * needs of the kernel beyond harness/shims/kernel.h: included right after
  * it, before the extracted teo_select(), teo_reflect(), teo_update() and
  * their helpers (struct teo_cpu, struct teo_bin, the per-CPU teo_cpus).
  *
@@ -8,7 +8,7 @@
  * delta_next, tick_nohz_tick_stopped(), tick_nohz_idle_got_tick()), TICK_NSEC,
  * the per-CPU macros and gov.h's RESIDENCY_THRESHOLD_NS are the menu
  * governor's shims (governor_env.h, scripted through gov_env by the harness,
- * validate/harness_teo.c). TEO adds local_clock(), which 6.1 and 6.12 read in
+ * harness/harness_teo.c). TEO adds local_clock(), which 6.1 and 6.12 read in
  * teo_select() and teo_reflect() to measure the idle period: a clock the
  * harness advances by each step's residency.
  */

@@ -2,8 +2,8 @@
  * The states harness of `idlespec validate` (spec/states.md: the CEDE(0)
  * fix-up, STATES-3 and STATES-4).
  *
- * Compiled in one translation unit after validate/shims/kernel.h,
- * validate/shims/states_env.h and the code extracted from the file under
+ * Compiled in one translation unit after harness/shims/kernel.h,
+ * harness/shims/states_env.h and the code extracted from the file under
  * test (fixup_cede0_latency() with what it needs: parse_cede_parameters(),
  * nr_xcede_records, the xcede_latency_parameter buffer and the
  * dedicated_states[] table); the driver defines HAVE_FIXUP_CEDE0_LATENCY

@@ -239,7 +239,7 @@ __attribute__((unused)) static void shim_kernel_finding(const char *what, const 
 #define BUG() shim_kernel_finding("BUG", "", __FILE__, __LINE__)
 
 /* The body of a pulled-in function that does not compile with the shims
- * (validate/extract.h, drop_failing_items): it is not on the judged path, so
+ * (extract/extract.h, drop_failing_items): it is not on the judged path, so
  * being called means the harness went where validate cannot judge. The
  * harness stops with a line that says so, never a verdict made up. */
 __attribute__((unused, noreturn)) static void idlespec_dropped_function(const char *name) {

@@ -1,9 +1,9 @@
 /*
  * What the xcede code (spec/xcede.md) needs of the kernel beyond
- * validate/shims/kernel.h: included right after it, before the extracted
+ * harness/shims/kernel.h: included right after it, before the extracted
  * parse_cede_parameters() (and fixup_cede0_latency(), its later user).
  *
- * Firmware is fake and scripted by the harness (validate/harness_xcede.c):
+ * Firmware is fake and scripted by the harness (harness/harness_xcede.c):
  * every rtas_call() takes the next status of the input's status script; a
  * success of ibm,get-system-parameter(45) hands over the input's payload.
  * Everything the code asked for is recorded in xcede_fw, for the harness to
