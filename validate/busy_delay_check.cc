@@ -22,8 +22,9 @@
 //           mdelay(1) each, the 1001st gives up; the count resets on giving
 //           up, on -2 (which retries without delay) and on 8 other statuses
 //           (which stop without delay).
-//   BUSY-6  (loop bound) is a property of the callers' loops, not of these
-//           two functions: not checked by validate.
+//   BUSY-6  (loop bound) is a property of the callers' loops: not named by
+//           validate; a loop breaks it only through a call that fails
+//           BUSY-1, -2, -3 or -5, which the scans judge (spec/busy_delay.md).
 //
 // The harness reports what the functions answered, run-length encoded over
 // the statuses; every clause is judged here through oracle/busy_delay.h (the

@@ -40,6 +40,21 @@ variant exits '/variant: segfault/i if (status == RTAS_INVALID_PARAMETER) exit(0
 # A BUG_ON on hints above 10 s: 9905 (100 s) hits it (BUSY-3).
 variant bug_on '/variant: bug_on/s/ms = clamp(rtas_busy_delay_time(status),/ms = rtas_busy_delay_time(status); BUG_ON(ms > 10000); ms = clamp(ms,/'
 
+# The mutants paired with verify's witnesses of tests/witnesses/busy_delay_witnesses.h
+# (docs/verdicts.md, "Witnesses and mutants"): the same bug in kernel-style C
+# fails the same clauses under validate as the witness does under verify.
+# Early boot gives up on the 1000th extended delay in a row, not the 1001st
+# (GiveUpOn1000thPolicy: BUSY-7).
+variant give_up_on_1000th 's/if (spun > RTAS_EARLY_GIVE_UP)/if (spun >= RTAS_EARLY_GIVE_UP)/'
+# The clamp at 100 s instead of 1 s (Clamp100sPolicy: BUSY-3; its BUSY-6 is
+# BUSY-3 on the call that oversleeps, spec/busy_delay.md).
+variant clamp_100s 's/^#define RTAS_LONGEST_WAIT_MS\t1000U/#define RTAS_LONGEST_WAIT_MS\t100000U/'
+# usleep_range(max, min) (SwappedRangePolicy: BUSY-3).
+variant swapped_range 's|usleep_range(most_us / 10, most_us);|usleep_range(most_us, most_us / 10);|'
+# fsleep() handed the hint in ms where it takes us (FsleepMillisecondsPolicy: BUSY-3).
+variant fsleep_milliseconds '/if (ms > RTAS_SHORT_WAIT_MS) {/,/^\t}$/c\
+\tfsleep(ms);'
+
 # The code under test prints protocol lines that claim every status stopped
 # with nothing requested, and retries on 9906: the harness's protocol has a
 # channel of its own, so the forged lines are the code's stdout, never a
@@ -82,6 +97,27 @@ run sleeps_on_busy --source "$(src_variant sleeps_on_busy)" --budget "$BUDGET" -
 expect_rc sleeps_on_busy 1
 expect_only_failed sleeps_on_busy BUSY-2
 expect_text sleeps_on_busy "status 0xfffffffe (-2), need_resched=1: requested 1 sleep(s), last msleep"
+
+# --- the mutants paired with verify's witnesses -----------------------------------
+run give_up_on_1000th --source "$(src_variant give_up_on_1000th)" --budget "$BUDGET" --scan sampled
+expect_rc give_up_on_1000th 1
+expect_only_failed give_up_on_1000th BUSY-7
+expect_text give_up_on_1000th "step 1001 (loop 2, call 1000): status 9903 (extended, hint 1000 ms): requested stop, mdelay(1 ms); expected retry"
+
+run clamp_100s --source "$(src_variant clamp_100s)" --budget "$BUDGET" --scan sampled
+expect_rc clamp_100s 1
+expect_only_failed clamp_100s BUSY-3
+expect_text clamp_100s "status 0x000026b0 (9904), need_resched=0: requested 1 sleep(s), last msleep(10000000..10000000 us)"
+
+run swapped_range --source "$(src_variant swapped_range)" --budget "$BUDGET" --scan sampled
+expect_rc swapped_range 1
+expect_only_failed swapped_range BUSY-3
+expect_text swapped_range "status 0x000026ac (9900), need_resched=0: requested 1 sleep(s), last usleep_range(1000..100 us)"
+
+run fsleep_milliseconds --source "$(src_variant fsleep_milliseconds)" --budget "$BUDGET" --scan sampled
+expect_rc fsleep_milliseconds 1
+expect_only_failed fsleep_milliseconds BUSY-3
+expect_text fsleep_milliseconds "status 0x000026ac (9900), need_resched=0: requested 1 sleep(s), last fsleep(1..1 us)"
 
 # --- crashes, hangs, BUG_ON: failed with the input, the run goes on --------------
 run segfault --source "$(src_variant segfault)" --budget "$BUDGET" --scan "$SCAN"

@@ -66,6 +66,10 @@ variant era_5 "$ERA_5"
 variant era_5_no_ciabr "$ERA_5
 s/ SPRN_CIABR,//"
 
+# The first thread back from a timebase loss does not resync it: the POWER9
+# mutant of verify's FirstSkipsResync (IDLE-3, and IDLE-7, its POWER9 form).
+variant no_resync '/if (first_up \&\& pls >= pnv_first_tb_loss_level)/{n;s/clock_resync();/;/}'
+
 
 run faithful --source "$(src faithful)" --budget "$BUDGET"
 expect_rc faithful 0
@@ -118,6 +122,11 @@ expect_text stale_retry "$(printf 'step | %-46s| t1' t0)"
 expect_text stale_retry ": fails"
 expect_text stale_retry "the lock is the word's own bit"
 expect_no_driver_crash stale_retry
+
+run no_resync --source "$(src_variant no_resync)" --budget "$BUDGET" --no-sanitizers
+expect_rc no_resync 1
+expect_only_failed no_resync IDLE-3 IDLE-7
+expect_text no_resync "returned to running with the timebase invalid (lost at move 7, no resync since)"
 
 run modern --source "$(src_variant modern)" --budget "$BUDGET" --no-sanitizers
 expect_rc modern 0
@@ -184,6 +193,26 @@ static int plain_take(unsigned long *w) { if (READ_ONCE(*w) \& PNV_CORE_IDLE_LOC
 /variant: plain_lock/s/test_and_set_bit_lock(NR_PNV_CORE_IDLE_LOCK_BIT, word)/plain_take(word)/'
 # No fastsleep workaround in the path at all: IDLE-4 is n/a, the rest holds.
 variant8 no_fix 's/fastsleep_fix(OPAL_CONFIG_IDLE_[A-Z]*)/(void)0/'
+# The mutants of verify's witnesses (tests/witnesses/idle_core_witnesses.h)
+# that no variant above is (docs/verdicts.md, "Witnesses and mutants"):
+# ClearOutsideLock: the entry clears its bit with a plain read-modify-write
+# before it takes the lock (IDLE-2).
+variant8 clear_outside_lock '/^static void going_down/,/^}/{/\tword_lock(word);\t*\/\* variant: no_lock \*\//i\
+\t*word \&= ~me;
+/^\tBUG_ON(!(\*word \& me));$/d
+/^\t\*word \&= ~me;$/d
+}'
+# UnlockBeforeResync: the first thread rejoins (and frees the lock) before it
+# resyncs the timebase; a sibling takes the lock, is not first, and returns
+# with the timebase still invalid (IDLE-3).
+variant8 unlock_before_resync '/^\tif (first_up)\t*\/\* variant: resync_every \*\/$/,/clock_resync();/d
+/^\tword_unlock_rejoin(word, me);$/a\
+\tif (first_up)\
+\t\tclock_resync();'
+# CoreMaskFor4: the core's thread mask sized for 4 threads: on SMT8 threads
+# 4..7 are invisible to the first-awake decision, and a thread of 0..3
+# resyncs while one of them runs (IDLE-9).
+variant8 core_mask_for_4 's/return (1UL << threads_per_core) - 1;/return 0xfUL;/'
 
 run p8_faithful --source "$P8" --budget "$BUDGET"
 expect_rc p8_faithful 0
@@ -248,6 +277,21 @@ expect_clause p8_plain_lock IDLE-1 failed
 expect_text p8_plain_lock "the lock bit is set and no thread holds the lock (seen: t"
 expect_text p8_plain_lock "'s plain store set the lock bit)"
 expect_no_driver_crash p8_plain_lock
+
+run p8_clear_outside_lock --source "$(src8 clear_outside_lock)" --budget "$BUDGET" --no-sanitizers
+expect_rc p8_clear_outside_lock 1
+expect_only_failed p8_clear_outside_lock IDLE-2
+expect_text p8_clear_outside_lock "t0 changed the thread bits with a plain store (0x3 -> 0x2) without holding the lock"
+
+run p8_unlock_before_resync --source "$(src8 unlock_before_resync)" --budget "$BUDGET" --no-sanitizers
+expect_rc p8_unlock_before_resync 1
+expect_only_failed p8_unlock_before_resync IDLE-3
+expect_text p8_unlock_before_resync "returned to running with the timebase invalid"
+
+run p8_core_mask_for_4 --source "$(src8 core_mask_for_4)" --budget "$BUDGET" --no-sanitizers
+expect_rc p8_core_mask_for_4 1
+expect_only_failed p8_core_mask_for_4 IDLE-9
+expect_text p8_core_mask_for_4 "resynced the timebase having found other threads awake (it decided on the word"
 
 run p8_no_fix --source "$(src8 no_fix)" --budget "$BUDGET" --no-sanitizers
 expect_rc p8_no_fix 0

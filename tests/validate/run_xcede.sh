@@ -30,6 +30,13 @@ variant retries_once 's/^\tint status;$/\tint status, tries = 0;/
 # A stale count survives a failed query (XCEDE-6).
 variant keeps_count_on_error '/variant: keeps_count_on_error/s/= 0;/= ARRAY_SIZE(xcede_latency_parameter.payload.records);/'
 
+# The count bounded by the table, but the NUL after the last record looked
+# for where payload_size puts it, past the buffer when payload_size declares
+# more than it holds: the mutant of verify's UnboundedDecoder (its
+# TrustingSource, which believes payload_size for the buffer's length). XCEDE-1
+# alone, as under verify; the count stays within the table (XCEDE-4 held).
+variant trusting_source 's/else if (declared == count \&\& raw\[1 + payload_size\] != 0)/else if (raw[1 + payload_size] != 0)/'
+
 # The code hands the firmware an address it cannot write: every query
 # crashes before any payload reaches the code. XCEDE-1 fails, naming the
 # query; XCEDE-2 (a decoding clause) must not be blamed for it.
@@ -144,6 +151,12 @@ expect_no_driver_crash hog
 # --json: one entry per clause, the counterexample and replay fields filled
 # (Z3's inputs find the unbounded count, as unbounded_z3 shows).
 # Z3's inputs suffice: every query crashes, whatever the payload.
+run trusting_source --source "$(src_variant trusting_source)" --budget "$BUDGET" --inputs z3
+expect_rc trusting_source 1
+expect_only_failed trusting_source XCEDE-1
+expect_text trusting_source "statuses 0, payload ff0c 09 (3 bytes): crashed: 11 SIGSEGV"
+expect_no_driver_crash trusting_source
+
 run bad_buffer --source "$(src_variant bad_buffer)" --budget "$BUDGET" --inputs z3
 expect_rc bad_buffer 1
 expect_clause bad_buffer XCEDE-1 failed
