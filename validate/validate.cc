@@ -25,6 +25,7 @@
 #include "sandbox/sandbox.h"
 #include "validate/component.h"
 #include "validate/extract.h"
+#include "validate/sparse_check.h"
 #include "verify/build_paths.h"
 #include "verify/outputs.h"
 #include "verify/sarif.h"
@@ -304,6 +305,16 @@ HarnessBuild build_harness(const Options& opt, const std::string& dir,
     return hb;
   }
   hb.plain = plain;
+  // sparse on what compiled (issue 37): validate/sparse_check.h.
+  if (!opt.sparse.empty()) {
+    const std::string unit_path = dir + "/sparse_unit.c";
+    const std::string unit = sparse_unit(env_header, code);
+    if (spit(unit_path, unit)) {
+      const Job sj = sparse_job(opt.sparse, unit_path, opt.validate_dir + "/shims",
+                                line_marker_files(code), left());
+      hb.sparse = sparse_result(sj, run_jobs({sj}, 1, left()).front(), unit);
+    }
+  }
   if (fuzz) {
     const auto& r = built.back();
     if (r.exit_code == 0)
