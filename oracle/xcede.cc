@@ -267,9 +267,10 @@ std::optional<Violation> judge_payload_size_order(std::span<const uint8_t> bytes
   const uint32_t big = (uint32_t{bytes[0]} << 8) | bytes[1];
   const uint32_t other = (uint32_t{bytes[1]} << 8) | bytes[0];
   if (big == other || seen_payload_size != other) return std::nullopt;
-  return Violation{"XCEDE-8", "payload_size read as " + hex16(other) + " from bytes " +
-                                  hex16(big) + ": the field taken in little-endian order, not "
-                                  "big-endian (" + std::to_string(big) + ")"};
+  return Violation{"XCEDE-8", "payload_size read as " + hex16(other) + " from bytes " + hex16(big) +
+                                  ": the field taken in little-endian order, not "
+                                  "big-endian (" +
+                                  std::to_string(big) + ")"};
 }
 
 std::optional<Violation> judge_count_order(std::span<const uint8_t> bytes, uint32_t capacity,
@@ -281,11 +282,21 @@ std::optional<Violation> judge_count_order(std::span<const uint8_t> bytes, uint3
   if (!want.error_clause.empty() || want.count == other.count || count != other.count)
     return std::nullopt;
   const uint32_t big = want.payload_size, little = other.payload_size;
-  return Violation{"XCEDE-8",
-                   std::to_string(count) + " record(s): what payload_size " + hex16(big) +
-                       " gives read in little-endian order (" + hex16(little) + ", " +
-                       std::to_string(little) + "); big-endian it is " + std::to_string(big) +
-                       ", " + std::to_string(want.count) + " record(s)"};
+  std::string how = "payload_size read in little-endian order (" + hex16(little) + ", " +
+                    std::to_string(little) + ")";
+  // A plain-char byte sign-extended (char signed) can give the same count:
+  // the low byte's sign bit over the high byte.
+  if (bytes[1] & 0x80) {
+    std::vector<uint8_t> extended(bytes.begin(), bytes.end());
+    extended[0] = 0xff;
+    if (expected_decode(extended, capacity).count == count)
+      how +=
+          " or with its low byte sign-extended (" + hex16(0xff00u | bytes[1]) + ", a signed char)";
+  }
+  return Violation{"XCEDE-8", std::to_string(count) + " record(s): what " + how +
+                                  " gives; big-endian payload_size " + hex16(big) + " is " +
+                                  std::to_string(big) + ", " + std::to_string(want.count) +
+                                  " record(s)"};
 }
 
 std::optional<Violation> judge_latency_order(std::span<const uint8_t> bytes, uint32_t i,
@@ -308,7 +319,8 @@ std::optional<Violation> judge_latency_order(std::span<const uint8_t> bytes, uin
 
 Violations judge_byte_order(std::span<const uint8_t> bytes, uint32_t capacity, const Decoded& d) {
   Violations out;
-  if (auto v = judge_payload_size_order(bytes, d.payload_size)) out.push_back(std::move(*v));
+  if (auto v = judge_payload_size_order(bytes, d.payload_size))
+    out.push_back(std::move(*v));
   else if (auto c = judge_count_order(bytes, capacity, static_cast<uint32_t>(d.records.size())))
     out.push_back(std::move(*c));
   for (uint32_t i = 0; i < d.records.size(); ++i)

@@ -1,20 +1,19 @@
 #include "validate/sparse_check.h"
 
-#include "validate/validate.h"
-
 #include <map>
 #include <sstream>
 
+#include "validate/validate.h"
+
 namespace idlespec::validate {
 
-sandbox::Job sparse_job(const std::string& sparse, const std::string& tu,
-                        const std::string& shims, const std::vector<std::string>& reads,
-                        double timeout) {
+sandbox::Job sparse_job(const std::string& sparse, const std::string& tu, const std::string& shims,
+                        const std::vector<std::string>& reads, double timeout) {
   sandbox::Job j;
   // The kernel's checker flags for what this check is about: -Wbitwise
   // (restricted types), and gnu11 as the harness builds it.
-  j.argv = {sparse, "-std=gnu11", "-Wbitwise", "-Wno-decl", "-Wno-unknown-attribute",
-            "-I" + shims, tu};
+  j.argv = {sparse, "-std=gnu11", "-Wbitwise", "-Wno-decl", "-Wno-unknown-attribute", "-I" + shims,
+            tu};
   j.out = tu + ".sparse.out";
   j.err = tu + ".sparse.err";
   j.reads = reads;
@@ -79,8 +78,8 @@ std::vector<SparseFinding> parse_sparse(const std::string& diagnostics, const st
     while (!text.empty() && text[0] == ' ') text.erase(0, 1);
     const std::string key = std::to_string(line) + ":" + std::to_string(col);
     if (line <= 0 || static_cast<size_t>(line) >= map.size() || map[line].first.empty()) continue;
-    if (auto it = at.find(key); it != at.end() && text.rfind("warning:", 0) != 0 &&
-                                text.rfind("error:", 0) != 0) {
+    if (auto it = at.find(key);
+        it != at.end() && text.rfind("warning:", 0) != 0 && text.rfind("error:", 0) != 0) {
       out[it->second].message += "; " + text;  // "expected ...", "got ..."
       continue;
     }
@@ -97,9 +96,10 @@ SparseRun sparse_result(const sandbox::Job& job, const sandbox::JobResult& r,
                         const std::string& unit) {
   SparseRun s;
   if (r.exec_failed) {
-    s.note = "sparse: not run (" + (r.sandbox_error.empty() ? "'" + job.argv[0] + "' is not installed"
-                                                            : r.sandbox_error) +
-             "; install it with scripts/setup.sh power)";
+    s.note =
+        "sparse: not run (" +
+        (r.sandbox_error.empty() ? "'" + job.argv[0] + "' is not installed" : r.sandbox_error) +
+        "; install it with scripts/setup.sh power)";
     return s;
   }
   if (r.timed_out || r.skipped) {
@@ -129,8 +129,8 @@ void apply_sparse(const SparseRun& run, const std::string& clause, Part& part) {
     v.error.clear();
     for (const auto& f : run.byte_order)
       if (v.counterexamples.size() < 6)
-        v.counterexamples.push_back(f.file + ":" + std::to_string(f.line) + ": sparse: " +
-                                    f.message);
+        v.counterexamples.push_back(f.file + ":" + std::to_string(f.line) +
+                                    ": sparse: " + f.message);
     v.note = (v.note.empty() ? "" : v.note + "; ") +
              "sparse sees a byte-order type used without its conversion (on every target)";
   }

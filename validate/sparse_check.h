@@ -14,22 +14,21 @@
 namespace idlespec::validate {
 
 struct SparseFinding {
-  std::string file;  // as the #line markers of the extracted code name it
-  int line = 0;      // in that file
+  std::string file;     // as the #line markers of the extracted code name it
+  int line = 0;         // in that file
   std::string message;  // sparse's warning with its "expected"/"got" lines
 };
 
 struct SparseRun {
-  bool ran = false;   // sparse ran (else `note` says why not)
-  std::string note;   // "sparse is not installed (scripts/setup.sh power)", ...
+  bool ran = false;                       // sparse ran (else `note` says why not)
+  std::string note;                       // "sparse is not installed (scripts/setup.sh power)", ...
   std::vector<SparseFinding> byte_order;  // restricted-type diagnostics in the file's lines
 };
 
 // The job that runs `sparse` on `tu` (written by the caller), confined as a
 // tool, its diagnostics in <tu>.sparse.err.
-sandbox::Job sparse_job(const std::string& sparse, const std::string& tu,
-                        const std::string& shims, const std::vector<std::string>& reads,
-                        double timeout);
+sandbox::Job sparse_job(const std::string& sparse, const std::string& tu, const std::string& shims,
+                        const std::vector<std::string>& reads, double timeout);
 // The unit sparse reads: kernel.h, `env_header`, then `code`.
 std::string sparse_unit(const std::string& env_header, const std::string& code);
 // What the finished job said: the byte-order diagnostics of lines that came

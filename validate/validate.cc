@@ -1301,6 +1301,8 @@ does not describe, IDLESPEC_CACHE_DIR is where they are kept for the next
 run of this executable (default $XDG_CACHE_HOME/idlespec or
 ~/.cache/idlespec; "off" keeps none). Each edge read back is re-checked on
 the concrete model, and the note says where the answers came from.
+sparse runs on the extracted unit when installed (XCEDE-8's byte-order
+check); IDLESPEC_SPARSE names its program, empty for none.
 
 Verdicts (spec/*.md decides which clauses validate judges, on which
 function, and what each subject is accepted to break): held; failed (with a
@@ -1511,6 +1513,8 @@ bool write_outputs(const Parsed& p, const Report& rep, const std::string& prog,
 int parse_front_end(const std::vector<std::string>& args, const std::string& validate_dir,
                     const std::string& prog, const char* usage, CommandLine& p,
                     std::vector<std::string>& positional) {
+  // sparse's program (validate/sparse_check.h): IDLESPEC_SPARSE, "" for none.
+  if (const char* sp = std::getenv("IDLESPEC_SPARSE")) p.opt.sparse = sp;
   p.opt.validate_dir = validate_dir;
   if (const char* d = std::getenv("IDLESPEC_VALIDATE_DIR")) p.opt.validate_dir = d;
   const bool json = std::find(args.begin(), args.end(), "--json") != args.end();

@@ -384,8 +384,8 @@ Findings judge(const Input& in, const HarnessOutcome& h) {
   // order (the oracle's signature of a field read in the host's order). The
   // input's other decoding clauses are not charged with it.
   if (finished && o.ret == 0 && o.nr >= 0)
-    if (const auto v = xcede::oracle::judge_count_order(
-            buf, static_cast<uint32_t>(capacity), static_cast<uint32_t>(o.nr))) {
+    if (const auto v = xcede::oracle::judge_count_order(buf, static_cast<uint32_t>(capacity),
+                                                        static_cast<uint32_t>(o.nr))) {
       f.emplace(v->clause, v->message);
       return f;
     }
