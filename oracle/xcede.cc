@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdio>
 #include <iterator>
 
 #include "impl/text.h"
@@ -242,6 +243,92 @@ std::optional<Violation> judge_query_retries(std::span<const int32_t> script, ui
   }
   return Violation("XCEDE-7", "the query made " + std::to_string(calls) + " RTAS calls, " +
                                   std::to_string(due) + " reach the firmware's success");
+}
+
+// --- XCEDE-8 ------------------------------------------------------------------
+
+namespace {
+// The buffer with payload_size's two bytes exchanged.
+std::vector<uint8_t> size_swapped(std::span<const uint8_t> bytes) {
+  std::vector<uint8_t> b(bytes.begin(), bytes.end());
+  if (b.size() >= 2) std::swap(b[0], b[1]);
+  return b;
+}
+std::string hex16(uint32_t v) {
+  char buf[16];
+  std::snprintf(buf, sizeof(buf), "0x%04x", v & 0xffffu);
+  return buf;
+}
+}  // namespace
+
+std::optional<Violation> judge_payload_size_order(std::span<const uint8_t> bytes,
+                                                  uint32_t seen_payload_size) {
+  if (bytes.size() < 2) return std::nullopt;
+  const uint32_t big = (uint32_t{bytes[0]} << 8) | bytes[1];
+  const uint32_t other = (uint32_t{bytes[1]} << 8) | bytes[0];
+  if (big == other || seen_payload_size != other) return std::nullopt;
+  return Violation{"XCEDE-8", "payload_size read as " + hex16(other) + " from bytes " + hex16(big) +
+                                  ": the field taken in little-endian order, not "
+                                  "big-endian (" +
+                                  std::to_string(big) + ")"};
+}
+
+std::optional<Violation> judge_count_order(std::span<const uint8_t> bytes, uint32_t capacity,
+                                           uint32_t count) {
+  if (bytes.size() < kHeader || bytes[0] == bytes[1]) return std::nullopt;
+  const ExpectedDecode want = expected_decode(bytes, capacity);
+  const std::vector<uint8_t> swapped = size_swapped(bytes);
+  const ExpectedDecode other = expected_decode(swapped, capacity);
+  if (!want.error_clause.empty() || want.count == other.count || count != other.count)
+    return std::nullopt;
+  const uint32_t big = want.payload_size, little = other.payload_size;
+  std::string how = "payload_size read in little-endian order (" + hex16(little) + ", " +
+                    std::to_string(little) + ")";
+  // A plain-char byte sign-extended (char signed) can give the same count:
+  // the low byte's sign bit over the high byte.
+  if (bytes[1] & 0x80) {
+    std::vector<uint8_t> extended(bytes.begin(), bytes.end());
+    extended[0] = 0xff;
+    if (expected_decode(extended, capacity).count == count)
+      how +=
+          " or with its low byte sign-extended (" + hex16(0xff00u | bytes[1]) + ", a signed char)";
+  }
+  return Violation{"XCEDE-8", std::to_string(count) + " record(s): what " + how +
+                                  " gives; big-endian payload_size " + hex16(big) + " is " +
+                                  std::to_string(big) + ", " + std::to_string(want.count) +
+                                  " record(s)"};
+}
+
+std::optional<Violation> judge_latency_order(std::span<const uint8_t> bytes, uint32_t i,
+                                             uint64_t seen) {
+  const size_t at = kHeader + size_t{i} * kRecordBytes + 1;
+  if (at + 8 > bytes.size()) return std::nullopt;
+  uint64_t big = 0, little = 0;
+  for (size_t k = 0; k < 8; ++k) {
+    big = big << 8 | bytes[at + k];
+    little = little << 8 | bytes[at + 7 - k];
+  }
+  if (big == little || seen != little) return std::nullopt;
+  char buf[160];
+  std::snprintf(buf, sizeof(buf),
+                "record %u's latency read as 0x%016llx: its bytes in little-endian order; "
+                "big-endian they are 0x%016llx",
+                i, static_cast<unsigned long long>(little), static_cast<unsigned long long>(big));
+  return Violation{"XCEDE-8", buf};
+}
+
+Violations judge_byte_order(std::span<const uint8_t> bytes, uint32_t capacity, const Decoded& d) {
+  Violations out;
+  if (auto v = judge_payload_size_order(bytes, d.payload_size))
+    out.push_back(std::move(*v));
+  else if (auto c = judge_count_order(bytes, capacity, static_cast<uint32_t>(d.records.size())))
+    out.push_back(std::move(*c));
+  for (uint32_t i = 0; i < d.records.size(); ++i)
+    if (auto v = judge_latency_order(bytes, i, d.records[i].latency_ticks)) {
+      out.push_back(std::move(*v));
+      break;
+    }
+  return out;
 }
 
 }  // namespace idlespec::xcede::oracle

@@ -153,6 +153,32 @@ Violations judge_decoder(std::span<const uint8_t> bytes, uint32_t capacity,
   return out;
 }
 
+// --- XCEDE-8: byte order ------------------------------------------------------
+
+// "The decoder reads every multi-byte field as big-endian on every host."
+// A decoder that reads a field in the order of the host it runs on (no
+// conversion, or a conversion that assumes one host order) is right on one
+// order and wrong on the other; the judges below recognise the signature:
+// what it gave equals what the field read in the opposite order gives, and
+// differs from the big-endian reading. Where the two readings agree (a
+// palindromic field) the input says nothing.
+
+// payload_size as the decoder acted on it (`seen`, from its Decoded, or the
+// value a harness recovered).
+std::optional<Violation> judge_payload_size_order(std::span<const uint8_t> bytes,
+                                                  uint32_t seen_payload_size);
+// The record count a decoder gave for `bytes` at `capacity`: the count the
+// other order of payload_size gives, not the big-endian one (validate's
+// harness sees the count, not the field).
+std::optional<Violation> judge_count_order(std::span<const uint8_t> bytes, uint32_t capacity,
+                                           uint32_t count);
+// Record i's latency as a decoder read it (`seen`): the slot's eight bytes
+// in the opposite order, not big-endian.
+std::optional<Violation> judge_latency_order(std::span<const uint8_t> bytes, uint32_t i,
+                                             uint64_t seen);
+// All three on one decode.
+Violations judge_byte_order(std::span<const uint8_t> bytes, uint32_t capacity, const Decoded& d);
+
 // --- XCEDE-7: the query's retries ------------------------------------------
 
 // "Busy (-2) and extended delay (9900..9905) answers to the query are not

@@ -36,6 +36,7 @@ inline const std::vector<CatalogEntry>& catalog() {
       {CheckKind::property, "xcede_roundtrip", "xcede", {"XCEDE-5"}, {"reference"}},
       {CheckKind::property, "xcede_query_failure", "xcede", {"XCEDE-6"}, {"reference"}},
       {CheckKind::property, "xcede_query_retries", "xcede", {"XCEDE-7"}, {"reference", "upstream"}},
+      {CheckKind::property, "xcede_reads_big_endian", "xcede", {"XCEDE-8"}, {"reference"}},
       {CheckKind::exhaustive,
        "xcede_header_sweep",
        "xcede",
@@ -73,6 +74,7 @@ PropertyBody property_body(std::string_view name) {
   if (name == "xcede_roundtrip") return &xcede_roundtrip<S>;
   if (name == "xcede_query_failure") return &xcede_query_failure<S>;
   if (name == "xcede_query_retries") return &xcede_query_retries<S>;
+  if (name == "xcede_reads_big_endian") return &xcede_reads_big_endian<S>;
   if (name == "states_monotonic") return &states_monotonic<S>;
   if (name == "states_residency_covers_latency") return &states_residency_covers_latency<S>;
   if (name == "states_no_wrap") return &states_no_wrap<S>;

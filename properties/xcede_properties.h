@@ -88,6 +88,22 @@ void xcede_roundtrip() {
   assert_decode_holds<typename S::Decoder>(Payload{damaged, in.capacity, damage});
 }
 
+// XCEDE-8: every multi-byte field big-endian on every host. The subject's
+// decoder on a valid payload (its records' latencies from the generator, so
+// their bytes are rarely palindromic) and on one whose payload_size's two
+// bytes differ; the oracle's byte-order judges on what it decoded.
+template <class S>
+void xcede_reads_big_endian() {
+  const RecordList in = *gen::record_list();
+  const std::vector<uint8_t> exact = xcede::encode(in.records);
+  RC_TAG(exact[0] == exact[1] ? "palindromic payload_size" : "payload_size bytes differ");
+  const xcede::Decoded d = xcede::decode_using<typename S::Decoder>(exact, in.capacity);
+  const xcede::oracle::Violations v = xcede::oracle::judge_byte_order(exact, in.capacity, d);
+  if (!v.empty())
+    RC_FAIL(v[0].clause + ": " + v[0].message + " (" +
+            xcede::oracle::describe_buffer(exact, in.capacity) + ": " + hex(exact, 48) + ")");
+}
+
 // A scripted query: what the firmware answers, and the buffer it finally
 // hands over.
 struct QueryScript {

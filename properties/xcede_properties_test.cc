@@ -31,6 +31,7 @@ RC_GTEST_PROP(XcedeProperties, Roundtrip, ()) { xcede_roundtrip<ReferenceSubject
 RC_GTEST_PROP(XcedeProperties, QueryFailure, ()) { xcede_query_failure<ReferenceSubject>(); }
 
 RC_GTEST_PROP(XcedeProperties, QueryRetries, ()) { xcede_query_retries<ReferenceSubject>(); }
+RC_GTEST_PROP(XcedeProperties, ReadsBigEndian, ()) { xcede_reads_big_endian<ReferenceSubject>(); }
 
 // The generators make what they say: every corruption shape comes up, and a
 // "valid" payload is one.

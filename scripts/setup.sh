@@ -6,7 +6,9 @@
 # kernel sources for make kernel-check: linux-source-6.1 and -6.12, some
 # 300 MB, installed only for that target), html (chromium, for the HTML
 # report's rendering test; .ci/run installs it), mpi (Open MPI, for
-# idlespec-mc-mpi and make mpi-check; .ci/run installs it).
+# idlespec-mc-mpi and make mpi-check; .ci/run installs it), power (the
+# powerpc64 and powerpc64le cross compilers, qemu-user and sparse: validate's
+# byte-order check with sparse and the POWER targets; .ci/run installs it).
 set -euo pipefail
 
 check=
@@ -14,8 +16,8 @@ groups=()
 for a in "$@"; do
   case $a in
     --check) check=1 ;;
-    base | kernel | html | mpi) groups+=("$a") ;;
-    *) echo "usage: scripts/setup.sh [--check] [base|kernel|html|mpi]..." >&2; exit 2 ;;
+    base | kernel | html | mpi | power) groups+=("$a") ;;
+    *) echo "usage: scripts/setup.sh [--check] [base|kernel|html|mpi|power]..." >&2; exit 2 ;;
   esac
 done
 [ ${#groups[@]} -gt 0 ] || groups=(base)
@@ -40,6 +42,11 @@ html_packages=(
 mpi_packages=(
   libopenmpi-dev openmpi-bin                  # idlespec-mc-mpi: the distributed model checker
 )
+power_packages=(
+  gcc-powerpc64-linux-gnu gcc-powerpc64le-linux-gnu  # validate: big- and little-endian POWER builds
+  qemu-user                                   # validate: run them (qemu-ppc64, qemu-ppc64le)
+  sparse                                      # validate: the kernel's byte-order check (XCEDE-8)
+)
 kernel_packages=(
   linux-source-6.1 linux-source-6.12 xz-utils # make kernel-check: Debian 12's kernel sources
 )
@@ -50,6 +57,7 @@ for g in "${groups[@]}"; do
     kernel) packages+=("${kernel_packages[@]}") ;;
     html) packages+=("${html_packages[@]}") ;;
     mpi) packages+=("${mpi_packages[@]}") ;;
+    power) packages+=("${power_packages[@]}") ;;
   esac
 done
 

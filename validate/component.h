@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "validate/sparse_check.h"
 #include "validate/validate.h"
 
 namespace idlespec::validate {
@@ -74,6 +75,8 @@ struct HarnessBuild {
   // With an error, what each clause's verdict says: the harness does not
   // compile, or its build ran out of the budget.
   std::string verdict_reason = "the harness does not compile";
+  // sparse on the unit that compiled (opt.sparse; validate/sparse_check.h).
+  SparseRun sparse;
 };
 // `fuzz`: also the libFuzzer build (IDLESPEC_LIBFUZZER, opt.fuzz_cc), when
 // a campaign is asked for (fuzz_seconds(options) > 0). `libs`: what every

@@ -25,6 +25,7 @@
 #include "sandbox/process.h"
 #include "sandbox/sandbox.h"
 #include "validate/component.h"
+#include "validate/sparse_check.h"
 #include "verify/build_paths.h"
 #include "verify/outputs.h"
 #include "verify/sarif.h"
@@ -304,6 +305,16 @@ HarnessBuild build_harness(const Options& opt, const std::string& dir,
     return hb;
   }
   hb.plain = plain;
+  // sparse on what compiled (issue 37): validate/sparse_check.h.
+  if (!opt.sparse.empty()) {
+    const std::string unit_path = dir + "/sparse_unit.c";
+    const std::string unit = sparse_unit(env_header, code);
+    if (spit(unit_path, unit)) {
+      const Job sj = sparse_job(opt.sparse, unit_path, opt.harness_dir + "/shims",
+                                line_marker_files(code), left());
+      hb.sparse = sparse_result(sj, run_jobs({sj}, 1, left()).front(), unit);
+    }
+  }
   if (fuzz) {
     const auto& r = built.back();
     if (r.exit_code == 0)
@@ -562,10 +573,13 @@ void judge_against_spec(Report& rep, const Options& opt) {
               " as the file does on this counterexample (each compared from the file's state): the "
               "file fails another way than the accepted one";
         } else if (!clause->since_commit.empty()) {
-          // The clause asks for what an upstream commit brought: text from
-          // before it fails as upstream then did (spec "- Since:").
+          // The clause asks for what an upstream commit brought (spec
+          // "- Since:"). Nothing here tells the file's age: the note names
+          // the commit as the fix only for text older than it, and says
+          // that newer text (or a change) breaks the clause on its own.
           v.spec_note = "upstream has done what the clause asks since " + clause->since +
-                        "; text from before it fails as upstream then did";
+                        ": text older than that fails as upstream then did, and that commit "
+                        "is its fix; newer text fails the clause on its own";
           v.fixed_by = clause->since_commit;
         }
       } else if (v.status == "held" && acc) {
@@ -1285,6 +1299,8 @@ does not describe, IDLESPEC_CACHE_DIR is where they are kept for the next
 run of this executable (default $XDG_CACHE_HOME/idlespec or
 ~/.cache/idlespec; "off" keeps none). Each edge read back is re-checked on
 the concrete model, and the note says where the answers came from.
+sparse runs on the extracted unit when installed (XCEDE-8's byte-order
+check); IDLESPEC_SPARSE names its program, empty for none.
 
 Verdicts (spec/*.md decides which clauses validate judges, on which
 function, and what each subject is accepted to break): held; failed (with a
@@ -1495,6 +1511,8 @@ bool write_outputs(const Parsed& p, const Report& rep, const std::string& prog,
 int parse_front_end(const std::vector<std::string>& args, const std::string& harness_dir,
                     const std::string& prog, const char* usage, CommandLine& p,
                     std::vector<std::string>& positional) {
+  // sparse's program (validate/sparse_check.h): IDLESPEC_SPARSE, "" for none.
+  if (const char* sp = std::getenv("IDLESPEC_SPARSE")) p.opt.sparse = sp;
   p.opt.harness_dir = harness_dir;
   // IDLESPEC_HARNESS_DIR, or its older name IDLESPEC_VALIDATE_DIR.
   if (const char* d = std::getenv("IDLESPEC_VALIDATE_DIR")) p.opt.harness_dir = d;

@@ -78,6 +78,9 @@ struct Options {
   bool subject_given = false;         // --subject was given (else the spec's Validate default)
   bool sandbox = true;                // false: --no-sandbox (validate/sandbox.h)
   bool allow_unknown = false;         // --allow-unknown: exit 3 becomes 0
+  // sparse on the extracted unit (validate/sparse_check.h): the program, ""
+  // for none. Not installed: a note, never an error.
+  std::string sparse = "sparse";
 };
 
 // The exit codes of verify, check, validate and review.

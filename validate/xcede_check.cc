@@ -16,6 +16,9 @@
 //            the count and every record equal to the reference's.
 //   XCEDE-6  final status non-zero: non-zero return, no records.
 //   XCEDE-7  busy (-2) or 9900..9905 before success: retried, and decoded.
+//   XCEDE-8  record size 9, decoded: not the count payload_size gives read in
+//            the other byte order (oracle/xcede.h, judge_count_order); and
+//            sparse's byte-order diagnostics on the file (sparse_check.h).
 //
 // A WARN_ON/BUG_ON or a hang fails the clause the input was made for. Each
 // failed clause's first counterexample is shrunk (shorter payload, fewer
@@ -377,6 +380,15 @@ Findings judge(const Input& in, const HarnessOutcome& h) {
     }
     return f;
   }
+  // XCEDE-8: a count that is what payload_size gives read in the other byte
+  // order (the oracle's signature of a field read in the host's order). The
+  // input's other decoding clauses are not charged with it.
+  if (finished && o.ret == 0 && o.nr >= 0)
+    if (const auto v = xcede::oracle::judge_count_order(buf, static_cast<uint32_t>(capacity),
+                                                        static_cast<uint32_t>(o.nr))) {
+      f.emplace(v->clause, v->message);
+      return f;
+    }
   if (ps < 2) {
     if (o.nr != 0)
       f.emplace("XCEDE-3", "payload_size " + std::to_string(ps) +
@@ -490,6 +502,7 @@ Part check_xcede(const Options& opt, const Target& target) {
       for (auto& x : make_inputs(opt.seed)) inputs.push_back(std::move(x));
     add_property_inputs(opt, hb, property_gen(), c, part, inputs);
     check_inputs(opt, hb, component, target, line, inputs, c, part);
+    apply_sparse(hb.sparse, "XCEDE-8", part);
   }
   finish_part(opt, part, t0);
   return part;

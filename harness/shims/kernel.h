@@ -32,8 +32,129 @@ typedef int8_t s8;
 typedef int16_t s16;
 typedef int32_t s32;
 typedef int64_t s64;
-typedef uint32_t __be32;
-typedef uint64_t __be64;
+
+/* --- sparse's address spaces and restricted types (issue 37) ---------------
+ * As the kernel spells them (include/linux/compiler_types.h and
+ * include/uapi/linux/types.h): under sparse (__CHECKER__) they are its
+ * attributes, so `sparse` run on the extracted unit sees what it sees in a
+ * kernel build (a __be16 read without be16_to_cpu(), a __user pointer
+ * dereferenced); for the compiler they are nothing, or the plain attribute
+ * the kernel gives gcc. Written for this project from their documented
+ * meaning. */
+#ifdef __CHECKER__
+#define __kernel __attribute__((address_space(0)))
+#define __user __attribute__((noderef, address_space(__user)))
+#define __iomem __attribute__((noderef, address_space(__iomem)))
+#define __percpu __attribute__((noderef, address_space(__percpu)))
+#define __rcu __attribute__((noderef, address_space(__rcu)))
+#define __force __attribute__((force))
+#define __nocast __attribute__((nocast))
+#define __safe __attribute__((safe))
+#define __private __attribute__((noderef))
+#define __bitwise __attribute__((bitwise))
+#define __must_hold(x) __attribute__((context(x, 1, 1)))
+#define __acquires(x) __attribute__((context(x, 0, 1)))
+#define __releases(x) __attribute__((context(x, 1, 0)))
+#define __acquire(x) __context__(x, 1)
+#define __release(x) __context__(x, -1)
+#define __cond_lock(x, c) ((c) ? ({ __acquire(x); 1; }) : 0)
+#define ACCESS_PRIVATE(p, member) (*((__typeof__((p)->member) __force *)&(p)->member))
+static inline void __chk_user_ptr(const volatile void __user *ptr) { (void)ptr; }
+static inline void __chk_io_ptr(const volatile void __iomem *ptr) { (void)ptr; }
+#else
+#define __kernel
+#define __user
+#define __iomem
+#define __percpu
+#define __rcu
+#define __force
+#define __nocast
+#define __safe
+#define __private
+#define __bitwise
+#define __must_hold(x)
+#define __acquires(x)
+#define __releases(x)
+#define __acquire(x) (void)0
+#define __release(x) (void)0
+#define __cond_lock(x, c) (c)
+#define ACCESS_PRIVATE(p, member) ((p)->member)
+#define __chk_user_ptr(x) (void)0
+#define __chk_io_ptr(x) (void)0
+#define __builtin_warning(x, ...) (1)
+#endif
+#define __bitwise__ __bitwise
+
+/* The byte-order types: restricted (__bitwise) under sparse, so a field read
+ * without its conversion is a diagnostic; plain integers for the compiler. */
+typedef u16 __bitwise __le16;
+typedef u16 __bitwise __be16;
+typedef u32 __bitwise __le32;
+typedef u32 __bitwise __be32;
+typedef u64 __bitwise __le64;
+typedef u64 __bitwise __be64;
+typedef u16 __bitwise __sum16;
+typedef u32 __bitwise __wsum;
+typedef unsigned int __bitwise __poll_t;
+
+/* --- byte order: the target's (__BYTE_ORDER__), the data's as named --------
+ * The harness is built for the host and, for POWER, for big-endian ppc64 and
+ * little-endian ppc64le (validate --targets): each conversion swaps exactly
+ * where that target's order differs, as the kernel's
+ * include/linux/byteorder/{big,little}_endian.h do. */
+#define __swab16(x) ((u16)__builtin_bswap16((u16)(x)))
+#define __swab32(x) ((u32)__builtin_bswap32((u32)(x)))
+#define __swab64(x) ((u64)__builtin_bswap64((u64)(x)))
+#define swab16 __swab16
+#define swab32 __swab32
+#define swab64 __swab64
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#define __BIG_ENDIAN 4321
+#define be16_to_cpu(x) ((__force u16)(__be16)(x))
+#define be32_to_cpu(x) ((__force u32)(__be32)(x))
+#define be64_to_cpu(x) ((__force u64)(__be64)(x))
+#define cpu_to_be16(x) ((__force __be16)(u16)(x))
+#define cpu_to_be32(x) ((__force __be32)(u32)(x))
+#define cpu_to_be64(x) ((__force __be64)(u64)(x))
+#define le16_to_cpu(x) __swab16((__force u16)(__le16)(x))
+#define le32_to_cpu(x) __swab32((__force u32)(__le32)(x))
+#define le64_to_cpu(x) __swab64((__force u64)(__le64)(x))
+#define cpu_to_le16(x) ((__force __le16)__swab16((x)))
+#define cpu_to_le32(x) ((__force __le32)__swab32((x)))
+#define cpu_to_le64(x) ((__force __le64)__swab64((x)))
+#else
+#define __LITTLE_ENDIAN 1234
+#define be16_to_cpu(x) __swab16((__force u16)(__be16)(x))
+#define be32_to_cpu(x) __swab32((__force u32)(__be32)(x))
+#define be64_to_cpu(x) __swab64((__force u64)(__be64)(x))
+#define cpu_to_be16(x) ((__force __be16)__swab16((x)))
+#define cpu_to_be32(x) ((__force __be32)__swab32((x)))
+#define cpu_to_be64(x) ((__force __be64)__swab64((x)))
+#define le16_to_cpu(x) ((__force u16)(__le16)(x))
+#define le32_to_cpu(x) ((__force u32)(__le32)(x))
+#define le64_to_cpu(x) ((__force u64)(__le64)(x))
+#define cpu_to_le16(x) ((__force __le16)(u16)(x))
+#define cpu_to_le32(x) ((__force __le32)(u32)(x))
+#define cpu_to_le64(x) ((__force __le64)(u64)(x))
+#endif
+#define be16_to_cpup(p) be16_to_cpu(*(const __be16 *)(p))
+#define be32_to_cpup(p) be32_to_cpu(*(const __be32 *)(p))
+#define be64_to_cpup(p) be64_to_cpu(*(const __be64 *)(p))
+#define le16_to_cpup(p) le16_to_cpu(*(const __le16 *)(p))
+#define le32_to_cpup(p) le32_to_cpu(*(const __le32 *)(p))
+#define le64_to_cpup(p) le64_to_cpu(*(const __le64 *)(p))
+#define be16_add_cpu(p, v) (*(p) = cpu_to_be16(be16_to_cpu(*(p)) + (v)))
+#define be32_add_cpu(p, v) (*(p) = cpu_to_be32(be32_to_cpu(*(p)) + (v)))
+#define be64_add_cpu(p, v) (*(p) = cpu_to_be64(be64_to_cpu(*(p)) + (v)))
+static inline u16 get_unaligned_be16(const void *p) { __be16 v; memcpy(&v, p, 2); return be16_to_cpu(v); }
+static inline u32 get_unaligned_be32(const void *p) { __be32 v; memcpy(&v, p, 4); return be32_to_cpu(v); }
+static inline u64 get_unaligned_be64(const void *p) { __be64 v; memcpy(&v, p, 8); return be64_to_cpu(v); }
+static inline u16 get_unaligned_le16(const void *p) { __le16 v; memcpy(&v, p, 2); return le16_to_cpu(v); }
+static inline u32 get_unaligned_le32(const void *p) { __le32 v; memcpy(&v, p, 4); return le32_to_cpu(v); }
+static inline u64 get_unaligned_le64(const void *p) { __le64 v; memcpy(&v, p, 8); return le64_to_cpu(v); }
+static inline void put_unaligned_be16(u16 x, void *p) { __be16 v = cpu_to_be16(x); memcpy(p, &v, 2); }
+static inline void put_unaligned_be32(u32 x, void *p) { __be32 v = cpu_to_be32(x); memcpy(p, &v, 4); }
+static inline void put_unaligned_be64(u64 x, void *p) { __be64 v = cpu_to_be64(x); memcpy(p, &v, 8); }
 
 /* --- limits (include/linux/limits.h) ------------------------------------- */
 #include <limits.h>
@@ -45,26 +166,95 @@ typedef uint64_t __be64;
 #define S64_MAX ((s64)(U64_MAX >> 1))
 #define S64_MIN (-S64_MAX - 1)
 
-/* --- annotations that mean nothing here ----------------------------------- */
+/* --- the compiler's annotations (compiler_types.h, compiler_attributes.h,
+ * init.h, cache.h): the attribute the kernel gives gcc where it changes how
+ * the code compiles or what a diagnostic says; nothing where it only places
+ * code or data in a section the harness has no use for. ------------------- */
 #define __init
 #define __initdata
 #define __initconst
 #define __ref
 #define __refdata
 #define __exit
+#define __exitdata
+#define __meminit
+#define __meminitdata
+#define __devinit
+#define __devinitdata
+#define __cpuinit
+#define __cpuinitdata
 #define noinstr
 #define __cpuidle
 #define notrace
-#define __cold
+#define __no_kcsan
+#define __no_sanitize_address
+#define __no_profile
+#define __nocfi
+#define __noscs
+#define __no_stack_protector
+#define __data_racy
+#define __latent_entropy
+#define __randomize_layout
+#define __no_randomize_layout
+#define randomized_struct_fields_start
+#define randomized_struct_fields_end
+#define __designated_init
+#define __visible __attribute__((externally_visible))
+#define __cold __attribute__((__cold__))
+#define __hot __attribute__((__hot__))
 #define __weak __attribute__((weak))
 #undef __always_inline
-#define __always_inline inline __attribute__((always_inline))
-#define noinline __attribute__((noinline))
-#define __maybe_unused __attribute__((unused))
-#define __must_check
-#define __user
-#define __iomem
-#define __rcu
+#define __always_inline inline __attribute__((__always_inline__))
+#define noinline __attribute__((__noinline__))
+#define noinline_for_stack noinline
+#define __noinline_for_stack noinline
+#define __flatten __attribute__((__flatten__))
+#define __noclone __attribute__((__noclone__))
+#define __maybe_unused __attribute__((__unused__))
+#define __always_unused __attribute__((__unused__))
+#define __used __attribute__((__used__))
+#define __must_check __attribute__((__warn_unused_result__))
+#define __noreturn __attribute__((__noreturn__))
+#define __pure __attribute__((__pure__))
+#undef __attribute_const__
+#define __attribute_const__ __attribute__((__const__))
+#define __malloc __attribute__((__malloc__))
+#define __mode(x) __attribute__((__mode__(x)))
+#define __printf(a, b) __attribute__((__format__(printf, a, b)))
+#define __scanf(a, b) __attribute__((__format__(scanf, a, b)))
+#define __deprecated
+#define __gnu_inline __attribute__((__gnu_inline__))
+#define __nonstring __attribute__((__nonstring__))
+#define __alloc_size(...) __attribute__((__alloc_size__(__VA_ARGS__)))
+#define __realloc_size(...) __attribute__((__alloc_size__(__VA_ARGS__)))
+#define __assume_aligned(...) __attribute__((__assume_aligned__(__VA_ARGS__)))
+#define __copy(sym) __attribute__((__copy__(sym)))
+#define __cleanup(func) __attribute__((__cleanup__(func)))
+#define __section(s) __attribute__((__section__(s)))
+#ifndef __packed
+#define __packed __attribute__((__packed__))
+#endif
+#ifndef __aligned
+#define __aligned(x) __attribute__((__aligned__(x)))
+#endif
+#define __aligned_largest __attribute__((__aligned__))
+#define __counted_by(member)
+#define __counted_by_le(member)
+#define __counted_by_be(member)
+#define __nocast_ok
+/* Data the kernel places apart (read-mostly, read-only after boot): its
+ * sections, writable here (nothing seals them after boot). */
+#define __read_mostly __section(".data..read_mostly")
+#define __ro_after_init __section(".data..ro_after_init")
+#define __cacheline_aligned __aligned(128)
+#define __cacheline_aligned_in_smp __aligned(128)
+#define ____cacheline_aligned __aligned(128)
+#define ____cacheline_aligned_in_smp __aligned(128)
+#ifndef fallthrough
+#define fallthrough __attribute__((__fallthrough__))
+#endif
+#define __inline_maybe_unused __maybe_unused
+#define __same_type(a, b) __builtin_types_compatible_p(__typeof__(a), __typeof__(b))
 #define EXPORT_SYMBOL(sym)
 #define EXPORT_SYMBOL_GPL(sym)
 #define likely(x) __builtin_expect(!!(x), 1)

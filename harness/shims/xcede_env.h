@@ -13,7 +13,7 @@
  * Covers both ways the kernel has asked: rtas_call(rtas_token(name), ...)
  * and rtas_call(rtas_function_token(RTAS_FN_...), ...), into the caller's
  * buffer or into rtas_data_buf under rtas_data_buf_lock, and
- * papr_sysparm_get(). The host is little-endian: the be*_to_cpu helpers swap.
+ * papr_sysparm_get(). The byte-order types and conversions are kernel.h's.
  * Everything is static; names the kernel shim might one day define are
  * guarded.
  */
@@ -23,10 +23,6 @@
 #include <stdlib.h>
 
 /* --- types ------------------------------------------------------------------ */
-typedef uint16_t __be16;
-typedef uint16_t __le16;
-typedef uint32_t __le32;
-typedef uint64_t __le64;
 typedef uint8_t __u8;
 typedef uint16_t __u16;
 typedef uint32_t __u32;
@@ -96,27 +92,7 @@ typedef unsigned long phys_addr_t;
 #define ETIMEDOUT 110
 #endif
 
-/* --- byte order: the host is little-endian, the data big-endian ------------- */
-#ifndef be16_to_cpu
-#define be16_to_cpu(x) ((u16)__builtin_bswap16((u16)(x)))
-#define be32_to_cpu(x) ((u32)__builtin_bswap32((u32)(x)))
-#define be64_to_cpu(x) ((u64)__builtin_bswap64((u64)(x)))
-#define cpu_to_be16(x) ((__be16)__builtin_bswap16((u16)(x)))
-#define cpu_to_be32(x) ((__be32)__builtin_bswap32((u32)(x)))
-#define cpu_to_be64(x) ((__be64)__builtin_bswap64((u64)(x)))
-#define le16_to_cpu(x) ((u16)(x))
-#define le32_to_cpu(x) ((u32)(x))
-#define le64_to_cpu(x) ((u64)(x))
-#define cpu_to_le16(x) ((__le16)(x))
-#define cpu_to_le32(x) ((__le32)(x))
-#define cpu_to_le64(x) ((__le64)(x))
-#define be16_to_cpup(p) be16_to_cpu(*(const __be16 *)(p))
-#define be32_to_cpup(p) be32_to_cpu(*(const __be32 *)(p))
-#define be64_to_cpup(p) be64_to_cpu(*(const __be64 *)(p))
-#endif
-static inline u16 get_unaligned_be16(const void *p) { u16 v; memcpy(&v, p, 2); return be16_to_cpu(v); }
-static inline u32 get_unaligned_be32(const void *p) { u32 v; memcpy(&v, p, 4); return be32_to_cpu(v); }
-static inline u64 get_unaligned_be64(const void *p) { u64 v; memcpy(&v, p, 8); return be64_to_cpu(v); }
+/* --- byte order: kernel.h's conversions, for the target's order -------------- */
 
 /* --- addresses: real mode is identity here ----------------------------------- */
 #ifndef __pa

@@ -66,6 +66,28 @@ struct WrappingShortPayloadDecoder {
   }
 };
 
+// A source that hands over payload_size's two bytes exchanged: what a
+// decoder sees that loads the __be16 field as a host integer on a
+// little-endian host (no be16_to_cpu).
+template <class Source>
+struct HostOrderSizeSource {
+  Source& real;
+  Word<32> length() const { return real.length(); }
+  Word<8> read(bool guard, Word<32> offset) {
+    return offset.v < 2 ? real.read(guard, Word<32>(offset.v ^ 1u)) : real.read(guard, offset);
+  }
+};
+
+// Reads payload_size in the little-endian host's order: XCEDE-8.
+struct HostOrderSizeDecoder {
+  template <class D, class Source, class Sink>
+  static xcede::RawDecode<D> run(Source& src, uint32_t capacity, Sink&& sink) {
+    static_assert(std::is_same_v<D, Concrete>, "a concrete-only witness");
+    HostOrderSizeSource<Source> host{src};
+    return xcede::decode_raw<D>(host, capacity, sink);
+  }
+};
+
 // Lets one record more than the capacity through: XCEDE-4.
 struct CapacityPlusOneDecoder {
   template <class D, class Source, class Sink>
@@ -127,6 +149,11 @@ struct LenientRecordSizeSubject : ReferenceSubject {
 struct WrappingShortPayloadSubject : ReferenceSubject {
   static constexpr std::string_view name = "witness-wrapping-short-payload";
   using Decoder = WrappingShortPayloadDecoder;
+};
+
+struct HostOrderSizeSubject : ReferenceSubject {
+  static constexpr std::string_view name = "witness-host-order-size";
+  using Decoder = HostOrderSizeDecoder;
 };
 
 struct CapacityPlusOneSubject : ReferenceSubject {

@@ -42,6 +42,7 @@ std::vector<PropertyWitness> witnesses() {
       against<BooleanWakeSubject>("xcede_roundtrip", "XCEDE-5"),
       against<RetryEverythingSubject>("xcede_query_failure", "XCEDE-6"),
       against<UpstreamQuerySubject>("xcede_query_retries", "XCEDE-7"),
+      against<HostOrderSizeSubject>("xcede_reads_big_endian", "XCEDE-8"),
       against<KeepsOutOfOrderSubject>("states_monotonic", "STATES-1"),
       against<MinMinusOneSubject>("states_residency_covers_latency", "STATES-3"),
       against<MinMinusOneSubject>("states_no_wrap", "STATES-4"),

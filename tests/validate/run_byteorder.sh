@@ -1,0 +1,72 @@
+#!/bin/sh
+# ctest: budget=30 timeout=300
+# tests/validate/run_byteorder.sh IDLESPEC_VALIDATE [BUDGET_SECONDS]
+#
+# XCEDE-8 (spec/xcede.md: every multi-byte field read big-endian on every
+# host), the witnesses of issue 37 in this suite's words, each a variant of
+# xcede_faithful.c:
+#
+# - no_conversion loads the __be16 payload_size as a host integer: wrong on
+#   a little-endian host (this one), right on big-endian ppc64; the runs
+#   show it here and sparse shows it anywhere (restricted __be16 assigned
+#   to u16), with the file and line;
+# - hand_swap swaps its bytes by hand as if every host were little-endian:
+#   right here (the runs hold), wrong on ppc64; sparse sees the restricted
+#   type used as an integer, so the clause fails with its line here too;
+# - char_bytes assembles payload_size from plain `char` bytes: right where
+#   char is unsigned (POWER, and the kernel since v6.2 everywhere), wrong
+#   where it is signed (the host's C, x86-64's ABI); sparse cannot see it,
+#   the host's runs do (a size byte of 0x80 or more sign-extends).
+set -u
+HERE=$(cd "$(dirname "$0")" && pwd)
+CLAUSES="XCEDE-1 XCEDE-2 XCEDE-3 XCEDE-4 XCEDE-5 XCEDE-6 XCEDE-7 XCEDE-8"
+COMPONENT=xcede
+. "$HERE/lib.sh"
+RUN_DEFAULTS="--component xcede --inputs generated --fuzz 0 --budget $BUDGET"
+HAVE_SPARSE=0
+command -v sparse >/dev/null && HAVE_SPARSE=1
+LINE=$(grep -n 'payload_size = be16_to_cpu(xcede_latency_parameter.payload_size);' "$(src faithful)" | cut -d: -f1)
+
+variant no_conversion 's/payload_size = be16_to_cpu(xcede_latency_parameter.payload_size);/payload_size = xcede_latency_parameter.payload_size;/'
+variant hand_swap 's/payload_size = be16_to_cpu(xcede_latency_parameter.payload_size);/payload_size = (u16)((xcede_latency_parameter.payload_size >> 8) | (xcede_latency_parameter.payload_size << 8));/'
+variant char_bytes 's/payload_size = be16_to_cpu(xcede_latency_parameter.payload_size);/payload_size = (u16)((raw[0] << 8) | raw[1]);/
+s/const u8 \*raw = (const u8 \*)&xcede_latency_parameter;/const char *raw = (const char *)\&xcede_latency_parameter;/'
+
+# The faithful decoder: XCEDE-8 held, sparse silent.
+run faithful --source "$(src faithful)"
+expect_rc faithful 0
+expect_only_failed faithful
+[ "$HAVE_SPARSE" = 1 ] && expect_text faithful "note: sparse: 0 byte-order diagnostic(s) in the file's lines"
+
+# The runs alone (sparse off): the host's order shows no_conversion and
+# char_bytes, not hand_swap.
+IDLESPEC_SPARSE= run no_conversion_runs --source "$(src_variant no_conversion)"
+expect_rc no_conversion_runs 1
+expect_only_failed no_conversion_runs XCEDE-8
+expect_text no_conversion_runs "16 record(s): what payload_size read in little-endian order (0x0100, 256) gives; big-endian payload_size 0x0001 is 1, 0 record(s)"
+IDLESPEC_SPARSE= run hand_swap_runs --source "$(src_variant hand_swap)"
+expect_rc hand_swap_runs 0
+expect_only_failed hand_swap_runs
+IDLESPEC_SPARSE= run char_bytes_runs --source "$(src_variant char_bytes)"
+expect_rc char_bytes_runs 1
+expect_clause char_bytes_runs XCEDE-8 failed
+expect_text char_bytes_runs "or with its low byte sign-extended (0xff80, a signed char) gives"
+
+if [ "$HAVE_SPARSE" = 1 ]; then
+  # sparse: the line of each byte-order slip, on every host.
+  run no_conversion --source "$(src_variant no_conversion)"
+  expect_rc no_conversion 1
+  expect_only_failed no_conversion XCEDE-8
+  expect_text no_conversion "$(src_variant no_conversion):$LINE: sparse: warning: incorrect type in assignment (different base types)"
+  expect_text no_conversion "got restricted __be16"
+  run hand_swap --source "$(src_variant hand_swap)"
+  expect_rc hand_swap 1
+  expect_only_failed hand_swap XCEDE-8
+  expect_text hand_swap "$(src_variant hand_swap):$LINE: sparse: warning: restricted __be16 degrades to integer"
+  # char's signedness is not sparse's to see: nothing from it.
+  run char_bytes --source "$(src_variant char_bytes)"
+  expect_text char_bytes "note: sparse: 0 byte-order diagnostic(s) in the file's lines"
+else
+  echo "sparse: not installed (scripts/setup.sh power); its half skipped"
+fi
+finish
