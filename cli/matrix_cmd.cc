@@ -18,6 +18,7 @@
 #include "cli/commands.h"
 #include "impl/json.h"
 #include "sandbox/process.h"
+#include "validate/targets.h"
 #include "validate/validate.h"
 #include "verify/build_paths.h"
 #include "verify/outputs.h"
@@ -37,7 +38,7 @@ the file's name.
   --format FORMAT        text (default), markdown, or json (also --json)
   --markdown FILE        also write the Markdown table to FILE (a job summary)
   --html DIR             also write a static HTML report into DIR (needs python3)
-  and validate's --component, --function, --budget, --scan, --seed,
+  and validate's --component, --function, --budget, --scan, --targets, --seed,
   --subject, --allow-unknown, --inputs, --fuzz, --fuzz-cc, --cases,
   --memory, --disk-quota, --no-sanitizers, --no-sandbox, --cc,
   --harness-dir, --keep-temp.
@@ -96,9 +97,18 @@ std::string label_for(const std::string& path) {
 }
 
 // The cell of one verdict: its status, with the fix or the construct.
+// A clause judged on several targets (validate/targets.h) whose verdicts
+// differ names the targets of the cell's status: "failed (ppc64, host)".
 std::string cell(const validate::ClauseVerdict& v) {
-  if (v.status == "failed" && !v.fixed_by.empty()) return "failed (fix " + v.fixed_by + ")";
-  return v.status;
+  std::string on;
+  bool differ = false;
+  for (const auto& t : v.targets) {
+    differ = differ || t.status != v.status;
+    if (t.status == v.status) on += (on.empty() ? "" : ",") + t.target;
+  }
+  const std::string status = differ ? v.status + " on " + on : v.status;
+  if (v.status == "failed" && !v.fixed_by.empty()) return status + " (fix " + v.fixed_by + ")";
+  return status;
 }
 
 // The line under the table that explains a cell.
@@ -107,6 +117,8 @@ std::string footnote(const validate::ClauseVerdict& v) {
   if (v.status == "failed") {
     why = v.counterexamples.empty() ? "" : v.counterexamples.front();
     if (!v.spec_note.empty()) why += (why.empty() ? "" : "; ") + v.spec_note;
+    if (const std::string where = validate::where_text(v); !where.empty())
+      why = where + (why.empty() ? "" : ": ") + why;
   } else if (v.status == "error" || v.status == "uncovered") {
     why = v.error.substr(0, v.error.find('\n'));
   } else if (v.status == "unknown") {
@@ -210,6 +222,10 @@ std::string render_json(const std::vector<Column>& cols, int exit_code) {
     for (const auto& v : c.report.clauses) {
       w.begin_object().key("id").value(v.id).key("function").value(v.function);
       w.key("file").value(v.file).key("status").value(v.status).key("fixed_by").value(v.fixed_by);
+      w.key("targets").begin_array();
+      for (const auto& t : v.targets)
+        w.begin_object().key("target").value(t.target).key("status").value(t.status).end_object();
+      w.end_array();
       w.key("why").value(footnote(v)).end_object();
     }
     w.end_array().end_object();

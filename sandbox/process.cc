@@ -21,6 +21,8 @@
 #include <mutex>
 #include <sstream>
 
+#include "sandbox/emulation.h"
+
 // The sandbox (bwrap, the seccomp supervisor): in its own file, compiled as
 // part of this one (the validate library's source list is CMakeLists.txt's).
 #include "sandbox/sandbox.cc"
@@ -191,6 +193,15 @@ Started start(const Job& job) {
   if (protocol) env.push_back({"IDLESPEC_PROTOCOL_FD", std::to_string(proto_fd)});
 
   std::string scratch = job.scratch.empty() ? dir_of(job.out) : job.scratch;
+  // A harness built for a POWER target runs under qemu-user (emulation.h);
+  // its memory limit binds the emulator's process, which ignores the guest's.
+  std::vector<std::string> run_argv = job.argv;
+  rlim_t emulated_as = RLIM_INFINITY;
+  if (confine == Confine::code_under_test && !job.argv.empty())
+    if (const Emulation em = emulation_for(job.argv[0]); !em.emulator.empty()) {
+      run_argv.insert(run_argv.begin(), resolve_in_path(em.emulator));
+      if (mb > 0) emulated_as = static_cast<rlim_t>(mb + kEmulatorOverheadMb) << 20;
+    }
   std::vector<std::string> argv;
   if (sandboxed) {
     st.why = sandbox_unavailable();
@@ -199,11 +210,11 @@ Started start(const Job& job) {
       std::call_once(said, [&] { fprintf(stderr, "idlespec: %s\n", st.why.c_str()); });
       return st;
     }
-    argv = bwrap_command(job.argv, job.reads, scratch, confine == Confine::tool);
+    argv = bwrap_command(run_argv, job.reads, scratch, confine == Confine::tool);
     env.push_back({"TMPDIR", scratch});  // libFuzzer's fork mode, the compiler
     if (geteuid() == 0) give_to_nobody(scratch);
   } else {
-    argv = job.argv;
+    argv = run_argv;
     st.unsandboxed = confine == Confine::code_under_test;
   }
   std::vector<std::string> env_strings =
@@ -261,6 +272,10 @@ Started start(const Job& job) {
     apply_limits(lim);
     if (drop && !drop_to_nobody()) _exit(126);
     if (supervise && !install_supervised_filter(sock[1])) _exit(125);
+    if (emulated_as != RLIM_INFINITY) {
+      const rlimit as{emulated_as, emulated_as};
+      setrlimit(RLIMIT_AS, &as);
+    }
     execve(exe.c_str(), cargv.data(), cenv.data());
     _exit(127);
   }

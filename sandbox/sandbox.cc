@@ -974,6 +974,9 @@ class Supervisor {
     return v;
   }
 
+  // /sys/devices/system/node: the NUMA nodes, as the CPUs; libnuma probes
+  // them at start-up (qemu-user's, which runs a POWER target's harness:
+  // emulation.h).
   bool readable(const std::string& p) {
     static const char* const system[] = {"/usr",
                                          "/lib",
@@ -997,6 +1000,7 @@ class Supervisor {
                                          "/proc/cpuinfo",
                                          "/proc/stat",
                                          "/sys/devices/system/cpu",
+                                         "/sys/devices/system/node",
                                          "/sys/kernel/mm/transparent_hugepage",
                                          "/dev/null",
                                          "/dev/zero",

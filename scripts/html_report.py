@@ -169,6 +169,15 @@ def review_changes(doc):
              if rows else "<p>No clause changed its verdict.</p>"))
 
 
+def targets_text(c):
+    """Each target's verdict of a clause judged on several (validate --targets):
+    ' (ppc64le: failed; ppc64: held)', or '' for a host-only verdict."""
+    ts = c.get("targets") or []
+    if not ts or (len(ts) == 1 and ts[0].get("target") == "host"):
+        return ""
+    return "<br><small>" + esc("; ".join(f'{t["target"]}: {t["status"]}' for t in ts)) + "</small>"
+
+
 def validate_section(doc, clauses, title="validate"):
     if "after" in doc and "changes" in doc:  # review --json: the diff, then the after report
         return (escapes_block(doc.get("escapes", [])) + review_changes(doc) +
@@ -181,7 +190,8 @@ def validate_section(doc, clauses, title="validate"):
                   if c.get("replay") else "")
         rows.append(f'<tr data-status="{esc(c["status"])}"><td><b>{esc(c["id"])}</b>'
                     f'{clause_text(clauses, c["id"])}</td><td><code>{esc(where)}</code></td>'
-                    f'{status_cell(c["status"])}<td>{pre(c.get("counterexamples", []))}{replay}'
+                    f'{status_cell(c["status"], targets_text(c))}'
+                    f'<td>{pre(c.get("counterexamples", []))}{replay}'
                     f'<div class="obl">{esc("; ".join(n for n in notes if n))}</div></td></tr>')
     head = esc(doc.get("subject", ""))
     found = [f'{p.get("file", "")} ({p.get("component", "")}): {e}'
@@ -212,7 +222,7 @@ def matrix_section(doc, clauses):
                 row += '<td class="na">-</td>'
                 continue
             fix = f' (fix <code>{esc(c["fixed_by"])}</code>)' if c.get("fixed_by") else ""
-            row += status_cell(c["status"], fix)
+            row += status_cell(c["status"], fix + targets_text(c))
         grid.append(row + "</tr>")
     grid.append("</tbody></table>")
     per = []

@@ -13,6 +13,8 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <map>
+#include <mutex>
 #include <optional>
 #include <set>
 #include <span>
@@ -400,12 +402,26 @@ std::string Boundaries::summary() const {
   }
   s += ", ";
   s += secs;
+  if (reused) s += ", asked once in this run";
   s += ")";
   if (!error.empty()) s += "; Z3 failed: " + error;
   return s;
 }
 
 Boundaries xcede_boundaries(uint32_t capacity, uint32_t max_len, double seconds) {
+  // The inputs depend on the spec model alone: a complete answer is asked
+  // once per process (each target of a run, validate --targets, and each
+  // file of a tree judges the same ones).
+  static std::mutex cache_mutex;
+  static std::map<std::pair<uint32_t, uint32_t>, Boundaries> cache;
+  {
+    std::lock_guard<std::mutex> lock(cache_mutex);
+    if (const auto it = cache.find({capacity, max_len}); it != cache.end()) {
+      Boundaries again = it->second;
+      again.reused = true;
+      return again;
+    }
+  }
   const auto t0 = std::chrono::steady_clock::now();
   Boundaries out;
   Until until;
@@ -465,6 +481,10 @@ Boundaries xcede_boundaries(uint32_t capacity, uint32_t max_len, double seconds)
     out.error = e.msg();
   }
   out.seconds = since(t0);
+  if (out.error.empty() && !out.unknown && !out.not_asked) {
+    std::lock_guard<std::mutex> lock(cache_mutex);
+    cache.emplace(std::pair{capacity, max_len}, out);
+  }
   return out;
 }
 

@@ -37,6 +37,7 @@ struct Boundaries {
   std::string error;        // Z3 failed outright (the other inputs still run)
   std::string cached_from;  // states: Z3's answers read from this table (re-checked)
   bool shipped = false;     // ... the one built into idlespec
+  bool reused = false;      // xcede: the answer already asked for in this process
 
   // "Z3: 26 boundary inputs for 13 feasible branches of 128 flag valuations (0.4 s)"
   std::string summary() const;

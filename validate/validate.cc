@@ -26,6 +26,7 @@
 #include "sandbox/sandbox.h"
 #include "validate/component.h"
 #include "validate/sparse_check.h"
+#include "validate/targets.h"
 #include "verify/build_paths.h"
 #include "verify/outputs.h"
 #include "verify/sarif.h"
@@ -194,7 +195,8 @@ HarnessBuild build_harness(const Options& opt, const std::string& dir,
     Job j;
     // The kernel's own code-generation flags: a NULL dereference stays a
     // dereference (not a trap the optimiser made up), overflow wraps.
-    j.argv = {opt.cc,
+    // A POWER target's cross compiler and flags (validate/targets.h).
+    j.argv = {target_cc(opt),
               "-std=gnu11",
               "-w",
               "-fno-strict-aliasing",
@@ -203,6 +205,8 @@ HarnessBuild build_harness(const Options& opt, const std::string& dir,
               "-I" + opt.harness_dir + "/shims",
               "-I" + opt.harness_dir};
     j.argv.insert(j.argv.end(), flags.begin(), flags.end());
+    const std::vector<std::string> target = target_flags(opt);
+    j.argv.insert(j.argv.end(), target.begin(), target.end());
     j.argv.insert(j.argv.end(), defs.begin(), defs.end());
     j.argv.insert(j.argv.end(), {tu, "-o", out});
     j.argv.insert(j.argv.end(), libs.begin(), libs.end());
@@ -223,10 +227,12 @@ HarnessBuild build_harness(const Options& opt, const std::string& dir,
   const std::string plain = dir + "/harness", san = dir + "/harness_san";
   std::vector<Job> builds = {compile(plain, {"-O3"})};
   if (opt.sanitizers)
-    builds.push_back(compile(san, {"-O1", "-g", "-fno-omit-frame-pointer",
-                                   "-fsanitize=address,undefined", "-fsanitize-recover=all"}));
+    builds.push_back(compile(
+        san, {"-O1", "-g", "-fno-omit-frame-pointer",
+              target_has_asan(opt) ? "-fsanitize=address,undefined" : "-fsanitize=undefined",
+              "-fsanitize-recover=all"}));
   const std::string fuzzer = dir + "/harness_fuzz";
-  fuzz = fuzz && fuzz_seconds(opt) > 0;
+  fuzz = fuzz && fuzz_seconds(opt) > 0 && target_has_asan(opt);
   if (fuzz) {
     Job j = compile(fuzzer,
                     {"-O1", "-g", "-fsanitize=fuzzer,address,undefined", "-DIDLESPEC_LIBFUZZER"});
@@ -293,7 +299,7 @@ HarnessBuild build_harness(const Options& opt, const std::string& dir,
     for (const auto& l : lacks)
       if (!dropped_names.count(l.substr(0, l.find(':')))) what += (what.empty() ? "" : "; ") + l;
     hb.notes.clear();  // nothing is judged: what was dropped on the way does not matter
-    hb.error = built[0].exec_failed ? "cannot run the C compiler '" + opt.cc + "'"
+    hb.error = built[0].exec_failed ? "cannot run the C compiler '" + target_cc(opt) + "'"
                : built[0].timed_out || built[0].skipped
                    ? "the C compiler " + out_of_budget
                    : "the harness does not compile:\n" + (what.empty() ? "" : what + "\n") +
@@ -451,6 +457,8 @@ void make_report_safe(Report& report) {
       safe(*s);
     safe_all(v.counterexamples);
     safe_all(v.fails_like);
+    for (auto& t : v.targets)
+      for (std::string* s : {&t.target, &t.status, &t.detail}) safe(*s);
   };
   for (auto& p : report.parts) {
     for (std::string* s : {&p.component, &p.file, &p.build_error, &p.temp_dir}) safe(*s);
@@ -600,6 +608,7 @@ void judge_against_spec(Report& rep, const Options& opt) {
     }
   }
   for (auto& p : rep.parts) withdraw_if_interrupted(p.clauses);
+  for (auto& p : rep.parts) settle_target_statuses(p.clauses);
   rep.clauses.clear();
   for (const auto& p : rep.parts)
     rep.clauses.insert(rep.clauses.end(), p.clauses.begin(), p.clauses.end());
@@ -706,6 +715,45 @@ Part run_component(const Options& opt, const Component& c, Target t) {
     if (std::find(part.notes.begin(), part.notes.end(), n) == part.notes.end())
       part.notes.push_back(n);
   if (interrupted()) part.notes.push_back("interrupted: the verdicts are what was judged so far");
+  return part;
+}
+
+// One component on one file, on each of its targets (validate/targets.h):
+// a run per target, merged into one part whose verdicts say where. A target
+// that is not installed is named once in the report's notes, with the
+// set-up line.
+Part run_on_targets(const Options& opt, const Component& c, const Target& t, Report& rep) {
+  std::vector<std::string> missing;
+  std::string host_only;
+  const std::vector<std::string> targets = targets_for(opt, c.name, missing, host_only);
+  for (const auto& m : missing) {
+    const std::string note = "target " + m.substr(0, m.find(' ')) +
+                             " not run: " + m.substr(m.find('(') + 1, m.size() - m.find('(') - 2) +
+                             " not installed (install with: " + kTargetsSetup + ")";
+    if (std::find(rep.notes.begin(), rep.notes.end(), note) == rep.notes.end())
+      rep.notes.push_back(note);
+  }
+  if (targets.empty()) {
+    Part part;
+    part.component = c.name;
+    part.file = t.display;
+    fill_verdicts(c, t, part, "unknown",
+                  "not judged: none of the targets asked for (--targets) is installed");
+    return part;
+  }
+  std::vector<std::pair<std::string, Part>> parts;
+  std::vector<std::string> reduced;
+  for (size_t i = 0; i < targets.size(); ++i) {
+    Options o = options_for_target(opt, c.name, targets[i], reduced);
+    if (i > 0) o.sparse.clear();  // sparse reads the text, the same on every target: once
+    parts.emplace_back(targets[i], run_component(o, c, t));
+    if (interrupted()) break;
+  }
+  Part part = merge_target_parts(std::move(parts));
+  for (const auto& n : reduced)
+    if (std::find(part.notes.begin(), part.notes.end(), n) == part.notes.end())
+      part.notes.push_back(n);
+  if (!host_only.empty()) part.notes.push_back(host_only);
   return part;
 }
 
@@ -849,7 +897,7 @@ Report validate(const Options& opt) {
         if (c.check) chosen.push_back(&c);
     for (const Component* c : chosen)
       rep.parts.push_back(
-          run_component(opt, *c, {opt.source, opt.source, text, functions_of(*c), {}, {}}));
+          run_on_targets(opt, *c, {opt.source, opt.source, text, functions_of(*c), {}, {}}, rep));
   } else {
     rep.subject = opt.kernel_tree;
     std::error_code ec;
@@ -888,7 +936,7 @@ Report validate(const Options& opt) {
         rep.parts.push_back(part);
         continue;
       }
-      rep.parts.push_back(run_component(opt, c, t));
+      rep.parts.push_back(run_on_targets(opt, c, t, rep));
     }
     if (!unchecked.empty()) {
       std::string list;
@@ -963,7 +1011,8 @@ std::string clause_json(const ClauseVerdict& v) {
          ",\"follows_from\":" + js(v.follows_from) + ",\"spec_note\":" + js(v.spec_note) +
          ",\"fixed_by\":" + js(v.fixed_by) + ",\"era\":" + js(v.era) +
          ",\"replay\":" + js(v.replay) + ",\"counterexamples\":" + js_list(v.counterexamples) +
-         (v.subjects_compared ? ",\"fails_like\":" + js_list(v.fails_like) : std::string()) + "}";
+         (v.subjects_compared ? ",\"fails_like\":" + js_list(v.fails_like) : std::string()) +
+         ",\"targets\":" + targets_json(v) + ",\"where\":" + js(where_text(v)) + "}";
 }
 
 }  // namespace
@@ -1009,7 +1058,9 @@ std::string render_markdown(const Report& rep) {
     if (!v.error.empty()) why += (why.empty() ? "" : "; ") + v.error;
     o << "| " << v.id << " | `" << v.function << "` | " << markdown_cell(v.file)
       << (v.line > 0 ? ":" + std::to_string(v.line) : "") << " | "
-      << (bad ? "**" + v.status + "**" : v.status) << " | " << markdown_cell(why) << " |\n";
+      << (bad ? "**" + v.status + "**" : v.status)
+      << (where_text(v).empty() ? "" : " (" + markdown_cell(where_text(v)) + ")") << " | "
+      << markdown_cell(why) << " |\n";
   }
   for (const auto& p : rep.parts)
     for (const auto& e : p.escapes) o << "\n- escape: " << markdown_cell(e) << " (a finding)";
@@ -1045,6 +1096,7 @@ std::string render_text(const Report& rep) {
     }
     for (const auto& v : p.clauses) {
       o << v.id << " [" << v.function << "] " << v.status;
+      if (const std::string where = where_text(v); !where.empty()) o << " (" << where << ")";
       if (v.status == "failed" && !v.spec_note.empty()) o << ": " << v.spec_note;
       if (!v.coverage.empty()) o << "  (" << v.coverage << ")";
       o << "\n";
@@ -1127,8 +1179,9 @@ std::string render_junit(const Report& rep) {
       if (!v.replay.empty()) body += "replay (--keep-temp): " + v.replay + "\n";
       if (v.status == "failed" || v.status == "uncovered")
         o << "<failure message=\""
-          << xml(v.id + " " + v.status + (v.spec_note.empty() ? "" : ": " + v.spec_note)) << "\">"
-          << xml(body + v.error) << "</failure>";
+          << xml(v.id + " " + v.status + (where_text(v).empty() ? "" : " (" + where_text(v) + ")") +
+                 (v.spec_note.empty() ? "" : ": " + v.spec_note))
+          << "\">" << xml(body + v.error) << "</failure>";
       else if (v.status == "error")
         o << "<error message=\"" << xml(v.error) << "\"/>";
       else if (v.status == "accepted")
@@ -1174,6 +1227,7 @@ std::string render_sarif(const Report& rep) {
     r.status = v.status;
     r.location = {v.file, std::max(1, v.line)};
     r.message = v.id + " " + v.status + " in " + v.function + "()";
+    if (const std::string where = where_text(v); !where.empty()) r.message += " (" + where + ")";
     if (!v.spec_note.empty()) r.message += " (" + v.spec_note + ")";
     if (!v.counterexamples.empty()) r.message += ": " + v.counterexamples.front();
     if (!v.error.empty()) r.message += ": " + v.error;
@@ -1188,6 +1242,7 @@ std::string render_sarif(const Report& rep) {
     }
     if (v.status == "accepted") r.suppression = v.spec_note;
     r.properties = {{"subject", v.subject}, {"function", v.function}};
+    for (const auto& t : v.targets) r.properties.push_back({"target:" + t.target, t.status});
     if (!v.fixed_by.empty()) r.properties.push_back({"fixedBy", v.fixed_by});
     if (!v.replay.empty()) r.replay.push_back(v.replay);
     results.push_back(std::move(r));
@@ -1254,6 +1309,19 @@ into a plain and an ASan+UBSan harness, and run in child processes.
                          after the sampled ones, and the report says which chunks
                          it cut
   --scan full|sampled    busy_delay: all 2^32 statuses (default) or a sample
+  --targets LIST         where the harnesses are built and run, comma-separated
+                         from host, ppc64 (big-endian) and ppc64le: the POWER
+                         ones cross-compiled as the kernel is (plain char
+                         unsigned, the target's ABI, -static) and run under
+                         qemu-user in the same sandbox, judged by the same
+                         oracles; a clause that fails on any target fails, and
+                         the report says where. Default: every installed one
+                         for xcede, states and busy_delay, the host for the
+                         others (idle_core: the host only). On POWER targets
+                         the sanitizer build is UBSan alone (ASan runs on the
+                         host), there is no libFuzzer campaign, and busy_delay
+                         scans the sampled statuses. Install the cross
+                         compilers and qemu-user with scripts/setup.sh power
   --seed N               xcede, states: the generated inputs' and the fuzz
                          campaign's seed (default 1)
   --fuzz SECONDS         xcede, states: the libFuzzer campaign on the code under
@@ -1300,7 +1368,8 @@ run of this executable (default $XDG_CACHE_HOME/idlespec or
 ~/.cache/idlespec; "off" keeps none). Each edge read back is re-checked on
 the concrete model, and the note says where the answers came from.
 sparse runs on the extracted unit when installed (XCEDE-8's byte-order
-check); IDLESPEC_SPARSE names its program, empty for none.
+check); IDLESPEC_SPARSE names its program, empty for none. IDLESPEC_TARGETS
+is the --targets list when the option is not given.
 
 Verdicts (spec/*.md decides which clauses validate judges, on which
 function, and what each subject is accepted to break): held; failed (with a
@@ -1447,6 +1516,12 @@ bool parse_common(const std::vector<std::string>& args, Parsed& p,
         return false;
       }
       p.opt.sampled = v == "sampled";
+    } else if (a == "--targets") {
+      if (!value(v, "a list: host,ppc64,ppc64le")) return false;
+      if (const std::string why = parse_targets(v, p.opt.targets); !why.empty()) {
+        p.error = why;
+        return false;
+      }
     } else if (a == "--junit") {
       if (!value(p.junit, "a file")) return false;
     } else if (a == "--sarif") {
@@ -1513,6 +1588,13 @@ int parse_front_end(const std::vector<std::string>& args, const std::string& har
                     std::vector<std::string>& positional) {
   // sparse's program (validate/sparse_check.h): IDLESPEC_SPARSE, "" for none.
   if (const char* sp = std::getenv("IDLESPEC_SPARSE")) p.opt.sparse = sp;
+  // The targets when --targets is not given (validate/targets.h):
+  // IDLESPEC_TARGETS, a list as --targets takes ("" or unset: the default).
+  if (const char* ts = std::getenv("IDLESPEC_TARGETS"); ts && *ts)
+    if (const std::string why = parse_targets(ts, p.opt.targets); !why.empty()) {
+      std::cerr << prog << ": IDLESPEC_TARGETS: " << why << "\n";
+      return kExitUsage;
+    }
   p.opt.harness_dir = harness_dir;
   // IDLESPEC_HARNESS_DIR, or its older name IDLESPEC_VALIDATE_DIR.
   if (const char* d = std::getenv("IDLESPEC_VALIDATE_DIR")) p.opt.harness_dir = d;
@@ -1622,7 +1704,7 @@ one: what a reviewer pastes into a reply.
                          the after-patch report in those formats
   --markdown FILE        the clause diff in Markdown (a pull request's job summary)
   --html DIR             a static HTML report of the clause diff (needs python3)
-  and validate's --budget, --scan, --seed, --subject, --allow-unknown,
+  and validate's --budget, --scan, --targets, --seed, --subject, --allow-unknown,
   --inputs, --fuzz, --fuzz-cc, --cases, --memory, --disk-quota,
   --no-sanitizers, --no-sandbox, --cc, --harness-dir (older name: --validate-dir), --keep-temp.
 

@@ -78,6 +78,15 @@ struct Options {
   bool subject_given = false;         // --subject was given (else the spec's Validate default)
   bool sandbox = true;                // false: --no-sandbox (validate/sandbox.h)
   bool allow_unknown = false;         // --allow-unknown: exit 3 becomes 0
+  // --targets (issue 37, validate/targets.h): where each component's
+  // harnesses are built and run: host, ppc64 (big-endian), ppc64le (both
+  // cross-compiled as the kernel is, run under qemu-user). Empty: each
+  // component's default (every installed target for the POWER-only
+  // components, the host for the others).
+  std::vector<std::string> targets;
+  // Internal: the target of the run under way ("" the host); validate()
+  // sets it for each target's run of a component.
+  std::string target;
   // sparse on the extracted unit (validate/sparse_check.h): the program, ""
   // for none. Not installed: a note, never an error.
   std::string sparse = "sparse";
@@ -123,6 +132,15 @@ struct ClauseVerdict {
   std::string subject;    // the subject the clause was judged against
   std::string spec_note;  // accepted: the spec's reason; failed: the subjects that share it
   std::string fixed_by;   // the upstream commit that fixed this violation, where the spec has one
+  // The verdict on each target the clause was judged on (validate/targets.h:
+  // host, ppc64, ppc64le), when it ran on more than the host; `status` is
+  // then the worst of them (a clause that fails on any target fails), and
+  // where_text() says where ("failed on ppc64le, held on ppc64 (big-endian)").
+  struct OnTarget {
+    std::string target, status;
+    std::string detail;  // its first counterexample or error, when not held
+  };
+  std::vector<OnTarget> targets;
 };
 
 struct RunRecord {

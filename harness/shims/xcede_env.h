@@ -333,9 +333,15 @@ static inline bool rtas_function_implemented(const rtas_fn_handle_t handle) {
 static inline bool rtas_service_present(const char *service) { return rtas_token(service) != RTAS_UNKNOWN_SERVICE; }
 
 /* One call into the fake firmware. The arguments are read as the 64-bit
- * slots the x86-64 ABI gives them (ints passed there read correctly in their
- * low 32 bits); the buffer address keeps all 64 bits, since __pa() is the
- * identity. */
+ * slots both ABIs the harness is built for give every variadic integer:
+ * x86-64 passes an int in a 64-bit register or stack slot whose upper half
+ * is unspecified; the 64-bit PowerPC ABIs (ELFv1 on big-endian ppc64, ELFv2
+ * on ppc64le) put each in a doubleword, extended to 64 bits and right-
+ * justified, so on big-endian too the int is the doubleword's low-order
+ * half. Either way its low 32 bits, which are all that is used (the (u32)
+ * casts below), are the int; the buffer address keeps all 64 bits, since
+ * __pa() is the identity. (Validated: the same inputs give the same
+ * protocol lines on the host, ppc64 and ppc64le under qemu-user.) */
 __attribute__((unused)) static int rtas_call(int token, int nargs, int nret, int *outputs, ...) {
   unsigned long args[16] = {0};
   va_list ap;

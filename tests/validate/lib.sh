@@ -9,6 +9,9 @@ SCAN=${3:-sampled}
 SCRATCH=$(mktemp -d /tmp/idlespec-validate-test-XXXXXX)
 trap 'rm -rf "$SCRATCH"' EXIT
 FAILS=0
+# The host's runs unless the script asks for more (validate --targets: the
+# POWER targets have their own scripts, run_byteorder.sh and run_targets.sh).
+export IDLESPEC_TARGETS="${IDLESPEC_TARGETS:-host}"
 
 fail() { echo "FAIL: $*"; FAILS=$((FAILS + 1)); }
 
@@ -28,6 +31,15 @@ run() {
 expect_clause() {
   grep -q "^$2 \[[a-z0-9_]*\] $3\b" "$SCRATCH/$1.out" ||
     fail "$1: expected $2 $3, got: $(grep "^$2 " "$SCRATCH/$1.out" || echo nothing)"
+}
+
+# expect_where NAME CLAUSE STATUS WHERE: CLAUSE has STATUS overall and the
+# report says where, per target ("failed on host and ppc64le, held on ppc64
+# (big-endian)"), in the text and in --json's per-target verdicts
+expect_where() {
+  grep -qF -- "$2 [" "$SCRATCH/$1.out" || { fail "$1: no $2"; return; }
+  grep -F -- "$2 [" "$SCRATCH/$1.out" | grep -qF -- "] $3 ($4)" ||
+    fail "$1: expected $2 $3 ($4), got: $(grep -F -- "$2 [" "$SCRATCH/$1.out")"
 }
 
 # expect_only_failed NAME CLAUSE...: exactly these clauses failed, all others held
