@@ -1,5 +1,5 @@
 #!/bin/sh
-# ctest: budget=30 timeout=300
+# ctest: budget=30 timeout=600
 # tests/validate/run_byteorder.sh IDLESPEC_VALIDATE [BUDGET_SECONDS]
 #
 # XCEDE-8 (spec/xcede.md: every multi-byte field read big-endian on every
@@ -17,6 +17,12 @@
 #   char is unsigned (POWER, and the kernel since v6.2 everywhere), wrong
 #   where it is signed (the host's C, x86-64's ABI); sparse cannot see it,
 #   the host's runs do (a size byte of 0x80 or more sign-extends).
+#
+# With the cross compilers and qemu-user (scripts/setup.sh power), each is
+# also judged on every target (--targets host,ppc64,ppc64le), and each
+# target's verdict asserted: no_conversion fails on the host and ppc64le and
+# holds on ppc64; hand_swap holds on the host and ppc64le and fails on
+# ppc64; char_bytes fails on the host only (POWER's char is unsigned).
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 CLAUSES="XCEDE-1 XCEDE-2 XCEDE-3 XCEDE-4 XCEDE-5 XCEDE-6 XCEDE-7 XCEDE-8"
@@ -51,6 +57,54 @@ IDLESPEC_SPARSE= run char_bytes_runs --source "$(src_variant char_bytes)"
 expect_rc char_bytes_runs 1
 expect_clause char_bytes_runs XCEDE-8 failed
 expect_text char_bytes_runs "or with its low byte sign-extended (0xff80, a signed char) gives"
+
+# On every target (validate --targets): each witness is caught where its
+# reading is wrong and holds where it is right, the report naming both, in
+# the text and per target in --json. sparse off: the runs alone.
+if command -v powerpc64-linux-gnu-gcc >/dev/null && command -v qemu-ppc64 >/dev/null &&
+  command -v powerpc64le-linux-gnu-gcc >/dev/null && command -v qemu-ppc64le >/dev/null; then
+  ALL="--targets host,ppc64,ppc64le"
+  # shellcheck disable=SC2086
+  IDLESPEC_SPARSE= run faithful_targets $ALL --source "$(src faithful)"
+  expect_rc faithful_targets 0
+  expect_only_failed faithful_targets
+  expect_where faithful_targets XCEDE-8 held "held on host, ppc64 (big-endian) and ppc64le"
+  # shellcheck disable=SC2086
+  IDLESPEC_SPARSE= run no_conversion_targets $ALL --source "$(src_variant no_conversion)"
+  expect_rc no_conversion_targets 1
+  expect_only_failed no_conversion_targets XCEDE-8
+  expect_where no_conversion_targets XCEDE-8 failed "failed on host and ppc64le, held on ppc64 (big-endian)"
+  expect_text no_conversion_targets "[ppc64le] "
+  # shellcheck disable=SC2086
+  IDLESPEC_SPARSE= run hand_swap_targets $ALL --source "$(src_variant hand_swap)"
+  expect_rc hand_swap_targets 1
+  expect_only_failed hand_swap_targets XCEDE-8
+  expect_where hand_swap_targets XCEDE-8 failed "failed on ppc64 (big-endian), held on host and ppc64le"
+  expect_text hand_swap_targets "[ppc64] "
+  # shellcheck disable=SC2086
+  IDLESPEC_SPARSE= run char_bytes_targets $ALL --source "$(src_variant char_bytes)"
+  expect_rc char_bytes_targets 1
+  expect_clause char_bytes_targets XCEDE-8 failed
+  expect_where char_bytes_targets XCEDE-8 failed "failed on host, held on ppc64 (big-endian) and ppc64le"
+  # The same verdicts per target in --json.
+  # shellcheck disable=SC2086
+  IDLESPEC_SPARSE= run hand_swap_json $ALL --json --source "$(src_variant hand_swap)"
+  python3 - "$SCRATCH/hand_swap_json.out" <<'PY' || fail "hand_swap_json: per-target verdicts"
+import json, sys
+doc = json.load(open(sys.argv[1]))
+v = [c for c in doc["clauses"] if c["id"] == "XCEDE-8"][0]
+got = {t["target"]: t["status"] for t in v["targets"]}
+assert v["status"] == "failed", v["status"]
+assert got == {"host": "held", "ppc64": "failed", "ppc64le": "held"}, got
+assert v["where"] == "failed on ppc64 (big-endian), held on host and ppc64le", v["where"]
+PY
+  # Asked for a target alone: its verdict only.
+  IDLESPEC_SPARSE= run no_conversion_ppc64 --targets ppc64 --source "$(src_variant no_conversion)"
+  expect_rc no_conversion_ppc64 0
+  expect_where no_conversion_ppc64 XCEDE-8 held "held on ppc64 (big-endian)"
+else
+  echo "ppc64/ppc64le: cross compilers or qemu-user not installed (scripts/setup.sh power); the per-target half skipped"
+fi
 
 if [ "$HAVE_SPARSE" = 1 ]; then
   # sparse: the line of each byte-order slip, on every host.
