@@ -6,7 +6,10 @@
 #   2. libFuzzer exec/s of every fuzz target beside noop_fuzz (same flags,
 #      does nothing) and subject_only_fuzz (the target's subject on the same
 #      inputs, judged by nothing; not for idle_core_fuzz, whose oracle chooses
-#      the moves) for equal time, from that target's seed corpus and options.
+#      the moves) for equal time, from that target's seed corpus and options;
+#   3. validate's three-target run (host, ppc64, ppc64le) of each POWER-only
+#      component against its host-only run (scripts/bench-targets.sh; goal:
+#      at most 3x).
 #
 #   scripts/bench.sh BUILD_DIR FUZZ_BUILD_DIR
 #       BUILD_DIR       a build with idlespec_bench (IDLESPEC_BENCH=ON), e.g. build/release
@@ -257,3 +260,7 @@ else
          "$(ratio "$c_kb" 2097152) x the memory)"
   fi
 fi
+
+echo
+echo "== validate on the POWER targets (issue 37)"
+"$root/scripts/bench-targets.sh" "$idlespec_bin"
