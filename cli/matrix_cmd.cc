@@ -117,8 +117,10 @@ std::string footnote(const validate::ClauseVerdict& v) {
   if (v.status == "failed") {
     why = v.counterexamples.empty() ? "" : v.counterexamples.front();
     if (!v.spec_note.empty()) why += (why.empty() ? "" : "; ") + v.spec_note;
-    if (const std::string where = validate::where_text(v); !where.empty())
-      why = where + (why.empty() ? "" : ": ") + why;
+    // Where, when the targets' verdicts differ (the cell names them).
+    const bool differ = std::any_of(v.targets.begin(), v.targets.end(),
+                                    [&](const auto& t) { return t.status != v.status; });
+    if (differ) why = validate::where_text(v) + (why.empty() ? "" : ": ") + why;
   } else if (v.status == "error" || v.status == "uncovered") {
     why = v.error.substr(0, v.error.find('\n'));
   } else if (v.status == "unknown") {

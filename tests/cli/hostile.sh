@@ -10,6 +10,8 @@
 # percent-encoded.
 # usage: hostile.sh IDLESPEC SOURCE_DIR
 set -u
+# The host's runs (validate --targets: tests/validate/run_targets.sh covers the POWER ones).
+export IDLESPEC_TARGETS="${IDLESPEC_TARGETS:-host}"
 . "$(dirname "$0")/lib.sh"
 bin=$1
 src=$2

@@ -9,6 +9,8 @@
 # says so and fails under CI=true, skips otherwise.
 # usage: html_report.sh IDLESPEC SOURCE_DIR
 set -u
+# The host's runs (validate --targets: tests/validate/run_targets.sh covers the POWER ones).
+export IDLESPEC_TARGETS="${IDLESPEC_TARGETS:-host}"
 bin=$1
 src=$2
 fails=0

@@ -4,6 +4,8 @@
 # verdict model over every release, and usage errors before any run.
 # usage: matrix.sh IDLESPEC SOURCE_DIR
 set -u
+# The host's runs (validate --targets: tests/validate/run_targets.sh covers the POWER ones).
+export IDLESPEC_TARGETS="${IDLESPEC_TARGETS:-host}"
 bin=$1
 src=$2
 fails=0

@@ -6,6 +6,8 @@
 # witness: logs broken on purpose must be rejected.
 # usage: sarif.sh IDLESPEC SOURCE_DIR
 set -u
+# The host's runs (validate --targets: tests/validate/run_targets.sh covers the POWER ones).
+export IDLESPEC_TARGETS="${IDLESPEC_TARGETS:-host}"
 bin=$1
 src=$2
 fails=0
