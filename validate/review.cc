@@ -14,6 +14,7 @@
 #include "impl/text.h"
 #include "sandbox/process.h"
 #include "validate/component.h"
+#include "validate/targets.h"
 #include "validate/validate.h"
 
 namespace idlespec::validate {
@@ -161,13 +162,14 @@ ReviewReport review(const ReviewOptions& ro) {
     const auto it = before.find(key(v));
     const std::string was = it == before.end() ? "absent" : it->second->status;
     if (was == v.status) continue;
-    ClauseChange ch{v.id, v.component, v.function, v.file, was, v.status, {}};
+    ClauseChange ch{v.id, v.component, v.function, v.file, was, v.status, {}, {}};
     if (v.status == "failed" || v.status == "accepted") ch.counterexamples = v.counterexamples;
+    ch.where = where_text(v);
     rr.changes.push_back(ch);
   }
   for (const auto& v : rr.before.clauses)
     if (!seen.count(key(v)))
-      rr.changes.push_back({v.id, v.component, v.function, v.file, v.status, "absent", {}});
+      rr.changes.push_back({v.id, v.component, v.function, v.file, v.status, "absent", {}, {}});
 
   // 1: a clause newly failed; 3: nothing did, but after the patch something
   // could not be judged (a harness that no longer compiles, an unknown).
@@ -214,6 +216,7 @@ std::string render_review_text(const ReviewReport& rr) {
     o << "clauses whose verdict changed (before -> after):\n";
     for (const auto& c : rr.changes) {
       o << "  " << c.id << " [" << c.function << "] " << c.before << " -> " << c.after;
+      if (!c.where.empty()) o << " (" << c.where << ")";
       if ((c.after == "failed" || c.after == "uncovered") && c.before != "failed" &&
           c.before != "uncovered")
         o << "   NEWLY FAILED";
@@ -248,8 +251,9 @@ std::string render_review_markdown(const ReviewReport& rr) {
     for (const auto& c : rr.changes) {
       const bool newly = failing(c.after) && !failing(c.before);
       o << "| " << c.id << " | `" << c.function << "` | " << c.before << " | "
-        << (newly ? "**" + c.after + "**" : c.after) << " | " << (newly ? "newly failed" : "")
-        << " |\n";
+        << (newly ? "**" + c.after + "**" : c.after)
+        << (c.where.empty() ? "" : " (" + markdown_cell(c.where) + ")") << " | "
+        << (newly ? "newly failed" : "") << " |\n";
     }
     o << "\n";
     for (const auto& c : rr.changes) {
@@ -284,7 +288,8 @@ std::string render_review_json(const ReviewReport& rr) {
     const auto& c = rr.changes[i];
     o << (i ? "," : "") << "{\"id\":" << js(c.id) << ",\"component\":" << js(c.component)
       << ",\"function\":" << js(c.function) << ",\"file\":" << js(c.file)
-      << ",\"before\":" << js(c.before) << ",\"after\":" << js(c.after) << ",\"counterexamples\":[";
+      << ",\"before\":" << js(c.before) << ",\"after\":" << js(c.after)
+      << ",\"where\":" << js(c.where) << ",\"counterexamples\":[";
     for (size_t k = 0; k < c.counterexamples.size(); ++k)
       o << (k ? "," : "") << js(c.counterexamples[k]);
     o << "]}";

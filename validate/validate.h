@@ -231,6 +231,7 @@ struct ClauseChange {
   std::string id, component, function, file;
   std::string before, after;                 // verdicts ("absent" when the side lacks it)
   std::vector<std::string> counterexamples;  // after's, when newly failed
+  std::string where;  // after's verdict per target (validate/targets.h), "" for the host alone
 };
 
 struct ReviewReport {
