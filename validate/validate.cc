@@ -726,12 +726,20 @@ Part run_on_targets(const Options& opt, const Component& c, const Target& t, Rep
   std::vector<std::string> missing;
   std::string host_only;
   const std::vector<std::string> targets = targets_for(opt, c.name, missing, host_only);
-  for (const auto& m : missing) {
-    const std::string note = "target " + m.substr(0, m.find(' ')) +
-                             " not run: " + m.substr(m.find('(') + 1, m.size() - m.find('(') - 2) +
-                             " not installed (install with: " + kTargetsSetup + ")";
-    if (std::find(rep.notes.begin(), rep.notes.end(), note) == rep.notes.end())
-      rep.notes.push_back(note);
+  // Every missing target in one note of the report, with the set-up line.
+  const std::string head =
+      std::string("targets not run, their tools not installed (install with: ") + kTargetsSetup +
+      "): ";
+  auto said = std::find_if(rep.notes.begin(), rep.notes.end(),
+                           [&](const std::string& n) { return n.rfind(head, 0) == 0; });
+  std::string list = said == rep.notes.end() ? "" : said->substr(head.size());
+  for (const auto& m : missing)
+    if (list.find(m) == std::string::npos) list += (list.empty() ? "" : "; ") + m;
+  if (!list.empty()) {
+    if (said == rep.notes.end())
+      rep.notes.push_back(head + list);
+    else
+      *said = head + list;
   }
   if (targets.empty()) {
     Part part;
