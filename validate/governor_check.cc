@@ -118,6 +118,10 @@ using Clock = std::chrono::steady_clock;
 using u128 = unsigned __int128;
 using CState = gov::State<Concrete>;
 
+// The clauses a menu.c of v4.4 to v4.12 breaks through the disabled state 0
+// it falls back to (spec/governor.md's "- Era v4.4-v4.12:" lines).
+const std::set<std::string> kDisabledState0Era = {"GOV-1", "GOV-2", "GOV-3", "GOV-9"};
+
 constexpr size_t kMaxCounterexamples = 3;
 constexpr uint64_t kNoLimitNs = uint64_t{0x7fffffff} * 1000;  // S32_MAX us
 constexpr uint64_t kS64Max = 0x7fffffffffffffffULL;
@@ -1590,6 +1594,30 @@ Part check_governor(const Options& opt, const Target& target) {
     }
   }
 
+  // spec/governor.md, the "- Era v4.4-v4.12:" lines of GOV-1, -2, -3 and
+  // -9: menu_select() of that era (9c4b2867ed7c, v4.5-rc1 and 4.4.y, to
+  // v4.13) takes CPUIDLE_DRIVER_STATE_START (0 without a polling state at
+  // the front) as the fall-back and walks from the state after it, so a
+  // disabled state 0 is returned when no deeper state fits. Recognised by
+  // the text's shape (the fall-back assigned from CPUIDLE_DRIVER_STATE_START)
+  // and by the failure: the clause's shrunk counterexample is a choice of a
+  // disabled state 0, and every input failing the clause also fails GOV-1
+  // that way (the oracle's finding: "state 0 is disabled").
+  static const std::regex era_v44_fallback(R"(=\s*CPUIDLE_DRIVER_STATE_START\s*;)");
+  const bool era_v44_shape = std::regex_search(ex.code, era_v44_fallback);
+  auto disabled_state0_era = [&](const std::vector<std::pair<size_t, std::string>>& list,
+                                 const Input& small, const std::string& text) {
+    if (!era_v44_shape || small.table.empty() || !small.table[0].disabled) return false;
+    if (text.find("the file chose idx=0 ") == std::string::npos) return false;
+    const auto g1 = findings.find("GOV-1");
+    if (g1 == findings.end()) return false;
+    return std::all_of(list.begin(), list.end(), [&](const auto& f) {
+      return std::any_of(g1->second.begin(), g1->second.end(), [&](const auto& x) {
+        return x.first == f.first && x.second.find("the file chose idx=0 ") != std::string::npos &&
+               x.second.find("state 0 is disabled") != std::string::npos;
+      });
+    });
+  };
   auto shrink = [&](const std::string& clause, size_t index, std::string text) {
     Input in = inputs[index];
     const bool via_san = san && text.find("San ") != std::string::npos;
@@ -1687,7 +1715,10 @@ Part check_governor(const Options& opt, const Target& target) {
       if (gov::oracle::judged_on_choice(id)) {
         v.subjects_compared = true;
         v.fails_like = failing_like(small, small_out, id);
-      } else if (id == "GOV-8") {
+      }
+      if (kDisabledState0Era.count(id) && disabled_state0_era(list, small, text))
+        v.era = "v4.4-v4.12";
+      if (id == "GOV-8") {
         // The judge records the violation the spec accepts for every subject
         // (the KTIME_MAX truncation after a poll timeout) apart, as observed,
         // and never as a finding: a GOV-8 finding is one no subject shares.
