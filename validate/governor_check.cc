@@ -1030,7 +1030,9 @@ std::string key_of(const Input& input, const gov::Prediction<Concrete>& p, const
          std::to_string(p.delta_tick_ns.v) + " " + (x.stopped ? "1" : "0");
 }
 
-Judged judge(const Input& input, const Outcome& o, size_t subject) {
+// `ring_holds_residency`: the text's ring is of the era before v3.16 (GOV-8's
+// meaning then, oracle/governor.h's UpdateIn).
+Judged judge(const Input& input, const Outcome& o, size_t subject, bool ring_holds_residency) {
   Judged r;
   if (!o.reported) return r;
   auto add = [&](const std::string& clause, const std::string& text) { r.f.emplace(clause, text); };
@@ -1122,6 +1124,7 @@ Judged judge(const Input& input, const Outcome& o, size_t subject) {
       ui.polling = t.polling;
       ui.poll_time_limit = prev->poll_limit;
       ui.factor = pre.f[pre.bucket];
+      ui.ring_holds_residency = ring_holds_residency;
       const size_t slot = static_cast<size_t>(pre.ptr);
       const gov::oracle::UpdateJudgement uj =
           gov::oracle::judge_update(ui, {s.after.f[pre.bucket], s.after.iv[slot]});
@@ -1421,6 +1424,16 @@ Part check_governor(const Options& opt, const Target& target) {
   std::vector<Input> inputs = make_inputs(opt.seed);
   if (ex.code.find("next_timer_us") != std::string::npos) in_microseconds(inputs);
   const bool tick_stopped_era = select_without_stop_tick(ex.code);
+  // menu_update() of before v3.16 stores the period it read from the core
+  // (`last_idle_us`) in the ring, and learns the factor from another
+  // duration: GOV-8 judges that ring by the era's meaning.
+  static const std::regex ring_residency_era(R"(intervals\s*\[[^\]]*\]\s*=\s*last_idle_us\s*;)");
+  const bool ring_holds_residency = std::regex_search(ex.code, ring_residency_era);
+  if (ring_holds_residency)
+    part.notes.push_back(
+        "menu_update() stores last_idle_us, the period as the core measured it, in the ring: "
+        "the ring of before v3.16; GOV-8 is judged by that era's meaning (the slot holds the "
+        "measured residency in us; spec/governor.md, GOV-8)");
   if (tick_stopped_era) {
     tick_stopped_first(inputs);
     part.notes.push_back(
@@ -1487,7 +1500,7 @@ Part check_governor(const Options& opt, const Target& target) {
   for (size_t i = 0; i < inputs.size(); ++i) {
     for (const Batch* b : {&sanb, &plain}) {
       if (b->outcomes.empty() || !b->outcomes[i].reported) continue;
-      Judged jd = judge(inputs[i], b->outcomes[i], subject);
+      Judged jd = judge(inputs[i], b->outcomes[i], subject, ring_holds_residency);
       for (const auto& [clause, text] : jd.f) {
         auto& v = findings[clause];
         if (std::none_of(v.begin(), v.end(), [&](const auto& x) { return x.first == i; }))
@@ -1648,7 +1661,7 @@ Part check_governor(const Options& opt, const Target& target) {
         c.clause = in.clause;
         const size_t size = c.steps.size() * c.table.size();
         if (size >= best_size) continue;
-        const Judged jd = judge(c, b.outcomes[i], subject);
+        const Judged jd = judge(c, b.outcomes[i], subject, ring_holds_residency);
         auto it = jd.f.find(clause);
         std::string found;
         if (it != jd.f.end() && (text.find(kFollowsGov5) == std::string::npos ||

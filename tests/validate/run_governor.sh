@@ -259,6 +259,33 @@ expect_no_driver_crash v44_era
 # CPUIDLE_DRIVER_STATE_START) is not the era's: ignores_disabled above.
 grep -q "as text of the era" "$SCRATCH/ignores_disabled.out" && fail "ignores_disabled: named as the v4.4 era"
 
+# GOV-8 by era: before v3.16 menu_update() stored `last_idle_us`, the period
+# as the core measured it, in the ring while the factor learned another
+# duration. The us-era file made to store it that way holds GOV-8 (judged by
+# that era's meaning, with a note); the same shape storing half of it fails;
+# the residency stored without the era's shape fails by today's meaning.
+U="$HERE/governor_us_era.c"
+RING="$SCRATCH/governor_ring_era.c"
+sed -e 's/unsigned int got, old = md->correction_factor\[md->bucket\];/unsigned int got, old = md->correction_factor[md->bucket], last_idle_us = dev->last_residency;/' \
+    -e 's/md->intervals\[md->interval_ptr\] = got;/md->intervals[md->interval_ptr] = last_idle_us;/' "$U" >"$RING"
+grep -q "= last_idle_us;" "$RING" && grep -q "last_idle_us = dev->last_residency;" "$RING" || fail "ring_era: not made"
+sed 's/last_idle_us = dev->last_residency;/last_idle_us = dev->last_residency \/ 2;/' "$RING" >"$SCRATCH/governor_ring_era_half.c"
+sed 's/md->intervals\[md->interval_ptr\] = got;/md->intervals[md->interval_ptr] = dev->last_residency;/' "$U" >"$SCRATCH/governor_ring_modern.c"
+cmp -s "$U" "$SCRATCH/governor_ring_modern.c" && fail "ring_modern: nothing changed"
+run ring_era --source "$RING" --component governor --budget "$BUDGET" --no-sanitizers
+expect_clause ring_era GOV-8 held
+expect_clause ring_era GOV-5 held
+expect_text ring_era "the ring of before v3.16; GOV-8 is judged by that era's meaning"
+expect_no_driver_crash ring_era
+run ring_era_half --source "$SCRATCH/governor_ring_era_half.c" --component governor --budget "$BUDGET" --no-sanitizers
+expect_clause ring_era_half GOV-8 failed
+expect_text ring_era_half "(the ring of that era holds the residency)"
+expect_no_driver_crash ring_era_half
+run ring_modern --source "$SCRATCH/governor_ring_modern.c" --component governor --budget "$BUDGET" --no-sanitizers
+expect_clause ring_modern GOV-8 failed
+grep -q "the ring of before v3.16" "$SCRATCH/ring_modern.out" && fail "ring_modern: judged as the old era"
+expect_no_driver_crash ring_modern
+
 run era_predictor --source "$(src_variant era_predictor)" --component governor --budget "$BUDGET" --no-sanitizers
 expect_rc era_predictor 0
 expect_only_failed era_predictor
