@@ -118,6 +118,10 @@ using Clock = std::chrono::steady_clock;
 using u128 = unsigned __int128;
 using CState = gov::State<Concrete>;
 
+// The clauses a menu.c of v4.4 to v4.12 breaks through the disabled state 0
+// it falls back to (spec/governor.md's "- Era v4.4-v4.12:" lines).
+const std::set<std::string> kDisabledState0Era = {"GOV-1", "GOV-2", "GOV-3", "GOV-9"};
+
 constexpr size_t kMaxCounterexamples = 3;
 constexpr uint64_t kNoLimitNs = uint64_t{0x7fffffff} * 1000;  // S32_MAX us
 constexpr uint64_t kS64Max = 0x7fffffffffffffffULL;
@@ -1026,7 +1030,9 @@ std::string key_of(const Input& input, const gov::Prediction<Concrete>& p, const
          std::to_string(p.delta_tick_ns.v) + " " + (x.stopped ? "1" : "0");
 }
 
-Judged judge(const Input& input, const Outcome& o, size_t subject) {
+// `ring_holds_residency`: the text's ring is of the era before v3.16 (GOV-8's
+// meaning then, oracle/governor.h's UpdateIn).
+Judged judge(const Input& input, const Outcome& o, size_t subject, bool ring_holds_residency) {
   Judged r;
   if (!o.reported) return r;
   auto add = [&](const std::string& clause, const std::string& text) { r.f.emplace(clause, text); };
@@ -1118,6 +1124,7 @@ Judged judge(const Input& input, const Outcome& o, size_t subject) {
       ui.polling = t.polling;
       ui.poll_time_limit = prev->poll_limit;
       ui.factor = pre.f[pre.bucket];
+      ui.ring_holds_residency = ring_holds_residency;
       const size_t slot = static_cast<size_t>(pre.ptr);
       const gov::oracle::UpdateJudgement uj =
           gov::oracle::judge_update(ui, {s.after.f[pre.bucket], s.after.iv[slot]});
@@ -1417,6 +1424,16 @@ Part check_governor(const Options& opt, const Target& target) {
   std::vector<Input> inputs = make_inputs(opt.seed);
   if (ex.code.find("next_timer_us") != std::string::npos) in_microseconds(inputs);
   const bool tick_stopped_era = select_without_stop_tick(ex.code);
+  // menu_update() of before v3.16 stores the period it read from the core
+  // (`last_idle_us`) in the ring, and learns the factor from another
+  // duration: GOV-8 judges that ring by the era's meaning.
+  static const std::regex ring_residency_era(R"(intervals\s*\[[^\]]*\]\s*=\s*last_idle_us\s*;)");
+  const bool ring_holds_residency = std::regex_search(ex.code, ring_residency_era);
+  if (ring_holds_residency)
+    part.notes.push_back(
+        "menu_update() stores last_idle_us, the period as the core measured it, in the ring: "
+        "the ring of before v3.16; GOV-8 is judged by that era's meaning (the slot holds the "
+        "measured residency in us; spec/governor.md, GOV-8)");
   if (tick_stopped_era) {
     tick_stopped_first(inputs);
     part.notes.push_back(
@@ -1483,7 +1500,7 @@ Part check_governor(const Options& opt, const Target& target) {
   for (size_t i = 0; i < inputs.size(); ++i) {
     for (const Batch* b : {&sanb, &plain}) {
       if (b->outcomes.empty() || !b->outcomes[i].reported) continue;
-      Judged jd = judge(inputs[i], b->outcomes[i], subject);
+      Judged jd = judge(inputs[i], b->outcomes[i], subject, ring_holds_residency);
       for (const auto& [clause, text] : jd.f) {
         auto& v = findings[clause];
         if (std::none_of(v.begin(), v.end(), [&](const auto& x) { return x.first == i; }))
@@ -1590,6 +1607,30 @@ Part check_governor(const Options& opt, const Target& target) {
     }
   }
 
+  // spec/governor.md, the "- Era v4.4-v4.12:" lines of GOV-1, -2, -3 and
+  // -9: menu_select() of that era (9c4b2867ed7c, v4.5-rc1 and 4.4.y, to
+  // v4.13) takes CPUIDLE_DRIVER_STATE_START (0 without a polling state at
+  // the front) as the fall-back and walks from the state after it, so a
+  // disabled state 0 is returned when no deeper state fits. Recognised by
+  // the text's shape (the fall-back assigned from CPUIDLE_DRIVER_STATE_START)
+  // and by the failure: the clause's shrunk counterexample is a choice of a
+  // disabled state 0, and every input failing the clause also fails GOV-1
+  // that way (the oracle's finding: "state 0 is disabled").
+  static const std::regex era_v44_fallback(R"(=\s*CPUIDLE_DRIVER_STATE_START\s*;)");
+  const bool era_v44_shape = std::regex_search(ex.code, era_v44_fallback);
+  auto disabled_state0_era = [&](const std::vector<std::pair<size_t, std::string>>& list,
+                                 const Input& small, const std::string& text) {
+    if (!era_v44_shape || small.table.empty() || !small.table[0].disabled) return false;
+    if (text.find("the file chose idx=0 ") == std::string::npos) return false;
+    const auto g1 = findings.find("GOV-1");
+    if (g1 == findings.end()) return false;
+    return std::all_of(list.begin(), list.end(), [&](const auto& f) {
+      return std::any_of(g1->second.begin(), g1->second.end(), [&](const auto& x) {
+        return x.first == f.first && x.second.find("the file chose idx=0 ") != std::string::npos &&
+               x.second.find("state 0 is disabled") != std::string::npos;
+      });
+    });
+  };
   auto shrink = [&](const std::string& clause, size_t index, std::string text) {
     Input in = inputs[index];
     const bool via_san = san && text.find("San ") != std::string::npos;
@@ -1620,7 +1661,7 @@ Part check_governor(const Options& opt, const Target& target) {
         c.clause = in.clause;
         const size_t size = c.steps.size() * c.table.size();
         if (size >= best_size) continue;
-        const Judged jd = judge(c, b.outcomes[i], subject);
+        const Judged jd = judge(c, b.outcomes[i], subject, ring_holds_residency);
         auto it = jd.f.find(clause);
         std::string found;
         if (it != jd.f.end() && (text.find(kFollowsGov5) == std::string::npos ||
@@ -1687,7 +1728,10 @@ Part check_governor(const Options& opt, const Target& target) {
       if (gov::oracle::judged_on_choice(id)) {
         v.subjects_compared = true;
         v.fails_like = failing_like(small, small_out, id);
-      } else if (id == "GOV-8") {
+      }
+      if (kDisabledState0Era.count(id) && disabled_state0_era(list, small, text))
+        v.era = "v4.4-v4.12";
+      if (id == "GOV-8") {
         // The judge records the violation the spec accepts for every subject
         // (the KTIME_MAX truncation after a poll timeout) apart, as observed,
         // and never as a finding: a GOV-8 finding is one no subject shares.
