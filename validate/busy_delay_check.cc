@@ -393,7 +393,7 @@ std::string ranges(std::vector<unsigned> cut) {
   return out;
 }
 
-// A run its hang backstop ended (validate/harness_runtime.c): the code under
+// A run its hang backstop ended (harness/harness_runtime.c): the code under
 // test hung on a status with the watchdog's signal blocked or ignored, the
 // harness wrote that status's TRAP line and exited kHarnessExitHung. The
 // arguments that go on after that status: the scan's remaining ranges, or

@@ -28,7 +28,7 @@ inline constexpr const char* kExitMidRun =
     "exit(0) from the code under test in the middle of the run";
 
 // The exit status of a harness that its hang backstop ended
-// (validate/harness_runtime.c HARNESS_EXIT_HUNG): a call of the code under
+// (harness/harness_runtime.c HARNESS_EXIT_HUNG): a call of the code under
 // test made no progress for longer than the signal watchdog needs, which the
 // code kept from firing by blocking or ignoring SIGALRM. The harness wrote
 // the input's hang line first; the runner resumes after it.

@@ -12,7 +12,7 @@
 # sigsetmask(-1), or SIGALRM set to SIG_IGN), then spin. Each run must end
 # with the clause that input belongs to failed, the input named in the
 # counterexample, exit 1, no clause in error, and the run record saying the
-# harness's hang backstop (validate/harness_runtime.c) ended it: the signal
+# harness's hang backstop (harness/harness_runtime.c) ended it: the signal
 # watchdog alone would leave the process to the driver's wall clock, which
 # has no input to blame.
 set -u
