@@ -7,7 +7,8 @@
 # trivial seed, a single zero byte), each capped, one after another, niced.
 # A trial counts as found only if the campaign stopped on a crash whose report
 # names the witness's clause (an AFL++ crash is replayed through the libFuzzer
-# binary to read its report).
+# binary to read its report; where every seed crashes AFL++ refuses to start,
+# and the seeds are replayed: a seed that breaks the clause counts as found).
 #
 #   scripts/fuzz_exposure.sh [--short] [LIBFUZZER_BUILD] [AFL_BUILD]
 #       LIBFUZZER_BUILD  default build/fuzz (the fuzz preset: the witnesses built)
@@ -152,6 +153,20 @@ afl_trial() {  # NAME START TRIAL DIR
       return
     fi
     echo "found $secs ${execs:-0}"
+  elif grep -q 'at least one valid input seed that does not crash' "$dir/log"; then
+    # Every seed crashed in AFL++'s dry run, which then refuses to start: the
+    # bug was exposed by the seeds. Found if a seed, in AFL++'s (name) order,
+    # breaks the clause; its place is the executions.
+    execs=0
+    for seed in $(find "$input" -maxdepth 1 -type f | sort); do
+      execs=$((execs + 1))
+      if ! "$lf_build/$name" "$seed" >"$dir/replay" 2>&1 &&
+         grep -q "^==$name== ${clause_of[$name]} violated" "$dir/replay"; then
+        echo "found $secs $execs"
+        return
+      fi
+    done
+    echo "missed $secs $execs"
   else
     echo "missed $secs ${execs:-0}"
   fi
