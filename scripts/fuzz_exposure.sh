@@ -7,8 +7,11 @@
 # trivial seed, a single zero byte), each capped, one after another, niced.
 # A trial counts as found only if the campaign stopped on a crash whose report
 # names the witness's clause (an AFL++ crash is replayed through the libFuzzer
-# binary to read its report; where every seed crashes AFL++ refuses to start,
-# and the seeds are replayed: a seed that breaks the clause counts as found).
+# binary to read its report). A stored input that crashes stops libFuzzer:
+# found. AFL++ 4 skips seeds that crash in its dry run (a warning, no crash
+# file) and fuzzes from the others, so what counts is its first saved crash;
+# where every seed crashes it refuses to start, and the first seed is
+# replayed: found if it breaks the clause.
 #
 #   scripts/fuzz_exposure.sh [--short] [LIBFUZZER_BUILD] [AFL_BUILD]
 #       LIBFUZZER_BUILD  default build/fuzz (the fuzz preset: the witnesses built)
@@ -136,7 +139,7 @@ afl_trial() {  # NAME START TRIAL DIR
   fi
   t0=$(now)
   (cd "$dir" && AFL_NO_UI=1 AFL_SKIP_CPUFREQ=1 AFL_NO_AFFINITY=1 AFL_BENCH_UNTIL_CRASH=1 \
-     AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 AFL_SKIP_CRASHES=1 AFL_NO_WARN_INSTABILITY=1 \
+     AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 \
      AFL_QUIET=1 AFL_TRY_AFFINITY=0 \
      exec nice -n 10 timeout -k 5 $((cap + 60)) afl-fuzz -i "$input" -o "$dir/out" -s "$trial" \
      -V "$cap" -m none -t 10000 ${dict:+-x "$root/fuzz/$dict"} ${max_len:+-G "$max_len"} \
@@ -154,19 +157,17 @@ afl_trial() {  # NAME START TRIAL DIR
     fi
     echo "found $secs ${execs:-0}"
   elif grep -q 'at least one valid input seed that does not crash' "$dir/log"; then
-    # Every seed crashed in AFL++'s dry run, which then refuses to start: the
-    # bug was exposed by the seeds. Found if a seed, in AFL++'s (name) order,
-    # breaks the clause; its place is the executions.
-    execs=0
-    for seed in $(find "$input" -maxdepth 1 -type f | sort); do
-      execs=$((execs + 1))
-      if ! "$lf_build/$name" "$seed" >"$dir/replay" 2>&1 &&
-         grep -q "^==$name== ${clause_of[$name]} violated" "$dir/replay"; then
-        echo "found $secs $execs"
-        return
-      fi
-    done
-    echo "missed $secs $execs"
+    # Every seed crashed in AFL++'s dry run and it refused to start: the
+    # seeds exposed the bug if the first, in AFL++'s (name) order, breaks the
+    # clause. (Where only some seeds crash, AFL++ 4 skips them with a warning
+    # and fuzzes from the others: what counts then is its first saved crash.)
+    seed=$(find "$input" -maxdepth 1 -type f | LC_ALL=C sort | head -1)
+    if [ -n "$seed" ] && ! "$lf_build/$name" "$seed" >"$dir/replay" 2>&1 &&
+       grep -q "^==$name== ${clause_of[$name]} violated" "$dir/replay"; then
+      echo "found $secs 1"
+    else
+      echo "missed $secs 1"
+    fi
   else
     echo "missed $secs ${execs:-0}"
   fi
