@@ -5,6 +5,8 @@
 # campaigns with libFuzzer and with AFL++ over the same LLVMFuzzerTestOneInput
 # source, from the target's stored corpus and from an empty one (AFL++: one
 # trivial seed, a single zero byte), each capped, one after another, niced.
+# libFuzzer gets every option of fuzz/<target>.options, AFL++ its dictionary
+# and max_len.
 # A trial counts as found only if the campaign stopped on a crash whose report
 # names the witness's clause (an AFL++ crash is replayed through the libFuzzer
 # binary to read its report). A stored input that crashes stops libFuzzer:
@@ -94,6 +96,20 @@ option() {  # option OPTIONS_FILE KEY: a value of the [libfuzzer] section
   [ -f "$1" ] || return 0
   sed -n "s/^[[:space:]]*$2[[:space:]]*=[[:space:]]*\\([^[:space:]]*\\).*/\\1/p" "$1" | head -1
 }
+# libfuzzer_flags OPTIONS_FILE: every key = value of its [libfuzzer] section
+# as -key=value, one a line (dict named beside the options file), as
+# ClusterFuzz passes them.
+libfuzzer_flags() {
+  [ -f "$1" ] || return 0
+  awk -v dir="$(dirname "$1")" '
+    /^[[:space:]]*\[/ { in_lf = ($0 ~ /^[[:space:]]*\[libfuzzer\]/); next }
+    in_lf && /^[[:space:]]*[a-z_]+[[:space:]]*=/ {
+      line = $0; sub(/#.*/, "", line); split(line, kv, "=")
+      k = kv[1]; v = kv[2]; gsub(/[[:space:]]/, "", k); gsub(/[[:space:]]/, "", v)
+      if (k == "dict") v = dir "/" v
+      print "-" k "=" v
+    }' "$1"
+}
 now() { date +%s.%N; }
 since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.2f\n", b - a }'; }
 
@@ -103,10 +119,8 @@ mkdir -p "$work"
 
 # A trial prints "found SECONDS EXECUTIONS" or "missed SECONDS EXECUTIONS".
 libfuzzer_trial() {  # NAME START TRIAL DIR
-  local name=$1 start=$2 trial=$3 dir=$4 target=${target_of[$1]} t0 secs execs
-  local options=$root/fuzz/$target.options dict max_len
-  dict=$(option "$options" dict)
-  max_len=$(option "$options" max_len)
+  local name=$1 start=$2 trial=$3 dir=$4 target=${target_of[$1]} t0 secs execs options
+  mapfile -t options < <(libfuzzer_flags "$root/fuzz/$target.options")
   mkdir -p "$dir/new" "$dir/artifacts"
   local inputs=("$dir/new")
   [ "$start" = corpus ] && inputs+=("$root/fuzz/corpus/$target")
@@ -116,8 +130,7 @@ libfuzzer_trial() {  # NAME START TRIAL DIR
   (cd "$dir" && ASAN_OPTIONS=symbolize=0 UBSAN_OPTIONS=symbolize=0 \
      exec nice -n 10 timeout -k 5 $((cap + 60)) "$lf_build/$name" -seed="$trial" \
      -max_total_time="$cap" -timeout=10 -rss_limit_mb=2560 -print_final_stats=1 \
-     ${dict:+-dict="$root/fuzz/$dict"} ${max_len:+-max_len="$max_len"} \
-     -artifact_prefix="$dir/artifacts/" "${inputs[@]}") >"$dir/log" 2>&1
+     "${options[@]}" -artifact_prefix="$dir/artifacts/" "${inputs[@]}") >"$dir/log" 2>&1
   secs=$(since "$t0")
   execs=$(sed -n 's/^stat::number_of_executed_units:[[:space:]]*//p' "$dir/log" | tail -1)
   if ls "$dir"/artifacts/crash-* >/dev/null 2>&1 &&
