@@ -59,6 +59,7 @@ if [ ! -f "$list" ]; then
   exit 2
 fi
 lf_build=$(cd "$lf_build" && pwd)
+[ ! -d "$afl_build" ] || afl_build=$(cd "$afl_build" && pwd)  # trials run in their own directory
 starts=(corpus empty)
 [ -n "$short" ] && starts=(empty)
 
@@ -185,6 +186,10 @@ afl_trial() {  # NAME START TRIAL DIR
       echo "missed $secs 1"
     fi
   else
+    if grep -q 'PROGRAM ABORT' "$dir/log"; then  # AFL++ did not fuzz: say why
+      echo "fuzz_exposure.sh: AFL++ stopped on $name:" \
+           "$(grep -A1 'PROGRAM ABORT' "$dir/log" | sed 's/\x1b\[[0-9;]*[a-zA-Z]//g' | tr -s ' \n' ' ')" >&2
+    fi
     echo "missed $secs ${execs:-0}"
   fi
 }
