@@ -8,7 +8,8 @@
 # report's rendering test; .ci/run installs it), mpi (Open MPI, for
 # idlespec-mc-mpi and make mpi-check; .ci/run installs it), power (the
 # powerpc64 and powerpc64le cross compilers, qemu-user and sparse: validate's
-# byte-order check with sparse and the POWER targets; .ci/run installs it).
+# byte-order check with sparse and the POWER targets; .ci/run installs it),
+# fuzz (AFL++, the second engine of make fuzz-exposure; .ci/run installs it).
 set -euo pipefail
 
 check=
@@ -16,8 +17,8 @@ groups=()
 for a in "$@"; do
   case $a in
     --check) check=1 ;;
-    base | kernel | html | mpi | power) groups+=("$a") ;;
-    *) echo "usage: scripts/setup.sh [--check] [base|kernel|html|mpi|power]..." >&2; exit 2 ;;
+    base | kernel | html | mpi | power | fuzz) groups+=("$a") ;;
+    *) echo "usage: scripts/setup.sh [--check] [base|kernel|html|mpi|power|fuzz]..." >&2; exit 2 ;;
   esac
 done
 [ ${#groups[@]} -gt 0 ] || groups=(base)
@@ -47,6 +48,9 @@ power_packages=(
   qemu-user                                   # validate: run them (qemu-ppc64, qemu-ppc64le)
   sparse                                      # validate: the kernel's byte-order check (XCEDE-8)
 )
+fuzz_packages=(
+  afl++                                       # make fuzz-exposure: AFL++ beside libFuzzer
+)
 kernel_packages=(
   linux-source-6.1 linux-source-6.12 xz-utils # make kernel-check: Debian 12's kernel sources
 )
@@ -58,6 +62,7 @@ for g in "${groups[@]}"; do
     html) packages+=("${html_packages[@]}") ;;
     mpi) packages+=("${mpi_packages[@]}") ;;
     power) packages+=("${power_packages[@]}") ;;
+    fuzz) packages+=("${fuzz_packages[@]}") ;;
   esac
 done
 
