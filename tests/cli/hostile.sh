@@ -182,8 +182,8 @@ __attribute__((constructor)) static void hang(void) { for (;;) pause(); }
 static const struct idlespec_candidate_v1 candidate = {.abi_version = 1, .name = "hang"};
 const struct idlespec_candidate_v1 *idlespec_candidate_v1(void) { return &candidate; }
 EOF
-if cc -shared -fPIC -I"$src/validate" "$work/named.c" -o "$work/named.so" &&
-  cc -shared -fPIC -I"$src/validate" "$work/hang.c" -o "$work/hang.so"; then
+if cc -shared -fPIC -I"$src/harness" "$work/named.c" -o "$work/named.so" &&
+  cc -shared -fPIC -I"$src/harness" "$work/hang.c" -o "$work/hang.so"; then
   n=$((n + 1))
   "$bin" validate --candidate "$work/named.so" --component busy_delay --scan sampled \
     --no-sanitizers --budget 20 --json >"$work/named.json" 2>"$work/named.err"
