@@ -139,6 +139,12 @@ enum system_states {
 };
 static enum system_states system_state = SYSTEM_RUNNING;
 
+/* --- counters the shims keep: they stop at their type's maximum, never wrap
+ * (a count is a shim's, not the code's: no clause reads a wrapped one, and
+ * Frama-C's overflow alarms stay off the shims) ------------------------------ */
+/* (unsigned counters only) */
+#define SHIM_COUNT(c) ((void)((c) != (__typeof__(c))~(__typeof__(c))0 ? (c)++ : 0))
+
 /* --- what the code requested: the harness reads and resets this ----------- */
 enum shim_primitive {
   SHIM_NONE = 0, SHIM_USLEEP_RANGE, SHIM_MSLEEP, SHIM_FSLEEP, SHIM_MDELAY, SHIM_UDELAY,
@@ -157,18 +163,22 @@ struct shim_requests {
 };
 static struct shim_requests shim_req;
 static unsigned long long shim_clock_us; /* simulated: advanced by each request's lower end */
+#define SHIM_CLOCK_MAX (1ull << 63)
 static bool shim_need_resched;           /* what need_resched() answers */
 
 static inline void shim_reset_requests(void) { memset(&shim_req, 0, sizeof(shim_req)); }
 
 static inline void shim_sleep(enum shim_primitive p, unsigned long long min_us,
                               unsigned long long max_us) {
-  shim_req.events++;
-  shim_req.sleeps++;
+  SHIM_COUNT(shim_req.events);
+  SHIM_COUNT(shim_req.sleeps);
   shim_req.primitive = p;
   shim_req.min_us = min_us;
   shim_req.max_us = max_us;
-  shim_clock_us += min_us;
+  /* stops at 2^63 µs: the sum never wraps */
+  shim_clock_us = shim_clock_us < SHIM_CLOCK_MAX
+                      ? shim_clock_us + (min_us < SHIM_CLOCK_MAX ? min_us : SHIM_CLOCK_MAX)
+                      : SHIM_CLOCK_MAX;
 }
 
 static inline void usleep_range(unsigned long min, unsigned long max) { shim_sleep(SHIM_USLEEP_RANGE, min, max); }
@@ -178,9 +188,13 @@ static inline void fsleep(unsigned long usecs) { shim_sleep(SHIM_FSLEEP, usecs, 
 static inline void mdelay(unsigned long msecs) { shim_sleep(SHIM_MDELAY, (unsigned long long)msecs * 1000, (unsigned long long)msecs * 1000); }
 static inline void udelay(unsigned long usecs) { shim_sleep(SHIM_UDELAY, usecs, usecs); }
 static inline void ndelay(unsigned long nsecs) { shim_sleep(SHIM_NDELAY, nsecs / 1000, nsecs / 1000); }
-static inline int shim_cond_resched(void) { shim_req.events++; shim_req.cond_resched++; return 0; }
+static inline int shim_cond_resched(void) {
+  SHIM_COUNT(shim_req.events);
+  SHIM_COUNT(shim_req.cond_resched);
+  return 0;
+}
 #define cond_resched() shim_cond_resched()
-#define might_sleep() ((void)shim_req.might_sleep++)
+#define might_sleep() SHIM_COUNT(shim_req.might_sleep)
 #define might_sleep_if(c) do { if (c) might_sleep(); } while (0)
 static inline bool need_resched(void) { return shim_need_resched; }
 
@@ -198,6 +212,13 @@ static inline bool need_resched(void) { return shim_need_resched; }
 static char shim_log[4096];
 static size_t shim_log_len;
 static unsigned long shim_log_lines;
+#ifdef __FRAMAC__
+/* Under Frama-C the log is no clause's: nothing is recorded. */
+__attribute__((format(printf, 1, 2))) static inline int printk(const char *fmt, ...) {
+  (void)fmt;
+  return 0;
+}
+#else
 __attribute__((format(printf, 1, 2))) static inline int printk(const char *fmt, ...) {
   char line[256];
   va_list ap;
@@ -212,6 +233,7 @@ __attribute__((format(printf, 1, 2))) static inline int printk(const char *fmt, 
   shim_log_lines++;
   return n;
 }
+#endif
 #ifndef pr_fmt
 #define pr_fmt(fmt) fmt
 #endif
