@@ -6,7 +6,11 @@
 # kernel sources for make kernel-check: linux-source-6.1 and -6.12, some
 # 300 MB, installed only for that target), html (chromium, for the HTML
 # report's rendering test; .ci/run installs it), mpi (Open MPI, for
-# idlespec-mc-mpi and make mpi-check; .ci/run installs it).
+# idlespec-mc-mpi and make mpi-check; .ci/run installs it), framac
+# (Frama-C with EVA and WP, and why3 for WP's provers: validate's proofs on
+# the file's own text, validate/framac.h; without it those clauses say
+# "tested"; .ci/run installs it. why3's prover configuration is written by
+# each run into its own scratch directory, never into $HOME).
 set -euo pipefail
 
 check=
@@ -14,8 +18,8 @@ groups=()
 for a in "$@"; do
   case $a in
     --check) check=1 ;;
-    base | kernel | html | mpi) groups+=("$a") ;;
-    *) echo "usage: scripts/setup.sh [--check] [base|kernel|html|mpi]..." >&2; exit 2 ;;
+    base | kernel | html | mpi | framac) groups+=("$a") ;;
+    *) echo "usage: scripts/setup.sh [--check] [base|kernel|html|mpi|framac]..." >&2; exit 2 ;;
   esac
 done
 [ ${#groups[@]} -gt 0 ] || groups=(base)
@@ -40,6 +44,9 @@ html_packages=(
 mpi_packages=(
   libopenmpi-dev openmpi-bin                  # idlespec-mc-mpi: the distributed model checker
 )
+framac_packages=(
+  frama-c-base why3                           # validate: EVA and WP on the file's own text
+)
 kernel_packages=(
   linux-source-6.1 linux-source-6.12 xz-utils # make kernel-check: Debian 12's kernel sources
 )
@@ -50,6 +57,7 @@ for g in "${groups[@]}"; do
     kernel) packages+=("${kernel_packages[@]}") ;;
     html) packages+=("${html_packages[@]}") ;;
     mpi) packages+=("${mpi_packages[@]}") ;;
+    framac) packages+=("${framac_packages[@]}") ;;
   esac
 done
 
