@@ -126,6 +126,20 @@ expect_clause b_table_off BUSY-4 failed
 expect_eva_beside b_table_off BUSY-4 "assertion BUSY_4 unproven"
 expect_level b_table_off BUSY-1 "held $PROVEN"
 
+# matrix: a proven clause marked apart from a tested one, in the table and the HTML.
+# shellcheck disable=SC2086
+"$(dirname "$BIN")/idlespec" matrix good="$(src faithful)" bad="$(src_variant accepts_9906)" $B \
+  --html "$SCRATCH/html" >"$SCRATCH/matrix.out" 2>"$SCRATCH/matrix.err"
+RC=$?
+echo "matrix: exit $RC"
+expect_rc matrix 1
+grep -q "^BUSY-1 *held (proven) *failed" "$SCRATCH/matrix.out" ||
+  fail "matrix: BUSY-1 is not 'held (proven)' then 'failed': $(grep '^BUSY-1' "$SCRATCH/matrix.out")"
+grep -q "^BUSY-4 *held (proven) *held (tested)" "$SCRATCH/matrix.out" ||
+  fail "matrix: BUSY-4 is not 'held (proven)' then 'held (tested)': $(grep '^BUSY-4' "$SCRATCH/matrix.out")"
+grep -q "EVA: assertion BUSY_1 unproven" "$SCRATCH/matrix.out" || fail "matrix: no EVA alarm under the table"
+grep -q "(proven)" "$SCRATCH/html/index.html" || fail "matrix: the HTML report lacks the proof level"
+
 # --- without Frama-C: tested, the set-up line once ----------------------------
 COMPONENT=xcede
 # shellcheck disable=SC2086
