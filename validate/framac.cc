@@ -23,6 +23,9 @@ struct Unit {
   std::string component, driver, env_header;
   std::vector<std::pair<std::string, std::string>> defines;  // function -> -D
   std::vector<std::pair<std::string, std::string>> clauses;  // clause -> assertion name
+  // WP: a header of ACSL contracts on declarations, the function whose
+  // contract WP proves, and the clause it states ("" none).
+  std::string wp_contracts, wp_function, wp_clause;
 };
 
 const std::vector<Unit>& units() {
@@ -31,13 +34,19 @@ const std::vector<Unit>& units() {
        "framac_xcede.c",
        "xcede_env.h",
        {{"parse_cede_parameters", "-DHAVE_PARSE_CEDE_PARAMETERS"}},
-       {{"XCEDE-1", ""}, {"XCEDE-3", "XCEDE_3"}, {"XCEDE-4", "XCEDE_4"}}},
+       {{"XCEDE-1", ""}, {"XCEDE-3", "XCEDE_3"}, {"XCEDE-4", "XCEDE_4"}},
+       "",
+       "",
+       ""},
       {"busy_delay",
        "framac_busy_delay.c",
        "",
        {{"rtas_busy_delay_time", "-DHAVE_RTAS_BUSY_DELAY_TIME"},
         {"rtas_busy_delay", "-DHAVE_RTAS_BUSY_DELAY"}},
-       {{"BUSY-1", "BUSY_1"}, {"BUSY-4", "BUSY_4"}}},
+       {{"BUSY-1", "BUSY_1"}, {"BUSY-4", "BUSY_4"}},
+       "framac_busy_delay_wp.h",
+       "rtas_busy_delay",
+       "BUSY-1"},
   };
   return u;
 }
@@ -257,6 +266,87 @@ EvaResult run_eva(const Options& opt, const std::string& dir, const std::string&
   return parsed;
 }
 
+WpResult run_wp(const Options& opt, const std::string& dir, const std::string& env_header,
+                const std::string& code, const std::string& contracts, const std::string& function,
+                const std::vector<std::string>& inline_functions, double timeout) {
+  WpResult r;
+  const auto t0 = std::chrono::steady_clock::now();
+  const std::string cmd = framac_command();
+  if (cmd.empty() || !executable_on_path(cmd) || !executable_on_path("why3")) {
+    r.error = "Frama-C or why3 is not installed";
+    return r;
+  }
+  // why3's prover list, written in the run's own directory (never $HOME).
+  const std::string conf = dir + "/why3.conf", unit = dir + "/wp_unit.c";
+  const std::string contracts_path = opt.validate_dir + "/" + contracts;
+  std::string text = "#include \"kernel.h\"\n";
+  if (!env_header.empty()) text += "#include \"" + env_header + "\"\n";
+  text += "#include \"" + contracts_path + "\"\n" + code;
+  if (!spit(unit, text)) {
+    r.error = "cannot write " + unit;
+    return r;
+  }
+  Job detect;
+  detect.argv = {"why3", "config", "detect", "-C", conf};
+  detect.out = dir + "/why3.out";
+  detect.err = dir + "/why3.err";
+  detect.timeout = timeout;
+  detect.memory_mb = 0;
+  detect.confine = Confine::tool;
+  detect.scratch = dir;
+  Job wp;
+  // The file's own helpers (rtas_scheduler_up(), the early policy) are
+  // inlined: WP sees their effects, and none needs a contract.
+  wp.argv = {cmd, "-machdep", "gcc_x86_64"};
+  wp.argv.push_back("-cpp-extra-args=-I" + opt.validate_dir + "/shims -I" + opt.validate_dir);
+  if (!inline_functions.empty()) {
+    std::string list;
+    for (const auto& f : inline_functions) list += (list.empty() ? "" : ",") + f;
+    wp.argv.push_back("-inline-calls");
+    wp.argv.push_back(list);
+  }
+  for (const char* a : {"-wp", "-wp-fct"}) wp.argv.push_back(a);
+  wp.argv.insert(wp.argv.begin() + 4, unit);
+  wp.argv.push_back(function);
+  for (const char* a : {"-wp-prover", "z3", "-wp-timeout", "3", "-wp-par", "1"})
+    wp.argv.push_back(a);
+  wp.env = {{"WHY3CONFIG", conf}};
+  wp.out = dir + "/wp.out";
+  wp.err = dir + "/wp.err";
+  wp.reads = {opt.validate_dir + "/shims", opt.validate_dir, contracts_path};
+  if (access("/etc/ocamlfind.conf", R_OK) == 0) wp.reads.push_back("/etc/ocamlfind.conf");
+  wp.timeout = timeout;
+  wp.memory_mb = 0;
+  wp.confine = Confine::tool;
+  wp.scratch = dir;
+  const auto d = run_jobs({detect}, 1, timeout);
+  const double left =
+      timeout - std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (d.at(0).exit_code != 0 || left <= 0) {
+    r.error = "why3 could not configure its provers: " + tail(slurp(detect.err), 2);
+    return r;
+  }
+  const auto w = run_jobs({wp}, 1, left);
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (w.at(0).timed_out || w.at(0).skipped) {
+    r.error = "WP did not finish within " + strprintf("%.0f", timeout) + " s";
+    return r;
+  }
+  // WP exits 0 whether or not the goals are proved: its summary says.
+  const std::string out = slurp(wp.out) + slurp(wp.err);
+  const size_t at = out.find("Proved goals:");
+  if (w.at(0).exit_code != 0 || at == std::string::npos) {
+    std::string seen;
+    for (const auto& e : w.at(0).escapes) seen += "; the sandbox stopped: " + e;
+    r.error = "WP did not run (" + outcome(w.at(0), left) + seen + "): " + tail(out, 2);
+    return r;
+  }
+  if (std::sscanf(out.c_str() + at, "Proved goals: %d / %d", &r.proved, &r.goals) != 2)
+    r.error = "WP's summary could not be read";
+  r.ran = r.error.empty();
+  return r;
+}
+
 void framac_pass(const Options& opt, const Component& component, const Target& target, Part& part) {
   const Unit* u = find_unit(component.name);
   if (!u || !target.candidate.empty()) return;
@@ -286,6 +376,30 @@ void framac_pass(const Options& opt, const Component& component, const Target& t
     r.error = "cannot create a temporary directory";
   else
     r = run_eva(opt, dir, u->env_header, ex.code, u->driver, defs, timeout);
+  // WP where the unit has a contract: its verdict goes beside EVA's.
+  WpResult wp;
+  const bool wp_wanted =
+      !u->wp_function.empty() && r.ran && !dir.empty() &&
+      std::any_of(ex.functions.begin(), ex.functions.end(),
+                  [&](const FoundFunction& f) { return f.name == u->wp_function && f.found; });
+  if (wp_wanted) {
+    // The helpers extract() pulled in: "function NAME (line N)".
+    std::vector<std::string> helpers;
+    for (const auto& item : ex.prelude)
+      if (item.rfind("function ", 0) == 0) {
+        const std::string name = item.substr(9, item.find(' ', 9) - 9);
+        if (name != u->wp_function) helpers.push_back(name);
+      }
+    wp =
+        run_wp(opt, dir, u->env_header, ex.code, u->wp_contracts, u->wp_function, helpers, timeout);
+    part.seconds += wp.seconds;
+    if (wp.ran)
+      part.notes.push_back(strprintf(
+          "Frama-C WP: %s()'s contract (validate/%s): %d of %d goals proved with Z3, %.1f s",
+          u->wp_function.c_str(), u->wp_contracts.c_str(), wp.proved, wp.goals, wp.seconds));
+    else
+      part.notes.push_back("Frama-C WP: " + wp.error);
+  }
   if (own_dir && !dir.empty()) {
     if (opt.keep_temp)
       part.notes.push_back("Frama-C unit kept in " + dir);
@@ -337,6 +451,9 @@ void framac_pass(const Options& opt, const Component& component, const Target& t
     if (!first && stated && v->status == "held") {
       v->proof = "proven";
       v->proof_note = "Frama-C EVA, 0 alarms over the spec's ranges";
+      if (wp.ran && v->id == u->wp_clause && wp.goals > 0 && wp.proved == wp.goals)
+        v->proof_note += "; WP proves " + u->wp_function + "()'s contract, " +
+                         std::to_string(wp.goals) + (wp.goals == 1 ? " goal" : " goals");
       continue;
     }
     v->proof = "tested";

@@ -54,6 +54,19 @@ struct EvaResult {
   double seconds = 0;
 };
 
+// WP on one function's contract (an ACSL header of the project's, read
+// before the code): the goals and how many Z3 proved. WP exits 0 either
+// way; the verdict is read from its summary ("Proved goals: N / M").
+struct WpResult {
+  bool ran = false;
+  std::string error;
+  int proved = 0, goals = 0;
+  double seconds = 0;
+};
+WpResult run_wp(const Options& options, const std::string& dir, const std::string& env_header,
+                const std::string& code, const std::string& contracts, const std::string& function,
+                const std::vector<std::string>& inline_functions, double timeout);
+
 // The command that runs Frama-C (IDLESPEC_FRAMAC, else "frama-c"); "" when
 // switched off (IDLESPEC_FRAMAC=none).
 std::string framac_command();
