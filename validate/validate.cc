@@ -1322,7 +1322,9 @@ into a plain and an ASan+UBSan harness, and run in child processes.
   --allow-unknown        exit 0 instead of 3 when nothing failed but a clause
                          could not be judged
 
-Environment: states' Z3 boundary edges are built in (validate/states_edges.txt,
+Environment: IDLESPEC_FRAMAC names the Frama-C program (default frama-c;
+"none" switches the proofs off: the clauses it covers say "tested").
+States' Z3 boundary edges are built in (validate/states_edges.txt,
 used when it describes this build's model); for a build whose model it
 does not describe, IDLESPEC_CACHE_DIR is where they are kept for the next
 run of this executable (default $XDG_CACHE_HOME/idlespec or

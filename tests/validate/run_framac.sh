@@ -19,7 +19,7 @@ if ! command -v frama-c >/dev/null 2>&1; then
   echo "run_framac.sh: frama-c is not installed (scripts/setup.sh framac): skipped"
   exit 0
 fi
-PROVEN="(proven: Frama-C EVA, 0 alarms over the spec's ranges)"
+PROVEN="(proven: Frama-C EVA, 0 alarms over the spec's ranges"
 
 # expect_level NAME CLAUSE TEXT: the clause's verdict line carries TEXT
 expect_level() {
