@@ -26,6 +26,9 @@ struct Unit {
   // WP: a header of ACSL contracts on declarations, the function whose
   // contract WP proves, and the clause it states ("" none).
   std::string wp_contracts, wp_function, wp_clause;
+  // The functions the unit is built from, when not all of the component's
+  // (states: the fix-up, not the probe, which has a build of its own).
+  std::vector<std::string> functions = {};
 };
 
 const std::vector<Unit>& units() {
@@ -47,6 +50,15 @@ const std::vector<Unit>& units() {
        "framac_busy_delay_wp.h",
        "rtas_busy_delay",
        "BUSY-1"},
+      {"states",
+       "framac_states.c",
+       "states_env.h",
+       {{"fixup_cede0_latency", "-DHAVE_FIXUP_CEDE0_LATENCY"}},
+       {{"STATES-4", ""}},
+       "",
+       "",
+       "",
+       {"fixup_cede0_latency"}},
   };
   return u;
 }
@@ -220,7 +232,7 @@ EvaResult run_eva(const Options& opt, const std::string& dir, const std::string&
             unit,
             "-eva",
             "-eva-auto-loop-unroll",
-            "16",
+            "64",
             "-warn-signed-overflow",
             "-warn-unsigned-overflow",
             "-eva-verbose",
@@ -359,7 +371,15 @@ void framac_pass(const Options& opt, const Component& component, const Target& t
   for (auto& v : part.clauses)
     if (clause_of(v.id) && v.line > 0) covered.push_back(&v);
   if (covered.empty()) return;
-  const Extraction ex = extract(target.text, target.functions, target.path);
+  std::vector<std::string> names = target.functions;
+  if (!u->functions.empty())
+    names.erase(std::remove_if(names.begin(), names.end(),
+                               [&](const std::string& n) {
+                                 return std::find(u->functions.begin(), u->functions.end(), n) ==
+                                        u->functions.end();
+                               }),
+                names.end());
+  const Extraction ex = extract(target.text, names, target.path);
   std::vector<std::string> defs;
   for (const auto& [fn, d] : u->defines)
     for (const auto& f : ex.functions)

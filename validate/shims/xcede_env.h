@@ -175,23 +175,23 @@ __attribute__((unused)) static unsigned long tb_ticks_per_jiffy = 512000000ul / 
 static inline void xcede_tb_scale(u64 *scale, unsigned *shift) {
   const u64 num_high = 1000000000u;
   const u64 hz = tb_ticks_per_sec ? tb_ticks_per_sec : 1;
+  const u64 low63 = ~0ull >> 1; /* a word's bits below its top one */
   u64 high = num_high / hz;
   u64 rem = num_high % hz; /* < hz */
   u64 low = 0;
-  for (int i = 0; i < 64; i++) {
+  unsigned s;
+  for (int i = 0; i < 64; i++) { /* shifts drop the top bit by mask, never by overflow */
     const u64 carry = rem >> 63;
-    rem <<= 1;
-    low <<= 1;
+    rem = (rem & low63) << 1;
+    low = (low & low63) << 1;
     if (carry || rem >= hz) { /* the true remainder 2^64*carry + rem is >= hz */
       rem = carry ? rem + ~hz + 1 : rem - hz; /* < hz, so neither sum wraps */
       low |= 1;
     }
   }
-  unsigned s = 0;
-  while (high != 0) {
-    low = (low >> 1) | (high << 63);
+  for (s = 0; s < 64 && high != 0; s++) {
+    low = (low >> 1) | ((high & 1) << 63);
     high >>= 1;
-    s++;
   }
   *scale = low;
   *shift = s;
