@@ -9,7 +9,11 @@
 # idlespec-mc-mpi and make mpi-check; .ci/run installs it), power (the
 # powerpc64 and powerpc64le cross compilers, qemu-user and sparse: validate's
 # byte-order check with sparse and the POWER targets; .ci/run installs it),
-# fuzz (AFL++, the second engine of make fuzz-exposure; .ci/run installs it).
+# fuzz (AFL++, the second engine of make fuzz-exposure; .ci/run installs it), framac
+# (Frama-C with EVA and WP, and why3 for WP's provers: validate's proofs on
+# the file's own text, validate/framac.h; without it those clauses say
+# "tested"; .ci/run installs it. why3's prover configuration is written by
+# each run into its own scratch directory, never into $HOME).
 set -euo pipefail
 
 check=
@@ -17,8 +21,8 @@ groups=()
 for a in "$@"; do
   case $a in
     --check) check=1 ;;
-    base | kernel | html | mpi | power | fuzz) groups+=("$a") ;;
-    *) echo "usage: scripts/setup.sh [--check] [base|kernel|html|mpi|power|fuzz]..." >&2; exit 2 ;;
+    base | kernel | html | mpi | power | fuzz | framac) groups+=("$a") ;;
+    *) echo "usage: scripts/setup.sh [--check] [base|kernel|html|mpi|power|fuzz|framac]..." >&2; exit 2 ;;
   esac
 done
 [ ${#groups[@]} -gt 0 ] || groups=(base)
@@ -51,6 +55,9 @@ power_packages=(
 fuzz_packages=(
   afl++                                       # make fuzz-exposure: AFL++ beside libFuzzer
 )
+framac_packages=(
+  frama-c-base why3                           # validate: EVA and WP on the file's own text
+)
 kernel_packages=(
   linux-source-6.1 linux-source-6.12 xz-utils # make kernel-check: Debian 12's kernel sources
 )
@@ -63,6 +70,7 @@ for g in "${groups[@]}"; do
     mpi) packages+=("${mpi_packages[@]}") ;;
     power) packages+=("${power_packages[@]}") ;;
     fuzz) packages+=("${fuzz_packages[@]}") ;;
+    framac) packages+=("${framac_packages[@]}") ;;
   esac
 done
 

@@ -25,7 +25,12 @@
 #include "sandbox/process.h"
 #include "sandbox/sandbox.h"
 #include "validate/component.h"
+<<<<<<< HEAD
 #include "validate/sparse_check.h"
+=======
+#include "validate/extract.h"
+#include "validate/framac.h"
+>>>>>>> framac
 #include "verify/build_paths.h"
 #include "verify/outputs.h"
 #include "verify/sarif.h"
@@ -607,6 +612,12 @@ void judge_against_spec(Report& rep, const Options& opt) {
   rep.clauses.clear();
   for (const auto& p : rep.parts)
     rep.clauses.insert(rep.clauses.end(), p.clauses.begin(), p.clauses.end());
+  // Frama-C missing: the set-up line once per report (validate/framac.h).
+  if (std::any_of(
+          rep.clauses.begin(), rep.clauses.end(),
+          [](const ClauseVerdict& v) { return v.proof_note == "Frama-C is not installed"; }) &&
+      std::find(rep.notes.begin(), rep.notes.end(), framac_setup_line()) == rep.notes.end())
+    rep.notes.push_back(framac_setup_line());
   // An attempt of the code under test to leave its sandbox is a finding.
   rep.exit_code = rep.error.empty()
                       ? command_exit_code(rep.clauses, opt.allow_unknown, any_escape(rep))
@@ -704,6 +715,12 @@ Part run_component(const Options& opt, const Component& c, Target t) {
   {
     SandboxLog::Scope scope(log);
     part = c.check(opt, t);
+  }
+  // Frama-C's EVA on the same text (validate/framac.h): how each covered
+  // verdict was reached; it changes no status.
+  if (!interrupted()) {
+    SandboxLog::Scope scope(log);
+    framac_pass(opt, c, t, part);
   }
   for (const auto& escape : log.findings()) part.escapes.push_back(escape);
   for (const auto& n : log.notes())
@@ -958,6 +975,19 @@ std::string fixed(double x, int digits) {
   return b;
 }
 
+// How a verdict was reached, after its status (issue 38): " (proven: ...)",
+// " (tested; ...)" for a held clause a Frama-C unit covers; "" otherwise.
+std::string proof_level(const ClauseVerdict& v) {
+  if (v.status != "held" || v.proof.empty()) return "";
+  return " (" + v.proof + (v.proof == "proven" ? ": " : "; ") + v.proof_note + ")";
+}
+
+// EVA's alarm beside a failed clause's counterexample: "EVA: <alarm> at f:l".
+std::string alarm_beside(const ClauseVerdict& v) {
+  if (v.alarm.empty() || v.status == "held") return "";
+  return "EVA: " + v.alarm + " at " + v.alarm_file + ":" + std::to_string(v.alarm_line);
+}
+
 std::string clause_json(const ClauseVerdict& v) {
   return "{\"id\":" + js(v.id) + ",\"component\":" + js(v.component) +
          ",\"function\":" + js(v.function) + ",\"file\":" + js(v.file) +
@@ -967,6 +997,9 @@ std::string clause_json(const ClauseVerdict& v) {
          ",\"follows_from\":" + js(v.follows_from) + ",\"spec_note\":" + js(v.spec_note) +
          ",\"fixed_by\":" + js(v.fixed_by) + ",\"era\":" + js(v.era) +
          ",\"replay\":" + js(v.replay) + ",\"counterexamples\":" + js_list(v.counterexamples) +
+         ",\"proof\":" + js(v.proof) + ",\"proof_note\":" + js(v.proof_note) +
+         ",\"alarm\":" + js(v.alarm) + ",\"alarm_file\":" + js(v.alarm_file) +
+         ",\"alarm_line\":" + std::to_string(v.alarm_line) +
          (v.subjects_compared ? ",\"fails_like\":" + js_list(v.fails_like) : std::string()) + "}";
 }
 
@@ -1010,10 +1043,12 @@ std::string render_markdown(const Report& rep) {
     if (v.status == "accepted" && !v.fixed_by.empty())
       why += " (fixed upstream by " + v.fixed_by + ")";
     if (!v.counterexamples.empty()) why += (why.empty() ? "" : "; ") + v.counterexamples.front();
+    if (const std::string a = alarm_beside(v); !a.empty()) why += (why.empty() ? "" : "; ") + a;
     if (!v.error.empty()) why += (why.empty() ? "" : "; ") + v.error;
     o << "| " << v.id << " | `" << v.function << "` | " << markdown_cell(v.file)
       << (v.line > 0 ? ":" + std::to_string(v.line) : "") << " | "
-      << (bad ? "**" + v.status + "**" : v.status) << " | " << markdown_cell(why) << " |\n";
+      << markdown_cell(bad ? "**" + v.status + "**" : v.status + proof_level(v)) << " | "
+      << markdown_cell(why) << " |\n";
   }
   for (const auto& p : rep.parts)
     for (const auto& e : p.escapes) o << "\n- escape: " << markdown_cell(e) << " (a finding)";
@@ -1048,7 +1083,7 @@ std::string render_text(const Report& rep) {
       o << line << r.outcome << "\n";
     }
     for (const auto& v : p.clauses) {
-      o << v.id << " [" << v.function << "] " << v.status;
+      o << v.id << " [" << v.function << "] " << v.status << proof_level(v);
       if (v.status == "failed" && !v.spec_note.empty()) o << ": " << v.spec_note;
       if (!v.coverage.empty()) o << "  (" << v.coverage << ")";
       o << "\n";
@@ -1059,6 +1094,7 @@ std::string render_text(const Report& rep) {
         o << "\n";
       }
       for (const auto& c : v.counterexamples) o << "    " << c << "\n";
+      if (const std::string a = alarm_beside(v); !a.empty()) o << "    " << a << "\n";
       if (!v.replay.empty()) o << "    replay (--keep-temp): " << v.replay << "\n";
       if (!v.error.empty()) o << "    " << v.error << "\n";
       if (!v.note.empty()) o << "    note: " << v.note << "\n";
@@ -1181,6 +1217,7 @@ std::string render_sarif(const Report& rep) {
     if (!v.spec_note.empty()) r.message += " (" + v.spec_note + ")";
     if (!v.counterexamples.empty()) r.message += ": " + v.counterexamples.front();
     if (!v.error.empty()) r.message += ": " + v.error;
+    if (const std::string a = alarm_beside(v); !a.empty()) r.message += "; " + a;
     // The finding's identity: the clause, where it is judged and how it
     // ended; not the counterexample (it changes with the seed) or the path.
     r.fingerprint_key =
@@ -1192,6 +1229,11 @@ std::string render_sarif(const Report& rep) {
     }
     if (v.status == "accepted") r.suppression = v.spec_note;
     r.properties = {{"subject", v.subject}, {"function", v.function}};
+    if (!v.proof.empty()) r.properties.push_back({"proof", v.proof});
+    // EVA's alarm: a location of the result, the code flow's last step.
+    if (!v.alarm.empty() && v.alarm_line > 0) {
+      r.related.push_back({v.alarm_file, v.alarm_line, "EVA: " + v.alarm});
+    }
     if (!v.fixed_by.empty()) r.properties.push_back({"fixedBy", v.fixed_by});
     if (!v.replay.empty()) r.replay.push_back(v.replay);
     results.push_back(std::move(r));
@@ -1297,7 +1339,9 @@ into a plain and an ASan+UBSan harness, and run in child processes.
   --allow-unknown        exit 0 instead of 3 when nothing failed but a clause
                          could not be judged
 
-Environment: states' Z3 boundary edges are built in (validate/states_edges.txt,
+Environment: IDLESPEC_FRAMAC names the Frama-C program (default frama-c;
+"none" switches the proofs off: the clauses it covers say "tested").
+States' Z3 boundary edges are built in (validate/states_edges.txt,
 used when it describes this build's model); for a build whose model it
 does not describe, IDLESPEC_CACHE_DIR is where they are kept for the next
 run of this executable (default $XDG_CACHE_HOME/idlespec or
