@@ -25,12 +25,8 @@
 #include "sandbox/process.h"
 #include "sandbox/sandbox.h"
 #include "validate/component.h"
-<<<<<<< HEAD
-#include "validate/sparse_check.h"
-=======
-#include "validate/extract.h"
 #include "validate/framac.h"
->>>>>>> framac
+#include "validate/sparse_check.h"
 #include "verify/build_paths.h"
 #include "verify/outputs.h"
 #include "verify/sarif.h"
