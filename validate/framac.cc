@@ -209,7 +209,11 @@ EvaResult run_eva(const Options& opt, const std::string& dir, const std::string&
   EvaResult r;
   const auto t0 = std::chrono::steady_clock::now();
   const std::string cmd = framac_command();
-  if (cmd.empty() || !executable_on_path(cmd)) {
+  if (cmd.empty()) {
+    r.error = "Frama-C turned off (IDLESPEC_FRAMAC=none)";
+    return r;
+  }
+  if (!executable_on_path(cmd)) {
     r.unavailable = framac_setup_line();
     return r;
   }
@@ -415,7 +419,7 @@ void framac_pass(const Options& opt, const Component& component, const Target& t
     part.seconds += wp.seconds;
     if (wp.ran)
       part.notes.push_back(strprintf(
-          "Frama-C WP: %s()'s contract (validate/%s): %d of %d goals proved with Z3, %.1f s",
+          "Frama-C WP: %s()'s contract (harness/%s): %d of %d goals proved with Z3, %.1f s",
           u->wp_function.c_str(), u->wp_contracts.c_str(), wp.proved, wp.goals, wp.seconds));
     else
       part.notes.push_back("Frama-C WP: " + wp.error);

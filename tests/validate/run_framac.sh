@@ -150,10 +150,17 @@ grep -q "(proven)" "$SCRATCH/html/index.html" || fail "matrix: the HTML report l
 # --- without Frama-C: tested, the set-up line once ----------------------------
 COMPONENT=xcede
 # shellcheck disable=SC2086
-IDLESPEC_FRAMAC=none run x_none --source "$(src faithful)" --inputs generated --fuzz 0 --budget "$BUDGET"
+IDLESPEC_FRAMAC=frama-c-not-on-path run x_none --source "$(src faithful)" --inputs generated --fuzz 0 --budget "$BUDGET"
 expect_rc x_none 0
 expect_level x_none XCEDE-1 "held (tested; Frama-C is not installed)"
 n=$(grep -c "scripts/setup.sh framac" "$SCRATCH/x_none.out")
 [ "$n" = 1 ] || fail "x_none: the set-up line is named $n times, expected once"
+# Turned off on purpose (the other validate scripts do so): tested, and no
+# set-up line (nothing is missing).
+# shellcheck disable=SC2086
+IDLESPEC_FRAMAC=none run x_off --source "$(src faithful)" --inputs generated --fuzz 0 --budget "$BUDGET"
+expect_rc x_off 0
+expect_level x_off XCEDE-1 "held (tested; Frama-C turned off (IDLESPEC_FRAMAC=none))"
+grep -q "scripts/setup.sh framac" "$SCRATCH/x_off.out" && fail "x_off: a set-up line although Frama-C was turned off"
 
 finish

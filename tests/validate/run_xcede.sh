@@ -35,7 +35,7 @@ variant keeps_count_on_error '/variant: keeps_count_on_error/s/= 0;/= ARRAY_SIZE
 # more than it holds: the mutant of verify's UnboundedDecoder (its
 # TrustingSource, which believes payload_size for the buffer's length). XCEDE-1
 # alone, as under verify; the count stays within the table (XCEDE-4 held).
-variant trusting_source 's/else if (declared == count \&\& raw\[1 + payload_size\] != 0)/else if (raw[1 + payload_size] != 0)/'
+variant trusting_source 's/else if (declared == count \&\& 1 + payload_size < sizeof(xcede_latency_parameter) \&\&/else if (/'
 
 # The code hands the firmware an address it cannot write: every query
 # crashes before any payload reaches the code. XCEDE-1 fails, naming the
