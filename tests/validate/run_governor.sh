@@ -126,6 +126,11 @@ expect_clause no_negative_guard GOV-9 failed
 expect_text no_negative_guard "sleep -9223372036854775808 ns"
 expect_text no_negative_guard "the spec accepts a GOV-9 violation for v6.14, seed-v2, seed-threshold, reference, v6.19, but none of them breaks"
 grep -q "80606f4eb8d7" "$SCRATCH/no_negative_guard.out" && fail "no_negative_guard: names 80606f4eb8d7 for a GOV-9 failure the accepting subjects do not share"
+# Replayed on every failing input, the subjects make the file's choice on
+# one (not consulting the timer after short idle periods, the accepted
+# violation, they take the same deep state) and on the others not: a file
+# failing where no subject does fails another way, whatever else it shares.
+expect_text no_negative_guard "some subject makes the file's choice too, on "
 expect_no_driver_crash no_negative_guard
 # ... and judged against v6.19, whose GOV-9 violation the spec accepts, it
 # still fails: the acceptance does not cover a violation v6.19 does not share.
@@ -192,6 +197,38 @@ expect_only_failed squares_32bit GOV-5
 expect_text squares_32bit "the predictor's sums wrapped: get_typical_interval() answered "
 expect_text squares_32bit "predictor with the sum of the squared intervals in 32 bits (exact: "
 expect_no_driver_crash squares_32bit
+
+# menu_select() of v4.17 to v4.19 (this suite's own, governor_v417_select.c,
+# on the rest of governor_us_era.c): the tick-stopped promotion of
+# 5ef499cd571c returns a state over the limit (GOV-2), and there is no early
+# return of state 0. The subjects, replayed from the file's state, return
+# state 0 early where state 1 is over the limit, so the counterexample must
+# not shrink into such a table: the report names the acceptance for the
+# v6.14 family and its fix (RHEL 8.1's 4.18 and the 4.14-4.19 backports
+# were said to "fail another way").
+V417="$SCRATCH/governor_v417_era.c"
+{ sed '/^static int menu_select(/,$d' "$HERE/governor_us_era.c"; cat "$HERE/governor_v417_select.c"; } >"$V417"
+run v417_era --source "$V417" --component governor --budget "$BUDGET" --no-sanitizers
+expect_rc v417_era 1
+expect_only_failed v417_era GOV-2
+expect_text v417_era "GOV-2 [menu_select] failed: as v6.14, seed-v2, seed-threshold (the spec accepts this violation there); fixed upstream by 779b1a1cb13a"
+expect_text v417_era "the file chose idx=2 stop_tick=1: state 2 exit latency 200000 ns > limit 20000 ns"
+grep -q "none of them breaks" "$SCRATCH/v417_era.out" && fail "v417_era: the accepted GOV-2 failure said to be another"
+expect_no_driver_crash v417_era
+# The microsecond-era file with a predictor that keeps the largest sample
+# when at least half remain (as a stable tree's backport does, Excito's
+# 6.1.142 among them): it predicts otherwise than every subject, and walks
+# as the v6.14 family to the same GOV-2 violation. The subjects are compared
+# on the walk of the known predictors' predictions from the file's learned
+# state too, so the acceptance and its fix are named.
+USMAX="$SCRATCH/governor_us_era_keeps_max.c"
+sed '/if (n \* 4 <= RING \* 3)$/{n;s/return UINT_MAX;/return n * 2 >= RING ? top : UINT_MAX;/}' "$HERE/governor_us_era.c" >"$USMAX"
+grep -q "return n \* 2 >= RING ? top : UINT_MAX;" "$USMAX" || fail "us_era_keeps_max: not made"
+run us_era_keeps_max --source "$USMAX" --component governor --budget "$BUDGET" --no-sanitizers
+expect_rc us_era_keeps_max 1
+expect_clause us_era_keeps_max GOV-2 failed
+expect_text us_era_keeps_max "GOV-2 [menu_select] failed: as v6.14, seed-v2, seed-threshold (the spec accepts this violation there); fixed upstream by 779b1a1cb13a"
+expect_no_driver_crash us_era_keeps_max
 
 run us_era --source "$HERE/governor_us_era.c" --component governor --budget "$BUDGET" --no-sanitizers
 expect_rc us_era 1
