@@ -555,9 +555,13 @@ void judge_against_spec(Report& rep, const Options& opt) {
         v.status = "accepted";
         v.spec_note = "the spec accepts this for " + acc->subject + ": " + acc->reason;
         v.fixed_by = acc->fixed_by_commit;
+        // "- Fixed by: none (why)": no commit to name; the spec's why (open
+        // upstream, with its finding page; or upstream's design) is said.
+        if (v.fixed_by.empty() && !acc->fixed_by.empty())
+          v.spec_note += "; fixed by: " + acc->fixed_by;
       } else if (v.status == "failed") {
         // Which other subjects the spec accepts it for, and their fix.
-        std::string like, unlike, fix;
+        std::string like, unlike, fix, fix_text;
         for (const auto& a : clause->accepted) {
           if (!shows(a.subject)) {
             unlike += (unlike.empty() ? "" : ", ") + a.subject;
@@ -566,10 +570,14 @@ void judge_against_spec(Report& rep, const Options& opt) {
           if (a.subject == subject) continue;
           like += (like.empty() ? "" : ", ") + a.subject;
           if (fix.empty()) fix = a.fixed_by_commit;
+          if (fix_text.empty()) fix_text = a.fixed_by;
         }
         if (!like.empty()) {
           v.spec_note = "as " + like + " (the spec accepts this violation there)";
-          if (!fix.empty()) v.spec_note += "; fixed upstream by " + fix;
+          if (!fix.empty())
+            v.spec_note += "; fixed upstream by " + fix;
+          else if (!fix_text.empty())
+            v.spec_note += "; fixed by: " + fix_text;
           v.fixed_by = fix;
         } else if (!unlike.empty()) {
           v.spec_note =
