@@ -1,7 +1,10 @@
 # A thin front end over CMake presets. The two set-up commands:
 #   make verify   install what is missing, build, run `idlespec verify`
 #   make test     install what is missing, build, run the whole ctest suite
-# Also: make fuzz [FUZZ_SECONDS=60] [FUZZ_JOBS=N], make bench, make asan, make tsan, make format,
+# Also: make fuzz [FUZZ_SECONDS=60] [FUZZ_JOBS=N], make fuzz-ubsan, make bench, make asan,
+#   make tsan, make format,
+#   make fuzz-exposure [EXPOSURE_ARGS=--short]  time to exposure of every fuzz
+#                      witness, libFuzzer beside AFL++ (scripts/setup.sh fuzz)
 #   make kernel-check  validate Debian's linux-source-6.1 and -6.12 against
 #                      tests/kernel/expected.tsv (installs the two packages)
 #   make mpi-check     the distributed model checker under mpirun -np 2 against
@@ -17,7 +20,8 @@ BUILD := build/$(PRESET)
 FUZZ_SECONDS ?= 60
 VERIFY_ARGS ?=
 
-.PHONY: all setup build verify test kernel-check mpi-check asan tsan fuzz bench format clean
+.PHONY: all setup build verify test kernel-check mpi-check asan tsan fuzz fuzz-ubsan fuzz-exposure \
+        fuzz-builds bench format clean
 
 all: build
 
@@ -56,12 +60,35 @@ fuzz: setup
 	ctest --preset fuzz
 	$(if $(FUZZ_JOBS),FUZZ_JOBS=$(FUZZ_JOBS)) scripts/fuzz.sh $(FUZZ_SECONDS) build/fuzz
 
-bench: setup
-	$(MAKE) build PRESET=release
+# UBSan in a build of its own, as OSS-Fuzz runs it: corpus replay and witness
+# campaigns (the fuzz preset is the ASan build).
+fuzz-ubsan: setup
+	cmake --preset fuzz-ubsan >/dev/null
+	cmake --build --preset fuzz-ubsan
+	ctest --preset fuzz-ubsan
+
+# The witnesses in the libFuzzer build and, where AFL++ is installed, in the
+# AFL++ build (afl-clang-fast++); scripts/fuzz_exposure.sh says when it is not.
+WITNESSES = $$(cut -f1 build/fuzz/fuzz-witnesses.tsv)
+fuzz-builds: setup
 	cmake --preset fuzz >/dev/null
 	cmake --build --preset fuzz
+	if command -v afl-clang-fast++ >/dev/null && command -v afl-fuzz >/dev/null; then \
+	  cmake --preset fuzz-afl >/dev/null && \
+	  cmake --build --preset fuzz-afl --target $(WITNESSES); \
+	fi
+
+fuzz-exposure: fuzz-builds
+	scripts/fuzz_exposure.sh $(EXPOSURE_ARGS) build/fuzz build/fuzz-afl
+
+# BENCH_EXPOSURE=full: the whole time-to-exposure run (~30 min) instead of
+# its short form.
+bench: setup fuzz-builds
+	$(MAKE) build PRESET=release
 	cmake --build --preset fuzz --target subject_only_fuzz
-	scripts/bench.sh build/release build/fuzz
+	cmake --preset fuzz-ubsan >/dev/null
+	cmake --build --preset fuzz-ubsan
+	scripts/bench.sh build/release build/fuzz build/fuzz-ubsan build/fuzz-afl
 
 format:
 	git ls-files '*.cc' '*.h' | xargs clang-format -i

@@ -43,7 +43,9 @@ the file's name.
   --memory, --disk-quota, --no-sanitizers, --no-sandbox, --cc,
   --harness-dir, --keep-temp.
 
-Cells: held, accepted, n/a, absent; failed (fix: the upstream commit that
+Cells: held (held (proven) or held (tested) for a clause Frama-C's EVA
+covers: proven on the file's text, or the tests' verdict alone), accepted,
+n/a, absent; failed (fix: the upstream commit that
 fixed it, where the spec records one); error (what could not be judged);
 unknown; uncovered. Below the table, each failed or errored cell's first
 counterexample or message.
@@ -98,7 +100,7 @@ std::string label_for(const std::string& path) {
 
 // The cell of one verdict: its status, with the fix or the construct.
 // A clause judged on several targets (validate/targets.h) whose verdicts
-// differ names the targets of the cell's status: "failed (ppc64, host)".
+// differ names the targets of the cell's status: "failed on ppc64".
 std::string cell(const validate::ClauseVerdict& v) {
   std::string on;
   bool differ = false;
@@ -108,6 +110,8 @@ std::string cell(const validate::ClauseVerdict& v) {
   }
   const std::string status = differ ? v.status + " on " + on : v.status;
   if (v.status == "failed" && !v.fixed_by.empty()) return status + " (fix " + v.fixed_by + ")";
+  // A clause Frama-C's EVA covers: proven apart from tested (validate/framac.h).
+  if (v.status == "held" && !v.proof.empty()) return status + " (" + v.proof + ")";
   return status;
 }
 
@@ -116,6 +120,9 @@ std::string footnote(const validate::ClauseVerdict& v) {
   std::string why;
   if (v.status == "failed") {
     why = v.counterexamples.empty() ? "" : v.counterexamples.front();
+    if (!v.alarm.empty())
+      why += (why.empty() ? "" : "; ") + std::string("EVA: ") + v.alarm + " at " + v.alarm_file +
+             ":" + std::to_string(v.alarm_line);
     if (!v.spec_note.empty()) why += (why.empty() ? "" : "; ") + v.spec_note;
     // Where, when the targets' verdicts differ (the cell names them).
     const bool differ = std::any_of(v.targets.begin(), v.targets.end(),
@@ -224,6 +231,7 @@ std::string render_json(const std::vector<Column>& cols, int exit_code) {
     for (const auto& v : c.report.clauses) {
       w.begin_object().key("id").value(v.id).key("function").value(v.function);
       w.key("file").value(v.file).key("status").value(v.status).key("fixed_by").value(v.fixed_by);
+      w.key("proof").value(v.proof);
       w.key("targets").begin_array();
       for (const auto& t : v.targets)
         w.begin_object().key("target").value(t.target).key("status").value(t.status).end_object();

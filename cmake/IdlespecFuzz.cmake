@@ -52,7 +52,13 @@ if(IDLESPEC_LIBFUZZER)
   # an empty corpus in the build tree (-seed=1, the target's dictionary and
   # max_len) and passes only if libFuzzer finds the violation of `clause`
   # within max_runs runs and max_seconds (tests/witnesses/fuzz_expect_crash.sh).
+  # Every witness is also listed in BUILD/fuzz-witnesses.tsv (name, target,
+  # clause), which scripts/fuzz_exposure.sh reads.
+  set(witness_list ${CMAKE_BINARY_DIR}/fuzz-witnesses.tsv)
+  file(WRITE ${witness_list} "")
   function(idlespec_fuzz_witness name source options clause max_runs max_seconds)
+    get_filename_component(target ${options} NAME_WE)
+    file(APPEND ${witness_list} "${name}\t${target}\t${clause}\n")
     add_executable(${name} ${source})
     target_link_libraries(${name} PRIVATE idlespec_fuzz)
     target_link_options(${name} PRIVATE -fsanitize=fuzzer)
@@ -68,11 +74,17 @@ if(IDLESPEC_LIBFUZZER)
   idlespec_fuzz_witness(xcede_fuzz_witness_unbounded_decoder
                         tests/witnesses/fuzz_unbounded_decoder.cc ${xcede_options}
                         XCEDE-1 200000 50)
+  idlespec_fuzz_witness(xcede_fuzz_witness_boolean_wake
+                        tests/witnesses/fuzz_boolean_wake.cc ${xcede_options}
+                        XCEDE-5 200000 50)
   # states_fuzz's driver (the table judged by oracle/states.h).
   set(states_options ${CMAKE_SOURCE_DIR}/fuzz/states_fuzz.options)
   idlespec_fuzz_witness(states_fuzz_witness_min_minus_one
                         tests/witnesses/fuzz_min_minus_one.cc ${states_options}
                         STATES-4 200000 50)
+  idlespec_fuzz_witness(states_fuzz_witness_keeps_out_of_order
+                        tests/witnesses/fuzz_keeps_out_of_order.cc ${states_options}
+                        STATES-1 200000 50)
 
   # busy_delay_fuzz's checker over tests/witnesses/busy_delay_witnesses.h.
   set(busy_delay_options ${CMAKE_SOURCE_DIR}/fuzz/busy_delay_fuzz.options)
@@ -106,4 +118,7 @@ if(IDLESPEC_LIBFUZZER)
   idlespec_fuzz_witness(teo_fuzz_witness_polling_stops_tick
                         tests/witnesses/fuzz_teo_polling_stops_tick.cc ${teo_options}
                         TEO-3 200000 50)
+  idlespec_fuzz_witness(teo_fuzz_witness_no_tick_correction
+                        tests/witnesses/fuzz_teo_no_tick_correction.cc ${teo_options}
+                        TEO-4 200000 50)
 endif()

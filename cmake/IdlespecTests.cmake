@@ -99,7 +99,7 @@ endforeach()
 foreach(entry validate_states=128 cli_clusterfuzzlite=118 validate_xcede=114
         validate_idle_core=110 validate_busy_delay=66 validate_teo=46 cli_html_report=39
         validate_sandbox=26 validate_governor=20 validate_verdicts=16 validate_candidate=15
-        validate_budget=66 validate_hostile=40 validate_shims=17)
+        validate_budget=66 validate_hostile=40 validate_shims=17 validate_sigmask=100)
   string(REPLACE "=" ";" entry ${entry})
   list(GET entry 0 test)
   list(GET entry 1 seconds)

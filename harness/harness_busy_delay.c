@@ -13,9 +13,10 @@
  *                                        (default: all 2^32)
  *   harness scan-policy NR [LO HI]...    rtas_busy_delay, need_resched() = NR, system running
  *   harness early                        rtas_busy_delay sequences, system_state booting
- *   harness boundary                     all three on boundary statuses only (the sanitizer
+ *   harness boundary [N]                 all three on boundary statuses only (the sanitizer
  *                                        build); writes "AT <mode> <status> nr=<n>" to stderr
- *                                        before each call
+ *                                        before each call; N: skip the first N scans of a
+ *                                        status (a resumed run)
  *
  * Protocol lines (on the descriptor of IDLESPEC_PROTOCOL_FD, else stdout;
  * statuses as 0x%08x):
@@ -36,7 +37,10 @@
  *   NOTE <words>  ABORT <why>  ABSENT <function>  DONE <mode>
  * OBS lines are the scan run-length encoded: consecutive statuses with the
  * same answer share a line. A crash or hang ends the run in flight, the scan
- * goes on with the next status, up to MAX_TRAPS per process.
+ * goes on with the next status, up to MAX_TRAPS per process. A hang the
+ * signal watchdog cannot end (the code blocked or ignored SIGALRM) ends the
+ * process after its TRAP line, exit HARNESS_EXIT_HUNG (harness_runtime.c):
+ * the driver starts it again after that status.
  */
 #include "harness_runtime.c"
 
@@ -112,7 +116,22 @@ static void on_tick(int sig) {
   siglongjmp(recover, 1);
 }
 
+/* The hang backstop (harness_runtime.c): progress is a new status or a new
+ * early-boot call; a call stuck past BACKSTOP_SECONDS gets the TRAP line the
+ * tick above would have written, and the process ends (the driver resumes
+ * the scan after that status, busy_delay_check.cc). */
+static unsigned long busy_delay_pulse(void) { return call_seq * 2654435761UL + cur_status; }
+
+static void busy_delay_backstop_report(void) {
+  flush_run((uint64_t)cur_status - 1);
+  char what[64];
+  snprintf(what, sizeof(what), "did not return within %d s (hang)", WATCHDOG_SECONDS);
+  trap(cur_status, what);
+}
+
 static void install_busy_delay_traps(void) {
+  backstop_pulse = busy_delay_pulse;
+  backstop_report = busy_delay_backstop_report;
   install_traps();
   struct sigaction sa;
   memset(&sa, 0, sizeof(sa));
@@ -353,6 +372,18 @@ static void early(void) {
 #endif
 
 /* --- boundary statuses (the sanitizer build) -------------------------------- */
+/* "boundary N": the first N scans of one status skipped (the driver resumes
+ * a run the hang backstop ended after the status it hung on). */
+static unsigned long boundary_skip;
+
+static void boundary_scan(uint32_t s) {
+  if (boundary_skip) {
+    boundary_skip--;
+    return;
+  }
+  scan(s, s);
+}
+
 static const uint32_t boundary_statuses[] = {
     0, 1, 2, 0xffffffffu, 0xfffffffeu, 0xfffffffdu, 9898, 9899, 9900, 9901, 9902, 9903, 9904,
     9905, 9906, 9907, 990, 9910, 99000, 99005, (uint32_t)-9900, (uint32_t)-9905, 0x7fffffffu,
@@ -362,7 +393,7 @@ static void boundary(void) {
   boundary_trace = true;
 #ifdef HAVE_RTAS_BUSY_DELAY_TIME
   mode = MODE_TIME;
-  for (size_t i = 0; i < ARRAY_SIZE(boundary_statuses); i++) scan(boundary_statuses[i], boundary_statuses[i]);
+  for (size_t i = 0; i < ARRAY_SIZE(boundary_statuses); i++) boundary_scan(boundary_statuses[i]);
   if (!scan_cut) record("COMPLETE time");
 #endif
 #ifdef HAVE_RTAS_BUSY_DELAY
@@ -370,7 +401,7 @@ static void boundary(void) {
   system_state = SYSTEM_RUNNING;
   for (int nr = 0; nr <= 1; nr++) {
     shim_need_resched = nr;
-    for (size_t i = 0; i < ARRAY_SIZE(boundary_statuses); i++) scan(boundary_statuses[i], boundary_statuses[i]);
+    for (size_t i = 0; i < ARRAY_SIZE(boundary_statuses); i++) boundary_scan(boundary_statuses[i]);
   }
   if (!scan_cut) record("COMPLETE policy");
   shim_need_resched = false;
@@ -380,7 +411,7 @@ static void boundary(void) {
 }
 
 static int usage(void) {
-  fprintf(stderr, "usage: harness scan-time [LO HI]... | scan-policy NR [LO HI]... | early | boundary\n");
+  fprintf(stderr, "usage: harness scan-time [LO HI]... | scan-policy NR [LO HI]... | early | boundary [N]\n");
   return 2;
 }
 
@@ -411,7 +442,12 @@ int main(int argc, char **argv) {
 #else
     record("ABSENT rtas_busy_delay");
 #endif
-  } else if (!strcmp(m, "boundary")) {
+  } else if (!strcmp(m, "boundary") && argc <= 3) {
+    if (argc == 3) {
+      char *end;
+      boundary_skip = strtoul(argv[2], &end, 10);
+      if (*end || end == argv[2]) return usage();
+    }
     boundary();
   } else {
     return usage();

@@ -116,8 +116,21 @@ static void reset_for_input(const struct harness_component *c) {
   nwarns = 0;
 }
 
+/* The input in flight, for the hang backstop (harness_runtime.c): the line
+ * the signal watchdog would have written, from the backstop's thread. */
+static const struct harness_component *inflight_component;
+static long long inflight_id;
+
+static void firmware_backstop_report(void) {
+  if (!inflight_component) return;
+  inflight_component->report(inflight_id, 0, -1);
+  emit_log_and_warns(inflight_id);
+}
+
 static void run_input(const struct harness_component *c, long long id, bool trace) {
   static volatile int ret;
+  inflight_component = c;
+  inflight_id = id;
   reset_for_input(c);
   ret = 0;
   trap_sig = 0;
@@ -177,6 +190,7 @@ static int harness_run_fields(int argc, char **argv, const struct harness_compon
     return 0;
   }
   if (c->setup) c->setup();
+  backstop_report = firmware_backstop_report;
   install_traps();
   harness_current = c;
   static const char *const count[] = {"one", "two", "three", "four", "five"};

@@ -195,6 +195,16 @@ static void emit_device(const char *tag, long long id, long step) {
 }
 
 /* --- one input ----------------------------------------------------------------- */
+/* The input in flight, for the hang backstop (harness_runtime.c): the HANG
+ * line the signal watchdog would have written, from the backstop's thread. */
+static long long inflight_id;
+static volatile long *inflight_step;
+
+static void backstop_hang_line(void) {
+  emit("HANG %lld %ld", inflight_id, inflight_step ? *inflight_step : 0L);
+  for (unsigned i = 0; i < nwarns; i++) emit("WARN %lld %s", inflight_id, warns[i]);
+}
+
 static void run_input(long long id, bool trace, unsigned hz) {
   static volatile long step;
   static volatile int idx;
@@ -214,6 +224,8 @@ static void run_input(long long id, bool trace, unsigned hz) {
   nwarns = 0;
   trap_sig = 0;
 
+  inflight_id = id;
+  inflight_step = &step;
   trace_at(trace, id);
   emit_device("I", id, -1);
   step = 0;
@@ -324,6 +336,7 @@ int main(int argc, char **argv) {
   flush_out();
   return 0;
 #else
+  backstop_report = backstop_hang_line;
   install_traps();
   return harness_input_loop(governor_input, 3, 3, "expected four fields: <id> <hz> <states> <steps>",
                             trace);

@@ -1637,6 +1637,19 @@ static int ic_parse_threads(const char *f) {
   return (int)threads;
 }
 
+/* The hang backstop (harness_runtime.c): progress is a move; a thread stuck
+ * past BACKSTOP_SECONDS gets the HANG line the alarm above would have
+ * written, with the schedule so far, and the process ends (the driver
+ * resumes after this job). */
+static long long ic_inflight_id;
+static unsigned long ic_pulse(void) { return ic_progress; }
+static void ic_backstop_report(void) {
+  static char sched[IC_MAX_MOVES * 5];
+  ic_moves_text(ic_moves, ic_nmoves, sched, sizeof sched);
+  emit("HANG %lld schedule=%s", ic_inflight_id, sched);
+  for (unsigned i = 0; i < nwarns; i++) emit("WARN %lld %s", ic_inflight_id, warns[i]);
+}
+
 static void ic_job(long long id, char **f, int nf, int trace) {
   static struct ic_move mv[IC_MAX_MOVES];
   struct ic_stats st;
@@ -1649,6 +1662,7 @@ static void ic_job(long long id, char **f, int nf, int trace) {
   ic_setup_core(threads, cycles, f[3]);
   memset(ic_seen_key, 0, sizeof(uint64_t) << IC_HASH_BITS);
   ic_states = 0;
+  ic_inflight_id = id;
   trace_at(trace, id);
   trap_sig = 0;
   if (sigsetjmp(recover, 1) == 0) {
@@ -1748,6 +1762,9 @@ int main(int argc, char **argv) {
   sigaction(SIGILL, &sa, NULL);
   sa.sa_handler = ic_on_alarm;
   sigaction(SIGALRM, &sa, NULL);
+  backstop_pulse = ic_pulse;
+  backstop_report = ic_backstop_report;
+  start_backstop();
 
   return harness_input_loop(idle_input, 5, 8, "expected <id> <threads> <mode> <cycles> <kinds> ...",
                             trace);

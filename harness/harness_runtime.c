@@ -7,15 +7,24 @@
  * Included once, after the shims and the code under test.
  */
 #include <fcntl.h>
+#include <pthread.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <sys/time.h>
+#include <time.h>
 #include <unistd.h>
 
 #define MAX_TRAPS 8
 #define MAX_WARNS 20
 #define WATCHDOG_SECONDS 2
+/* The hang backstop (below): a call stuck this long with no progress, longer
+ * than any signal watchdog here takes (busy_delay's and idle_core's periodic
+ * ones: at most 2 x WATCHDOG_SECONDS). */
+#define BACKSTOP_SECONDS (2 * WATCHDOG_SECONDS + 2)
+/* The exit status of a harness the backstop ended (validate/input_check.h
+ * kHarnessExitHung). */
+#define HARNESS_EXIT_HUNG 5
 
 /* --- the protocol channel ------------------------------------------------------
  * The driver (validate/process.cc) gives the harness a pipe of its own for
@@ -114,6 +123,94 @@ static void on_alarm(int sig) {
   siglongjmp(recover, 1);
 }
 
+/* --- the hang backstop ----------------------------------------------------------
+ * The watchdogs of the harnesses are signals (SIGALRM from setitimer, caught
+ * on the main thread, which siglongjmps out of the call), and the code under
+ * test can take signals away: sigprocmask / pthread_sigmask / a raw
+ * rt_sigprocmask with every signal blocked, or SIGALRM set to SIG_IGN, then
+ * a loop that never ends. The main thread then cannot be brought back, and a
+ * driver that only sees the process end at its wall-clock limit has no input
+ * to blame: an `error`, and the rest of the budget gone.
+ *
+ * The backstop is a thread of the harness, started with every signal blocked
+ * before the first input. Why a thread rather than the driver's wall clock
+ * alone: a signal mask is per thread (the code's sigprocmask changes the
+ * calling thread's only), a disposition does not matter to a thread that
+ * waits with clock_nanosleep and is never signalled, so nothing the code
+ * does with signals reaches it; and the thread sees what the driver cannot:
+ * the harness's progress (busy_delay's status in flight, idle_core's moves,
+ * which keep a long exploration from looking like a hang) and the state of
+ * the input in flight, so the hang line it writes is the one the signal
+ * watchdog would have written (the harness's backstop_report), and the
+ * driver judges a hang in the one place it already does, whichever watchdog
+ * saw it.
+ *
+ * It acts only when the signal watchdog had its chance: `in_call` set and
+ * the pulse (backstop_pulse(): the harness's measure of progress, by default
+ * watchdog_pulse, bumped each time a watchdog is armed) unchanged for
+ * BACKSTOP_SECONDS. The main thread is inside the code under test then, so
+ * the thread writes the hang line of the input in flight and ends the
+ * process with HARNESS_EXIT_HUNG; the driver resumes after that input as
+ * after a crash. (The main thread does not touch the output buffer while
+ * in_call is set, so the thread may use it; a call that returns in the very
+ * instant the thread decides is still one that ran for BACKSTOP_SECONDS.)
+ * A process the code forks has no backstop thread: the driver's wall clock
+ * is the last resort there. */
+static volatile unsigned long watchdog_pulse;
+static unsigned long (*backstop_pulse)(void);
+static void (*backstop_report)(void);
+
+static double backstop_now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void *backstop_main(void *arg) {
+  (void)arg;
+  unsigned long seen = 0;
+  int stuck = 0; /* in_call and the same pulse at the last look */
+  double since = 0;
+  const struct timespec tick = {0, 100 * 1000 * 1000};
+  for (;;) {
+    clock_nanosleep(CLOCK_MONOTONIC, 0, &tick, NULL);
+    const unsigned long pulse = backstop_pulse ? backstop_pulse() : watchdog_pulse;
+    if (!in_call || !stuck || pulse != seen) {
+      seen = pulse;
+      stuck = in_call != 0;
+      since = backstop_now();
+      continue;
+    }
+    if (backstop_now() - since < BACKSTOP_SECONDS) continue;
+    if (backstop_report) backstop_report();
+    flush_out();
+    _exit(HARNESS_EXIT_HUNG);
+  }
+  return NULL;
+}
+
+/* Once per process, before the first input: every signal blocked in the
+ * thread (a process-directed SIGALRM must reach the main thread's handler,
+ * never this one). A harness that cannot start it says so and stops: it
+ * would be one that a signal mask can hang. */
+static void start_backstop(void) {
+  static int started;
+  if (started) return;
+  sigset_t all, old;
+  sigfillset(&all);
+  pthread_sigmask(SIG_SETMASK, &all, &old);
+  pthread_t t;
+  const int err = pthread_create(&t, NULL, backstop_main, NULL);
+  pthread_sigmask(SIG_SETMASK, &old, NULL);
+  if (err) {
+    emit("ABORT cannot start the hang backstop thread: %s", strerror(err));
+    flush_out();
+    exit(3);
+  }
+  pthread_detach(t);
+  started = 1;
+}
+
 __attribute__((unused)) static void install_traps(void) {
   struct sigaction sa;
   memset(&sa, 0, sizeof(sa));
@@ -125,9 +222,11 @@ __attribute__((unused)) static void install_traps(void) {
   sigaction(SIGILL, &sa, NULL);
   sa.sa_handler = on_alarm;
   sigaction(SIGALRM, &sa, NULL);
+  start_backstop();
 }
 
 __attribute__((unused)) static void watchdog(int seconds) {
+  watchdog_pulse++;
   struct itimerval it;
   memset(&it, 0, sizeof(it));
   it.it_value.tv_sec = seconds;

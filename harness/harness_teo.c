@@ -178,6 +178,16 @@ static void emit_warns(long long id, long step, const char *where) {
     emit("WARN %lld step %ld in %s: %s", id, step, where, warns[warns_emitted]);
 }
 
+/* The input in flight, for the hang backstop (harness_runtime.c): the HANG
+ * line the signal watchdog would have written, from the backstop's thread. */
+static long long inflight_id;
+static volatile long *inflight_step;
+
+static void backstop_hang_line(void) {
+  emit("HANG %lld %ld", inflight_id, inflight_step ? *inflight_step : 0L);
+  for (unsigned i = warns_emitted; i < nwarns; i++) emit("WARN %lld %s", inflight_id, warns[i]);
+}
+
 static void run_input(long long id, bool trace, unsigned hz) {
   static volatile long step;
   static volatile int idx;
@@ -197,6 +207,8 @@ static void run_input(long long id, bool trace, unsigned hz) {
   nwarns = warns_emitted = 0;
   trap_sig = 0;
 
+  inflight_id = id;
+  inflight_step = &step;
   trace_at(trace, id);
   step = 0;
   if (sigsetjmp(recover, 1) == 0) {
@@ -275,6 +287,7 @@ int main(int argc, char **argv) {
   flush_out();
   return 0;
 #else
+  backstop_report = backstop_hang_line;
   install_traps();
   return harness_input_loop(teo_input, 3, 3, "expected four fields: <id> <hz> <states> <steps>", trace);
 #endif

@@ -257,9 +257,19 @@ UpdateJudgement judge_update(const UpdateIn& in, const UpdateSeen& seen) {
     }
   }
 
+  // GOV-8 in the era before v3.16: the slot holds the measured residency in
+  // us, whatever the factor learned (a rule of its own, `differs` above).
+  const uint32_t got = seen.stored;
+  if (in.ring_holds_residency) {
+    const u128 residency_us = w.fits(in.residency * unit / kNsecPerUsec, 32, kStoredInterval);
+    if (u128{got} != residency_us)
+      j.gov8 = "menu_update() stored " + dec(u128{got}) + " us for a measured residency of " +
+               dec(residency_us) + " us (the ring of that era holds the residency)";
+    j.gov8_follows = !j.gov8.empty() && !j.gov5.empty();
+    return j;
+  }
   // GOV-8: the slot menu_update() wrote holds the learned duration in us.
   const u128 stored = x.interval_us;
-  const uint32_t got = seen.stored;
   const std::string text8 =
       "menu_update() stored " + dec(u128{got}) + " us for a learned " + dec(stored) + " us";
   if (stored > kUintMax) {

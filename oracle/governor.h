@@ -147,6 +147,10 @@ struct UpdateIn {
   u128 tick = 0;
   bool tick_wakeup = false, polling = false, poll_time_limit = false;
   u128 factor = 0;  // the bucket's correction factor before the update
+  // GOV-8's meaning in the era before v3.16 (spec/governor.md, "What the
+  // ring holds"): the ring holds the measured residency, in us, not the
+  // duration the factor learns.
+  bool ring_holds_residency = false;
 };
 struct UpdateSteps {
   bool tick_guess = false;    // the tick woke a period meant to be long
@@ -176,7 +180,8 @@ UpdateSteps update_steps(const UpdateIn& in, Widths& w);
 //     never leaves.
 // A factor that differs otherwise is another learning rule (`differs`, the
 // differential's, no clause). GOV-8: the stored interval is not the learned
-// duration in us (the KTIME_MAX truncation after a poll time-out that the
+// duration in us (with `ring_holds_residency`, the era's meaning: not the
+// measured residency in us) (the KTIME_MAX truncation after a poll time-out that the
 // spec accepts for every subject set apart); when GOV-5 wrapped on the same
 // update, GOV-8's finding follows from it (`gov8_follows`).
 struct UpdateSeen {

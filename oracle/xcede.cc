@@ -281,6 +281,11 @@ std::optional<Violation> judge_count_order(std::span<const uint8_t> bytes, uint3
   const ExpectedDecode other = expected_decode(swapped, capacity);
   if (!want.error_clause.empty() || want.count == other.count || count != other.count)
     return std::nullopt;
+  // A big-endian payload_size below 2 is XCEDE-3's ground: a decoder whose
+  // payload_size - 2 wraps there is clamped by its min() to the count a
+  // swapped field gives too (0x0001: 1 big-endian, 256 the other way, 16
+  // records either way), so such an input says nothing of the order.
+  if (want.payload_size < 2) return std::nullopt;
   const uint32_t big = want.payload_size, little = other.payload_size;
   std::string how = "payload_size read in little-endian order (" + hex16(little) + ", " +
                     std::to_string(little) + ")";

@@ -1159,6 +1159,24 @@ class Supervisor {
            (text.empty() ? "" : " (" + text + ")");
   }
 
+  // A unix socket named by a plain file name: in the working directory, the
+  // run's scratch directory (no '/', no abstract name). A tool may bind and
+  // connect one: why3's prover server, which Frama-C's WP starts beside
+  // itself (validate/framac.h), talks to WP through it. Nothing outside the
+  // sandbox's view can be reached by such a name.
+  bool local_unix_socket(pid_t pid, uint64_t addr, uint64_t len) {
+    if (addr == 0) return false;
+    unsigned char buf[112] = {};
+    const size_t n = std::min<uint64_t>(len, sizeof(buf));
+    if (n < 3 || !read_mem(pid, addr, buf, n)) return false;
+    sa_family_t fam;
+    memcpy(&fam, buf, sizeof(fam));
+    if (fam != AF_UNIX || buf[2] == 0) return false;
+    const std::string path(reinterpret_cast<const char*>(buf) + 2,
+                           strnlen(reinterpret_cast<const char*>(buf) + 2, n - 2));
+    return !path.empty() && path.find('/') == std::string::npos && path != "." && path != "..";
+  }
+
   std::string address(pid_t pid, uint64_t addr, uint64_t len) {
     if (addr == 0) return "";
     unsigned char buf[128] = {};
@@ -1259,9 +1277,11 @@ class Supervisor {
       case SYS_execveat:
         return exec_verdict(pid, static_cast<int64_t>(a[0]), a[1], a[2], error);
       case SYS_connect:
+        if (tool_ && local_unix_socket(pid, a[1], a[2])) return "";
         error = ECONNREFUSED;
         return "connect to " + address(pid, a[1], a[2]);
       case SYS_bind:
+        if (tool_ && local_unix_socket(pid, a[1], a[2])) return "";
         error = EACCES;
         return "bind a socket to " + address(pid, a[1], a[2]);
       case SYS_sendto:

@@ -11,24 +11,42 @@
 #      component against its host-only run (scripts/bench-targets.sh; goal:
 #      at most 3x).
 #
-#   scripts/bench.sh BUILD_DIR FUZZ_BUILD_DIR
+#   3. libFuzzer exec/s of every fuzz target in each sanitizer build, as
+#      OSS-Fuzz runs them: ASan (FUZZ_BUILD_DIR, the campaign build) and
+#      UBSan (UBSAN_BUILD_DIR), from the same corpus;
+#   4. time to exposure of every fuzz witness, libFuzzer beside AFL++
+#      (scripts/fuzz_exposure.sh): its short form (one trial per witness and
+#      engine, 20 s cap), or the whole run with BENCH_EXPOSURE=full (~30 min).
+#
+#   scripts/bench.sh BUILD_DIR FUZZ_BUILD_DIR [UBSAN_BUILD_DIR [AFL_BUILD_DIR]]
 #       BUILD_DIR       a build with idlespec_bench (IDLESPEC_BENCH=ON), e.g. build/release
 #       FUZZ_BUILD_DIR  a build with -DIDLESPEC_LIBFUZZER=ON (the *_fuzz targets, noop_fuzz,
 #                       subject_only_fuzz: `cmake --build DIR --target subject_only_fuzz`)
+#       UBSAN_BUILD_DIR the fuzz-ubsan preset's build (without it: no UBSan figures)
+#       AFL_BUILD_DIR   the fuzz-afl preset's build (default build/fuzz-afl)
 #   environment:
+#       BENCH_EXPOSURE      short (default), full, or off
 #       BENCH_FUZZ_SECONDS  seconds per libFuzzer binary (default 20)
 #       BENCH_ARGS          extra idlespec_bench flags, e.g. --benchmark_filter=BM_
 #       BENCH_FUZZ_FLAGS    extra libFuzzer flags for both binaries, e.g. -entropic=0
 # Scratch files go to FUZZ_BUILD_DIR/bench-work; the source tree is not written.
 set -uo pipefail
 
-if [ $# -ne 2 ]; then
-  echo "usage: $0 BUILD_DIR FUZZ_BUILD_DIR" >&2
+if [ $# -lt 2 ] || [ $# -gt 4 ]; then
+  echo "usage: $0 BUILD_DIR FUZZ_BUILD_DIR [UBSAN_BUILD_DIR [AFL_BUILD_DIR]]" >&2
   exit 2
 fi
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=$(cd "$1" && pwd) || exit 2
 fuzz_build=$(cd "$2" && pwd) || exit 2
+ubsan_build=
+if [ $# -ge 3 ]; then ubsan_build=$(cd "$3" && pwd) || exit 2; fi
+afl_build=${4:-$root/build/fuzz-afl}
+exposure=${BENCH_EXPOSURE:-short}
+case $exposure in
+  short | full | off) ;;
+  *) echo "bench.sh: BENCH_EXPOSURE must be short, full or off, not '$exposure'" >&2; exit 2 ;;
+esac
 seconds=${BENCH_FUZZ_SECONDS:-20}
 for binary in "$build/idlespec_bench" "$fuzz_build/xcede_fuzz" "$fuzz_build/noop_fuzz" \
   "$fuzz_build/subject_only_fuzz"; do
@@ -62,13 +80,13 @@ cpu_ns() {
 # dictionary (subject_only_fuzz runs TARGET's subject); prints "exec/s" (empty
 # on failure).
 campaign() {
-  local target=$1 bin=$2 options=$root/fuzz/$1.options dict max_len dir
+  local target=$1 bin=$2 in_build=${3:-$fuzz_build} options=$root/fuzz/$1.options dict max_len dir
   dict=$(sed -n 's/^[[:space:]]*dict[[:space:]]*=[[:space:]]*\([^[:space:]]*\).*/\1/p' "$options")
   max_len=$(sed -n 's/^[[:space:]]*max_len[[:space:]]*=[[:space:]]*\([0-9]*\).*/\1/p' "$options")
-  dir=$work/$target/$bin
+  dir=$work/$target/$bin${3:+-$(basename "$3")}
   mkdir -p "$dir/corpus"
   # shellcheck disable=SC2086  # BENCH_FUZZ_FLAGS is a list of flags
-  (cd "$dir" && IDLESPEC_SUBJECT_ONLY=$target "$fuzz_build/$bin" -max_total_time="$seconds" -print_final_stats=1 \
+  (cd "$dir" && IDLESPEC_SUBJECT_ONLY=$target "$in_build/$bin" -max_total_time="$seconds" -print_final_stats=1 \
     ${dict:+-dict="$root/fuzz/$dict"} ${max_len:+-max_len="$max_len"} ${BENCH_FUZZ_FLAGS:-} \
     corpus "$root/fuzz/corpus/$target") >"$dir/log" 2>&1 || { echo "bench.sh: $bin on $target's corpus failed, see $dir/log" >&2; return; }
   sed -n 's/^stat::average_exec_per_sec:[[:space:]]*//p' "$dir/log"
@@ -91,6 +109,30 @@ for target in "${fuzz_targets[@]}"; do
   [ -n "${eps[$target]}" ] && [ -n "${noop_eps[$target]}" ] || exit 1
   [ "$target" = idle_core_fuzz ] || [ -n "${subject_eps[$target]:-}" ] || exit 1
 done
+
+# The same targets in the UBSan build (OSS-Fuzz's second sanitizer build).
+declare -A ubsan_eps
+if [ -n "$ubsan_build" ]; then
+  for target in "${fuzz_targets[@]}"; do
+    [ -x "$ubsan_build/$target" ] || continue
+    echo "== $target, UBSan build: ${seconds}s from fuzz/corpus/$target"
+    ubsan_eps[$target]=$(campaign "$target" "$target" "$ubsan_build")
+    [ -n "${ubsan_eps[$target]}" ] || exit 1
+  done
+fi
+
+# Time to exposure of every fuzz witness (scripts/fuzz_exposure.sh).
+exposure_line="time to exposure: not measured (BENCH_EXPOSURE=off)"
+if [ "$exposure" != off ]; then
+  echo
+  echo "== time to exposure ($exposure)"
+  exposure_args=()
+  [ "$exposure" = short ] && exposure_args=(--short)
+  scripts_dir=$root/scripts
+  "$scripts_dir/fuzz_exposure.sh" "${exposure_args[@]}" "$fuzz_build" "$afl_build" \
+    | tee "$work/exposure.log"
+  exposure_line="$(tail -1 "$work/exposure.log") ($exposure form)"
+fi
 
 decode=$(cpu_ns BM_Decode4Records)
 memcpy=$(cpu_ns BM_Memcpy4Records)
@@ -129,7 +171,7 @@ scan_ns=$(counter "BM_BusyDelayScanVsLoop/min_time:2.000" scan_ns)
 loop_ns=$(counter "BM_BusyDelayScanVsLoop/min_time:2.000" loop_ns)
 echo "busy_delay 2^32 scan:       ${scan_ns:-?} ns per status vs ${loop_ns:-?} ns for an opaque" \
      "loop: ${scan_ratio:-?} x (goal <= 2 x)"
-echo "libFuzzer, ${seconds}s each, ASan+UBSan, from the same corpus: the target against noop_fuzz" \
+echo "libFuzzer, ${seconds}s each, ASan build, from the same corpus: the target against noop_fuzz" \
      "(goal >= 25%), and its subject alone (subject_only_fuzz: what the subject itself allows;"
 echo "the target over it is the share of the subject's rate that the oracle leaves):"
 for target in "${fuzz_targets[@]}"; do
@@ -143,6 +185,14 @@ for target in "${fuzz_targets[@]}"; do
   printf '  %-16s %9s exec/s, noop_fuzz %9s exec/s: %s%%; %s\n' "$target" "${eps[$target]}" \
     "${noop_eps[$target]}" "$(ratio "${eps[$target]}" "${noop_eps[$target]}" 100)" "$subject"
 done
+echo "libFuzzer exec/s per sanitizer build (${seconds}s each from the target's corpus, as OSS-Fuzz" \
+     "builds them: ASan, the campaign build; UBSan, a build of its own):"
+for target in "${fuzz_targets[@]}"; do
+  [ -n "${eps[$target]:-}" ] || continue
+  printf '  %-16s ASan %9s exec/s, UBSan %9s exec/s\n' "$target" "${eps[$target]}" \
+    "${ubsan_eps[$target]:-n/a}"
+done
+echo "$exposure_line"
 proofs=$(awk '
   function flush() { if (line != "") print line; line = "" }
   $1 == "\"name\":" { flush(); name = $2; gsub(/[",]/, "", name); sub(/\/iterations:.*/, "", name) }

@@ -38,9 +38,19 @@ if ! [[ "$jobs" =~ ^[0-9]+$ ]] || [ "$jobs" -lt 1 ]; then
   exit 2
 fi
 
-option() {  # option OPTIONS_FILE KEY: a value of the [libfuzzer] section
+# libfuzzer_flags OPTIONS_FILE: every key = value of its [libfuzzer] section
+# as -key=value, one a line (dict named beside the options file), as
+# ClusterFuzz passes them.
+libfuzzer_flags() {
   [ -f "$1" ] || return 0
-  sed -n "s/^[[:space:]]*$2[[:space:]]*=[[:space:]]*\\([^[:space:]]*\\).*/\\1/p" "$1" | head -1
+  awk -v dir="$(dirname "$1")" '
+    /^[[:space:]]*\[/ { in_lf = ($0 ~ /^[[:space:]]*\[libfuzzer\]/); next }
+    in_lf && /^[[:space:]]*[a-z_]+[[:space:]]*=/ {
+      line = $0; sub(/#.*/, "", line); split(line, kv, "=")
+      k = kv[1]; v = kv[2]; gsub(/[[:space:]]/, "", k); gsub(/[[:space:]]/, "", v)
+      if (k == "dict") v = dir "/" v
+      print "-" k "=" v
+    }' "$1"
 }
 
 # The targets, checked before any campaign starts (a missing binary is a
@@ -62,13 +72,11 @@ fi
 
 campaign() {  # campaign TARGET: one libFuzzer run; its exit status is the run's
   local target=$1 work=$build/fuzz-work/$1 corpus=$root/fuzz/corpus/$1
-  local options=$root/fuzz/$1.options dict max_len
+  local options
   local flags=(-max_total_time="$seconds" -print_final_stats=1 -timeout=10 -rss_limit_mb=2560
                -artifact_prefix="$work/artifacts/")
-  dict=$(option "$options" dict)
-  max_len=$(option "$options" max_len)
-  [ -n "$dict" ] && flags+=(-dict="$root/fuzz/$dict")
-  [ -n "$max_len" ] && flags+=(-max_len="$max_len")
+  mapfile -t options < <(libfuzzer_flags "$root/fuzz/$1.options")
+  flags+=("${options[@]}")
   local inputs=("$work/new")
   [ -d "$corpus" ] && inputs+=("$corpus")
   cd "$work" && exec "$build/$target" "${flags[@]}" "${inputs[@]}" >"$work/log" 2>&1

@@ -186,11 +186,17 @@ def validate_section(doc, clauses, title="validate"):
     for c in doc.get("clauses", []):
         where = f'{c.get("function", "")}() at {c.get("file", "")}:{c.get("line", 0)}'
         notes = [c.get("coverage", ""), c.get("note", ""), c.get("spec_note", ""), c.get("error", "")]
+        if c.get("alarm"):  # Frama-C's EVA: its alarm beside the verdict
+            notes.append(f'EVA: {c["alarm"]} at {c.get("alarm_file", "")}:{c.get("alarm_line", 0)}')
+        level = ""
+        if c.get("proof") and c["status"] == "held":
+            level = f' ({esc(c["proof"])}: {esc(c.get("proof_note", ""))})'
+
         replay = (f'<pre>replay (--keep-temp): <code>{esc(c["replay"])}</code></pre>'
                   if c.get("replay") else "")
         rows.append(f'<tr data-status="{esc(c["status"])}"><td><b>{esc(c["id"])}</b>'
                     f'{clause_text(clauses, c["id"])}</td><td><code>{esc(where)}</code></td>'
-                    f'{status_cell(c["status"], targets_text(c))}'
+                    f'{status_cell(c["status"], level + targets_text(c))}'
                     f'<td>{pre(c.get("counterexamples", []))}{replay}'
                     f'<div class="obl">{esc("; ".join(n for n in notes if n))}</div></td></tr>')
     head = esc(doc.get("subject", ""))
@@ -222,6 +228,8 @@ def matrix_section(doc, clauses):
                 row += '<td class="na">-</td>'
                 continue
             fix = f' (fix <code>{esc(c["fixed_by"])}</code>)' if c.get("fixed_by") else ""
+            if c.get("proof") and c["status"] == "held":  # Frama-C's EVA: proven or tested
+                fix += f' ({esc(c["proof"])})'
             row += status_cell(c["status"], fix + targets_text(c))
         grid.append(row + "</tr>")
     grid.append("</tbody></table>")

@@ -8,7 +8,12 @@
 # report's rendering test; .ci/run installs it), mpi (Open MPI, for
 # idlespec-mc-mpi and make mpi-check; .ci/run installs it), power (the
 # powerpc64 and powerpc64le cross compilers, qemu-user and sparse: validate's
-# byte-order check with sparse and the POWER targets; .ci/run installs it).
+# byte-order check with sparse and the POWER targets; .ci/run installs it),
+# fuzz (AFL++, the second engine of make fuzz-exposure; .ci/run installs it), framac
+# (Frama-C with EVA and WP, and why3 for WP's provers: validate's proofs on
+# the file's own text, validate/framac.h; without it those clauses say
+# "tested"; .ci/run installs it. why3's prover configuration is written by
+# each run into its own scratch directory, never into $HOME).
 set -euo pipefail
 
 check=
@@ -16,8 +21,8 @@ groups=()
 for a in "$@"; do
   case $a in
     --check) check=1 ;;
-    base | kernel | html | mpi | power) groups+=("$a") ;;
-    *) echo "usage: scripts/setup.sh [--check] [base|kernel|html|mpi|power]..." >&2; exit 2 ;;
+    base | kernel | html | mpi | power | fuzz | framac) groups+=("$a") ;;
+    *) echo "usage: scripts/setup.sh [--check] [base|kernel|html|mpi|power|fuzz|framac]..." >&2; exit 2 ;;
   esac
 done
 [ ${#groups[@]} -gt 0 ] || groups=(base)
@@ -47,6 +52,12 @@ power_packages=(
   qemu-user                                   # validate: run them (qemu-ppc64, qemu-ppc64le)
   sparse                                      # validate: the kernel's byte-order check (XCEDE-8)
 )
+fuzz_packages=(
+  afl++                                       # make fuzz-exposure: AFL++ beside libFuzzer
+)
+framac_packages=(
+  frama-c-base why3                           # validate: EVA and WP on the file's own text
+)
 kernel_packages=(
   linux-source-6.1 linux-source-6.12 xz-utils # make kernel-check: Debian 12's kernel sources
 )
@@ -58,6 +69,8 @@ for g in "${groups[@]}"; do
     html) packages+=("${html_packages[@]}") ;;
     mpi) packages+=("${mpi_packages[@]}") ;;
     power) packages+=("${power_packages[@]}") ;;
+    fuzz) packages+=("${fuzz_packages[@]}") ;;
+    framac) packages+=("${framac_packages[@]}") ;;
   esac
 done
 

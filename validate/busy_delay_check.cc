@@ -49,6 +49,7 @@
 #include "oracle/busy_delay.h"
 #include "sandbox/process.h"
 #include "validate/component.h"
+#include "validate/input_check.h"
 
 namespace idlespec::validate {
 namespace {
@@ -392,6 +393,50 @@ std::string ranges(std::vector<unsigned> cut) {
   return out;
 }
 
+// A run its hang backstop ended (harness/harness_runtime.c): the code under
+// test hung on a status with the watchdog's signal blocked or ignored, the
+// harness wrote that status's TRAP line and exited kHarnessExitHung. The
+// arguments that go on after that status: the scan's remaining ranges, or
+// the boundary run with the scans of one status it made skipped; none for
+// the early-boot sequences (one sequence, which the hang ended: BUSY-7
+// fails on it) or when nothing is left. `out`: this process's output.
+std::vector<std::string> resume_args(const std::vector<std::string>& args, const std::string& out) {
+  unsigned long long hung = 0, scanned = 0;
+  std::string hung_mode;
+  std::istringstream in(out);
+  for (std::string line; std::getline(in, line);) {
+    std::istringstream l(line);
+    std::string tag;
+    l >> tag;
+    if (tag == "SCANNED") ++scanned;
+    if (tag == "TRAP") l >> hung_mode >> std::hex >> hung;
+  }
+  if (hung_mode.empty() || hung_mode == "early" || args.empty()) return {};
+  if (args[0] == "boundary") {
+    const unsigned long long skipped =
+        args.size() > 1 ? std::strtoull(args[1].c_str(), nullptr, 10) : 0;
+    return {"boundary", std::to_string(skipped + scanned + 1)};
+  }
+  const size_t head = args[0] == "scan-policy" ? 2 : 1;
+  if (args.size() < head) return {};
+  std::vector<std::pair<unsigned long long, unsigned long long>> ranges;
+  for (size_t i = head; i + 1 < args.size(); i += 2)
+    ranges.emplace_back(std::strtoull(args[i].c_str(), nullptr, 0),
+                        std::strtoull(args[i + 1].c_str(), nullptr, 0));
+  if (ranges.empty()) ranges.emplace_back(0, 0xffffffffull);  // no ranges: all 2^32
+  // The scan goes through the ranges in order, one SCANNED line each: the
+  // hang is in the first range without one.
+  if (scanned >= ranges.size()) return {};
+  std::vector<std::string> next(args.begin(), args.begin() + static_cast<long>(head));
+  const auto [lo, hi] = ranges[scanned];
+  if (hung >= lo && hung < hi) next.push_back(hex32(hung + 1)), next.push_back(hex32(hi));
+  for (size_t k = scanned + 1; k < ranges.size(); ++k)
+    next.push_back(hex32(ranges[k].first)), next.push_back(hex32(ranges[k].second));
+  return next.size() > head ? next : std::vector<std::string>{};
+}
+
+constexpr int kResumes = 8;  // per run: a function that hangs on more statuses is an error
+
 }  // namespace
 
 Part check_busy_delay(const Options& opt, const Target& target) {
@@ -505,7 +550,48 @@ Part check_busy_delay(const Options& opt, const Target& target) {
       if (runs[i].build == "sanitizers") j.env = sanitizer_env();
       jobs.push_back(j);
     }
-    const auto results = run_jobs(jobs, cpu_count(), as_deadline(budget_left(opt, t0)));
+    auto results = run_jobs(jobs, cpu_count(), as_deadline(budget_left(opt, t0)));
+    // Each run's output; a run the hang backstop ended goes on after the
+    // status it hung on, in a new process, its output appended.
+    std::vector<std::string> outs, errs;
+    std::vector<std::vector<std::string>> args_now;
+    for (size_t i = 0; i < runs.size(); ++i) {
+      outs.push_back(slurp(jobs[i].out));
+      errs.push_back(slurp(jobs[i].err));
+      args_now.push_back(runs[i].args);
+    }
+    std::vector<std::string> last_out = outs;  // the latest process's output of each run
+    std::vector<int> resumed(runs.size(), 0);
+    for (int round = 0; round < kResumes; ++round) {
+      std::vector<size_t> which;
+      std::vector<Job> again;
+      for (size_t i = 0; i < runs.size(); ++i) {
+        const JobResult& r = results[i];
+        if (r.timed_out || r.skipped || r.signal || r.exit_code != kHarnessExitHung) continue;
+        const std::vector<std::string> next = resume_args(args_now[i], last_out[i]);
+        if (next.empty()) continue;
+        Job j = jobs[i];
+        j.argv.resize(1);
+        j.argv.insert(j.argv.end(), next.begin(), next.end());
+        j.out = jobs[i].out + ".resumed" + std::to_string(round);
+        j.err = jobs[i].err + ".resumed" + std::to_string(round);
+        args_now[i] = next;
+        ++resumed[i];
+        which.push_back(i);
+        again.push_back(j);
+      }
+      if (again.empty()) break;
+      const auto more = run_jobs(again, cpu_count(), as_deadline(budget_left(opt, t0)));
+      for (size_t k = 0; k < which.size(); ++k) {
+        const size_t i = which[k];
+        const double before = results[i].seconds;
+        results[i] = more[k];
+        results[i].seconds += before;
+        last_out[i] = slurp(again[k].out);
+        outs[i] += last_out[i];
+        errs[i] += slurp(again[k].err);
+      }
+    }
     // Per exhaustive scan: the chunks that finished, and the ranges the budget cut.
     std::map<std::string, std::pair<unsigned, std::vector<unsigned>>> scans;
 
@@ -517,10 +603,13 @@ Part check_busy_delay(const Options& opt, const Target& target) {
         scans[run.scan].second.push_back(run.chunk);
         continue;
       }
-      const std::string out = slurp(jobs[i].out), err = slurp(jobs[i].err);
+      const std::string &out = outs[i], &err = errs[i];
       const RunState st = judge_run_output(ev, out, run.clauses);
       const bool done = st.done, aborted = st.aborted;
       for (const auto& n : st.notes) rep.notes.push_back(label + ": " + n);
+      if (resumed[i] > 0)
+        rep.notes.push_back(label + ": " + kHungRunOutcome + " " + std::to_string(resumed[i]) +
+                            " time(s); the run went on after the status it hung on");
       // Sanitizer reports: blame the status in flight ("AT mode status" lines).
       if (run.build == "sanitizers") {
         std::istringstream es(err);
@@ -552,6 +641,8 @@ Part check_busy_delay(const Options& opt, const Target& target) {
         rec.outcome = timed_out_text(r.seconds);
       else if (r.signal)
         rec.outcome = "died of signal " + std::to_string(r.signal);
+      else if (!done && r.exit_code == kHarnessExitHung)
+        rec.outcome = kHungRunOutcome;
       else if (aborted)
         rec.outcome = "aborted (too many crashes/hangs)";
       else if (!done && r.exit_code == 0)  // the harness returns 0 only after its end

@@ -155,16 +155,31 @@ HarnessBatch run_harness_inputs(const std::string& harness, bool sanitizers,
     // Exit status 0 before the harness's end: the code under test called
     // exit(0) (the harness itself returns only after its last input).
     if (!done && rec.outcome == "finished") rec.outcome = kExitMidRun;
+    const bool backstop =
+        !done && !r.timed_out && !r.skipped && r.signal == 0 && r.exit_code == kHarnessExitHung;
+    if (backstop) rec.outcome = kHungRunOutcome;
     b.runs.push_back(rec);
     if (done) {
       next = inputs.size();
       break;
     }
-    // The input in flight when the run ended: blame it, resume after it.
-    if (last < inputs.size() && !b.outcomes[last].reported && !r.timed_out && !r.skipped) {
+    // The input in flight when the run ended: blame it, resume after it. The
+    // hang backstop wrote the HANG line of its input in flight itself.
+    const bool hang_written = backstop && last > next && b.outcomes[last - 1].hung;
+    if (hang_written) {
+      // resume after it
+    } else if (last < inputs.size() && !b.outcomes[last].reported && !r.timed_out && !r.skipped) {
       HarnessOutcome& o = b.outcomes[last];
-      o.reported = o.crashed = true;
-      o.crash = rec.outcome == kExitMidRun ? rec.outcome : "the harness died (" + rec.outcome + ")";
+      o.reported = true;
+      if (backstop) {  // its HANG line did not arrive: the hang is still this input's
+        o.hung = true;
+        o.result = "HANG";
+        o.lines.push_back("HANG");
+      } else {
+        o.crashed = true;
+        o.crash =
+            rec.outcome == kExitMidRun ? rec.outcome : "the harness died (" + rec.outcome + ")";
+      }
       ++last;
     } else if (r.timed_out || r.skipped) {  // no input to blame: stop here
       b.errors.push_back(tag + ": " + rec.outcome + " at input " + std::to_string(first_id + last));

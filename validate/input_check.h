@@ -27,6 +27,16 @@ namespace idlespec::validate {
 inline constexpr const char* kExitMidRun =
     "exit(0) from the code under test in the middle of the run";
 
+// The exit status of a harness that its hang backstop ended
+// (harness/harness_runtime.c HARNESS_EXIT_HUNG): a call of the code under
+// test made no progress for longer than the signal watchdog needs, which the
+// code kept from firing by blocking or ignoring SIGALRM. The harness wrote
+// the input's hang line first; the runner resumes after it.
+inline constexpr int kHarnessExitHung = 5;
+inline constexpr const char* kHungRunOutcome =
+    "ended by the hang backstop (the code under test hung with the watchdog's signal blocked or "
+    "ignored)";
+
 // What stopped an input, for a finding: "crashed: 11 SIGSEGV", or the
 // exit(0) of kExitMidRun as it is (an exit is not a crash).
 inline std::string stop_text(const std::string& crash) {

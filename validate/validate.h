@@ -87,6 +87,9 @@ struct Options {
   // Internal: the target of the run under way ("" the host); validate()
   // sets it for each target's run of a component.
   std::string target;
+  // Internal: the component's first target's run, the one that also runs
+  // what reads the text alone, the same on every target (sparse, Frama-C).
+  bool first_target = true;
   // sparse on the extracted unit (validate/sparse_check.h): the program, ""
   // for none. Not installed: a note, never an error.
   std::string sparse = "sparse";
@@ -128,6 +131,19 @@ struct ClauseVerdict {
   // (no subject of the spec) and fails as the spec says that era does; the
   // post-pass names the era and its fix from the spec.
   std::string era;
+  // How the verdict was reached (issue 38, validate/framac.h), for a clause
+  // a Frama-C unit covers: "proven" (EVA proved it on the file's text) or
+  // "tested" (the tests' verdict alone); "" for a clause no unit covers.
+  // proof_note says by what: "Frama-C EVA, 0 alarms over the spec's ranges",
+  // "EVA could not prove it: <alarm> at <file:line>", "Frama-C is not
+  // installed".
+  std::string proof, proof_note;
+  // EVA's first unproven property for the clause, where there is one (an
+  // alarm in the code is named before one in the shims or an assertion):
+  // what and where. Beside a failed clause's counterexample, never a
+  // failure on its own.
+  std::string alarm, alarm_file;
+  int alarm_line = 0;
   // Set by the spec post-pass:
   std::string subject;    // the subject the clause was judged against
   std::string spec_note;  // accepted: the spec's reason; failed: the subjects that share it

@@ -90,6 +90,14 @@ struct SarifResult {
   std::string suppression;  // accepted: the spec's reason
   std::vector<std::pair<std::string, std::string>> properties;
   std::vector<std::string> replay;
+  // Further locations of the result, each with its message (validate: where
+  // Frama-C's EVA raised its alarm on the clause).
+  struct Extra {
+    std::string uri;
+    int line = 1;
+    std::string message;
+  };
+  std::vector<Extra> related;
 };
 
 namespace sarif_detail {
@@ -298,6 +306,7 @@ inline void result(JsonWriter& w, const SarifResult& r, size_t rule_index) {
   w.key("message").begin_object().key("text").value(r.message).end_object();
   w.key("locations").begin_array();
   location(w, r.location, "");
+  for (const auto& x : r.related) location(w, {x.uri, x.line}, x.message);
   w.end_array();
   w.key("partialFingerprints")
       .begin_object()

@@ -102,9 +102,23 @@ typedef unsigned int __bitwise __poll_t;
  * little-endian ppc64le (validate --targets): each conversion swaps exactly
  * where that target's order differs, as the kernel's
  * include/linux/byteorder/{big,little}_endian.h do. */
+#ifdef __FRAMAC__
+/* Frama-C has no model of GCC's __builtin_bswap*: the same swaps in plain C. */
+static inline u16 shim_swab16(u16 x) { return (u16)((x >> 8) | ((x & 0xffu) << 8)); }
+static inline u32 shim_swab32(u32 x) {
+  return (x >> 24) | ((x >> 8) & 0xff00u) | ((x & 0xff00u) << 8) | ((x & 0xffu) << 24);
+}
+static inline u64 shim_swab64(u64 x) {
+  return ((u64)shim_swab32((u32)x) << 32) | shim_swab32((u32)(x >> 32));
+}
+#define __swab16(x) shim_swab16((u16)(x))
+#define __swab32(x) shim_swab32((u32)(x))
+#define __swab64(x) shim_swab64((u64)(x))
+#else
 #define __swab16(x) ((u16)__builtin_bswap16((u16)(x)))
 #define __swab32(x) ((u32)__builtin_bswap32((u32)(x)))
 #define __swab64(x) ((u64)__builtin_bswap64((u64)(x)))
+#endif
 #define swab16 __swab16
 #define swab32 __swab32
 #define swab64 __swab64
@@ -329,6 +343,12 @@ enum system_states {
 };
 static enum system_states system_state = SYSTEM_RUNNING;
 
+/* --- counters the shims keep: they stop at their type's maximum, never wrap
+ * (a count is a shim's, not the code's: no clause reads a wrapped one, and
+ * Frama-C's overflow alarms stay off the shims) ------------------------------ */
+/* (unsigned counters only) */
+#define SHIM_COUNT(c) ((void)((c) != (__typeof__(c))~(__typeof__(c))0 ? (c)++ : 0))
+
 /* --- what the code requested: the harness reads and resets this ----------- */
 enum shim_primitive {
   SHIM_NONE = 0, SHIM_USLEEP_RANGE, SHIM_MSLEEP, SHIM_FSLEEP, SHIM_MDELAY, SHIM_UDELAY,
@@ -347,18 +367,22 @@ struct shim_requests {
 };
 static struct shim_requests shim_req;
 static unsigned long long shim_clock_us; /* simulated: advanced by each request's lower end */
+#define SHIM_CLOCK_MAX (1ull << 63)
 static bool shim_need_resched;           /* what need_resched() answers */
 
 static inline void shim_reset_requests(void) { memset(&shim_req, 0, sizeof(shim_req)); }
 
 static inline void shim_sleep(enum shim_primitive p, unsigned long long min_us,
                               unsigned long long max_us) {
-  shim_req.events++;
-  shim_req.sleeps++;
+  SHIM_COUNT(shim_req.events);
+  SHIM_COUNT(shim_req.sleeps);
   shim_req.primitive = p;
   shim_req.min_us = min_us;
   shim_req.max_us = max_us;
-  shim_clock_us += min_us;
+  /* stops at 2^63 µs: the sum never wraps */
+  shim_clock_us = shim_clock_us < SHIM_CLOCK_MAX
+                      ? shim_clock_us + (min_us < SHIM_CLOCK_MAX ? min_us : SHIM_CLOCK_MAX)
+                      : SHIM_CLOCK_MAX;
 }
 
 static inline void usleep_range(unsigned long min, unsigned long max) { shim_sleep(SHIM_USLEEP_RANGE, min, max); }
@@ -368,9 +392,13 @@ static inline void fsleep(unsigned long usecs) { shim_sleep(SHIM_FSLEEP, usecs, 
 static inline void mdelay(unsigned long msecs) { shim_sleep(SHIM_MDELAY, (unsigned long long)msecs * 1000, (unsigned long long)msecs * 1000); }
 static inline void udelay(unsigned long usecs) { shim_sleep(SHIM_UDELAY, usecs, usecs); }
 static inline void ndelay(unsigned long nsecs) { shim_sleep(SHIM_NDELAY, nsecs / 1000, nsecs / 1000); }
-static inline int shim_cond_resched(void) { shim_req.events++; shim_req.cond_resched++; return 0; }
+static inline int shim_cond_resched(void) {
+  SHIM_COUNT(shim_req.events);
+  SHIM_COUNT(shim_req.cond_resched);
+  return 0;
+}
 #define cond_resched() shim_cond_resched()
-#define might_sleep() ((void)shim_req.might_sleep++)
+#define might_sleep() SHIM_COUNT(shim_req.might_sleep)
 #define might_sleep_if(c) do { if (c) might_sleep(); } while (0)
 static inline bool need_resched(void) { return shim_need_resched; }
 
@@ -388,6 +416,13 @@ static inline bool need_resched(void) { return shim_need_resched; }
 static char shim_log[4096];
 static size_t shim_log_len;
 static unsigned long shim_log_lines;
+#ifdef __FRAMAC__
+/* Under Frama-C the log is no clause's: nothing is recorded. */
+__attribute__((format(printf, 1, 2))) static inline int printk(const char *fmt, ...) {
+  (void)fmt;
+  return 0;
+}
+#else
 __attribute__((format(printf, 1, 2))) static inline int printk(const char *fmt, ...) {
   char line[256];
   va_list ap;
@@ -402,6 +437,7 @@ __attribute__((format(printf, 1, 2))) static inline int printk(const char *fmt, 
   shim_log_lines++;
   return n;
 }
+#endif
 #ifndef pr_fmt
 #define pr_fmt(fmt) fmt
 #endif

@@ -135,27 +135,47 @@ __attribute__((unused)) static unsigned long tb_ticks_per_sec = 512000000ul;
 __attribute__((unused)) static unsigned long tb_ticks_per_usec = 512ul;
 __attribute__((unused)) static unsigned long tb_ticks_per_jiffy = 512000000ul / 250;
 
-/* The kernel's scale: 10^9 * 2^64 / tb_hz, shifted right until it fits 64 bits. */
+/* The kernel's scale: 10^9 * 2^64 / tb_hz, shifted right until it fits 64 bits.
+ * In 64-bit halves (no unsigned __int128, which Frama-C does not read): the
+ * quotient's high word is 10^9 / hz, its low word the long division of the
+ * remainder * 2^64 by hz, a bit at a time; no step wraps. */
 static inline void xcede_tb_scale(u64 *scale, unsigned *shift) {
-  const unsigned __int128 num_high = 1000000000u;
+  const u64 num_high = 1000000000u;
   const u64 hz = tb_ticks_per_sec ? tb_ticks_per_sec : 1;
-  u64 high = (u64)(num_high / hz);
-  u64 low = (u64)(((num_high % hz) << 64) / hz);
-  unsigned s = 0;
-  while (high != 0) {
-    low = (low >> 1) | (high << 63);
+  const u64 low63 = ~0ull >> 1; /* a word's bits below its top one */
+  u64 high = num_high / hz;
+  u64 rem = num_high % hz; /* < hz */
+  u64 low = 0;
+  unsigned s;
+  for (int i = 0; i < 64; i++) { /* shifts drop the top bit by mask, never by overflow */
+    const u64 carry = rem >> 63;
+    rem = (rem & low63) << 1;
+    low = (low & low63) << 1;
+    if (carry || rem >= hz) { /* the true remainder 2^64*carry + rem is >= hz */
+      rem = carry ? rem + ~hz + 1 : rem - hz; /* < hz, so neither sum wraps */
+      low |= 1;
+    }
+  }
+  for (s = 0; s < 64 && high != 0; s++) {
+    low = (low >> 1) | ((high & 1) << 63);
     high >>= 1;
-    s++;
   }
   *scale = low;
   *shift = s;
+}
+/* The high 64 bits of a * b, from 32-bit halves. */
+static inline u64 xcede_mul_high(u64 a, u64 b) {
+  const u64 a_lo = (u32)a, a_hi = a >> 32, b_lo = (u32)b, b_hi = b >> 32;
+  const u64 lo_lo = a_lo * b_lo, lo_hi = a_lo * b_hi, hi_lo = a_hi * b_lo, hi_hi = a_hi * b_hi;
+  const u64 mid = (lo_lo >> 32) + (u32)lo_hi + (u32)hi_lo; /* < 3 * 2^32 */
+  return hi_hi + (lo_hi >> 32) + (hi_lo >> 32) + (mid >> 32);
 }
 /* tb_to_ns(): the high 64 bits of ticks * scale, shifted left by shift. */
 static inline u64 tb_to_ns(u64 ticks) {
   u64 scale;
   unsigned shift;
   xcede_tb_scale(&scale, &shift);
-  return (u64)(((unsigned __int128)ticks * scale) >> 64) << shift;
+  return xcede_mul_high(ticks, scale) << shift;
 }
 static inline u64 xcede_get_tb(void) { return 0; }
 #ifndef get_tb
@@ -332,37 +352,33 @@ static inline bool rtas_function_implemented(const rtas_fn_handle_t handle) {
 }
 static inline bool rtas_service_present(const char *service) { return rtas_token(service) != RTAS_UNKNOWN_SERVICE; }
 
-/* One call into the fake firmware. The arguments are read as the 64-bit
- * slots both ABIs the harness is built for give every variadic integer:
- * x86-64 passes an int in a 64-bit register or stack slot whose upper half
- * is unspecified; the 64-bit PowerPC ABIs (ELFv1 on big-endian ppc64, ELFv2
- * on ppc64le) put each in a doubleword, extended to 64 bits and right-
- * justified, so on big-endian too the int is the doubleword's low-order
- * half. Either way its low 32 bits, which are all that is used (the (u32)
- * casts below), are the int; the buffer address keeps all 64 bits, since
- * __pa() is the identity. (Validated: the same inputs give the same
- * protocol lines on the host, ppc64 and ppc64le under qemu-user.) */
-__attribute__((unused)) static int rtas_call(int token, int nargs, int nret, int *outputs, ...) {
-  unsigned long args[16] = {0};
-  va_list ap;
-  va_start(ap, outputs);
-  for (int i = 0; i < nargs && i < 16; i++) args[i] = va_arg(ap, unsigned long);
-  va_end(ap);
-  xcede_fw.calls++;
+/* One call into the fake firmware. rtas_call() is a macro: every argument
+ * after `outputs` is converted to unsigned long as it initialises the array
+ * the fake reads (an int keeps its value modulo 2^64, read back in its low
+ * 32 bits; the buffer address keeps all 64 bits, since __pa() is the
+ * identity), so no argument is read through va_arg() as a type it was not
+ * passed as. */
+#define rtas_call(token, nargs, nret, outputs, ...) \
+  shim_rtas_call((token), (nargs), (nret), (outputs), \
+                 (const unsigned long[SHIM_RTAS_MAX_ARGS + 1]){0, ##__VA_ARGS__} + 1)
+#define SHIM_RTAS_MAX_ARGS 16
+__attribute__((unused)) static int shim_rtas_call(int token, int nargs, int nret, int *outputs,
+                                                  const unsigned long *args) {
+  SHIM_COUNT(xcede_fw.calls);
   if (outputs)
     for (int i = 0; i + 1 < nret; i++) outputs[i] = 0;
   if (token == RTAS_UNKNOWN_SERVICE || token != XCEDE_FW_TOKEN_GET_SYSPARM) {
-    xcede_fw.unknown_token_calls++;
+    SHIM_COUNT(xcede_fw.unknown_token_calls);
     return -1; /* as the kernel's rtas_call() answers an unknown service */
   }
-  xcede_fw.sysparm_calls++;
+  SHIM_COUNT(xcede_fw.sysparm_calls);
   xcede_fw.last_nargs = nargs;
   xcede_fw.last_nret = nret;
   xcede_fw.last_param = nargs >= 1 ? (int)(u32)args[0] : -1;
   xcede_fw.last_buf = nargs >= 2 ? args[1] : 0;
   xcede_fw.last_buflen = nargs >= 3 ? (long)(u32)args[2] : -1;
   if (xcede_fw.next >= xcede_fw.nstatuses) {
-    xcede_fw.exhausted++;
+    SHIM_COUNT(xcede_fw.exhausted);
     return -1;
   }
   const int status = xcede_fw.statuses[xcede_fw.next++];
@@ -372,12 +388,12 @@ __attribute__((unused)) static int rtas_call(int token, int nargs, int nret, int
   /* Success: the payload, cut at the length the code gave, zeros after it up to that length. */
   u8 *buf = (u8 *)xcede_fw.last_buf;
   const size_t len = (size_t)(u32)args[2];
-  const size_t n = xcede_fw.payload_len < len ? xcede_fw.payload_len : len;
   xcede_fw.in_firmware = 1;
+  const size_t n = xcede_fw.payload_len < len ? xcede_fw.payload_len : len;
+  if (len) memset(buf, 0, len);
   if (n) memcpy(buf, xcede_fw.payload, n);
-  if (len > n) memset(buf + n, 0, len - n);
   xcede_fw.in_firmware = 0;
-  xcede_fw.handed_over++;
+  SHIM_COUNT(xcede_fw.handed_over);
   return 0;
 }
 
@@ -391,12 +407,12 @@ typedef struct {
 __attribute__((unused)) static char rtas_data_buf[RTAS_DATA_BUF_SIZE] __attribute__((aligned(8)));
 __attribute__((unused)) static spinlock_t rtas_data_buf_lock;
 static inline void xcede_lock(spinlock_t *l) {
-  if (l->held) xcede_fw.lock_misuse++;
+  if (l->held) SHIM_COUNT(xcede_fw.lock_misuse);
   l->held++;
   if (l == &rtas_data_buf_lock) xcede_fw.lock_depth = l->held;
 }
 static inline void xcede_unlock(spinlock_t *l) {
-  if (!l->held) xcede_fw.lock_misuse++;
+  if (!l->held) SHIM_COUNT(xcede_fw.lock_misuse);
   else l->held--;
   if (l == &rtas_data_buf_lock) xcede_fw.lock_depth = l->held;
 }
@@ -426,7 +442,7 @@ struct papr_sysparm_buf {
 #if !defined(HAVE_RTAS_BUSY_DELAY_TIME)
 __attribute__((unused)) static unsigned int rtas_busy_delay_time(int status) {
   static const unsigned int ms[] = {1, 10, 100, 1000, 10000, 100000};
-  xcede_fw.busy_delay_times++;
+  SHIM_COUNT(xcede_fw.busy_delay_times);
   if (status == RTAS_BUSY) return 1;
   if (status >= RTAS_EXTENDED_DELAY_MIN && status <= RTAS_EXTENDED_DELAY_MAX) return ms[status - RTAS_EXTENDED_DELAY_MIN];
   return 0;
@@ -435,7 +451,7 @@ __attribute__((unused)) static unsigned int rtas_busy_delay_time(int status) {
 #if !defined(HAVE_RTAS_BUSY_DELAY)
 __attribute__((unused)) static bool rtas_busy_delay(int status) {
   static const unsigned int ms[] = {1, 10, 100, 1000, 1000, 1000};
-  xcede_fw.busy_delays++;
+  SHIM_COUNT(xcede_fw.busy_delays);
   if (status == RTAS_BUSY) {
     cond_resched();
     return true;
@@ -506,6 +522,14 @@ static inline void xcede_log_piece(const char *text, size_t len, bool append) {
   xcede_log.n++;
 }
 
+#ifdef __FRAMAC__
+/* Under Frama-C the log is no clause's: printk evaluates its arguments (the
+ * call does) and records nothing. */
+__attribute__((format(printf, 1, 2), unused)) static int xcede_printk(const char *fmt, ...) {
+  (void)fmt;
+  return 0;
+}
+#else
 __attribute__((format(printf, 1, 2), unused)) static int xcede_printk(const char *fmt, ...) {
   char buf[1024];
   va_list ap;
@@ -530,6 +554,7 @@ __attribute__((format(printf, 1, 2), unused)) static int xcede_printk(const char
   }
   return n;
 }
+#endif
 #define printk xcede_printk
 #undef pr_cont
 #define pr_cont(fmt, ...) printk(KERN_CONT fmt, ##__VA_ARGS__)

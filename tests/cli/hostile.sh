@@ -7,7 +7,8 @@
 # them; candidate names that cannot hide functions; a hanging candidate
 # constructor held to --budget; exit(0) and runs that never started named as
 # such; an unbalanced brace reported once with its line; SARIF URIs
-# percent-encoded.
+# percent-encoded; a report file that fails after the run changes the exit
+# the summary prints; a killed run is no clause's evidence.
 # usage: hostile.sh IDLESPEC SOURCE_DIR
 set -u
 # The host's runs (validate --targets: tests/validate/run_targets.sh covers the POWER ones).
@@ -183,8 +184,8 @@ __attribute__((constructor)) static void hang(void) { for (;;) pause(); }
 static const struct idlespec_candidate_v1 candidate = {.abi_version = 1, .name = "hang"};
 const struct idlespec_candidate_v1 *idlespec_candidate_v1(void) { return &candidate; }
 EOF
-if cc -shared -fPIC -I"$src/validate" "$work/named.c" -o "$work/named.so" &&
-  cc -shared -fPIC -I"$src/validate" "$work/hang.c" -o "$work/hang.so"; then
+if cc -shared -fPIC -I"$src/harness" "$work/named.c" -o "$work/named.so" &&
+  cc -shared -fPIC -I"$src/harness" "$work/hang.c" -o "$work/hang.so"; then
   n=$((n + 1))
   "$bin" validate --candidate "$work/named.so" --component busy_delay --scan sampled \
     --no-sanitizers --budget 20 --json >"$work/named.json" 2>"$work/named.err"
@@ -245,6 +246,56 @@ awk '{ print } /^unsigned int rtas_busy_delay_time/ { fn = 1 } fn && /^\{/ && !d
   "$src/tests/validate/busy_delay_faithful.c" >"$work/busy_exit.c"
 expect busy-exit0-named 1 'run plain +scan-policy 0 sampled .*exit\(0\) from the code under test in the middle of the run' -- \
   "$bin" validate --source "$work/busy_exit.c" --component busy_delay --scan sampled --no-sanitizers --budget 20
+
+# --- a report file that cannot be written after the run: stdout says the real exit ------
+# The path passes the check before the run; its directory is removed once the
+# xcede part's temporary directory exists (the check is done by then, the
+# report not yet written: the part has Z3's inputs and two builds ahead).
+# The run exits 2, and the summary on stdout must say exit 2, not the
+# verdicts' exit 0.
+mkdir -p "$work/late-tmp" "$work/late-out"
+chmod 755 "$work" "$work/late-tmp"  # the sandbox's user works in it
+n=$((n + 1))
+IDLESPEC_TMPDIR="$work/late-tmp" "$bin" validate --source "$src/tests/validate/xcede_faithful.c" \
+  --component xcede --inputs z3 --budget 60 --junit "$work/late-out/r.xml" \
+  >"$work/late.out" 2>"$work/late.err" &
+pid=$!
+for _ in $(seq 1 1200); do
+  ls "$work/late-tmp" | grep -q '^idlespec-validate-' && break
+  kill -0 "$pid" 2>/dev/null || break
+  sleep 0.05
+done
+started=$(ls "$work/late-tmp" | grep '^idlespec-validate-')
+rm -rf "$work/late-out"
+wait "$pid"
+rc=$?
+if [ -n "$started" ] && [ "$rc" = 2 ] && grep -q "cannot write $work/late-out/r.xml" "$work/late.err" &&
+  tail -n 1 "$work/late.out" | grep -q ', exit 2$'; then
+  echo "ok   late-write-exit"
+else
+  fail "late-write-exit: exit $rc (want 2), run started: '${started:-no}', summary: $(tail -n 1 "$work/late.out")"
+  head -3 "$work/late.err"
+fi
+
+# --- a killed run is no evidence that a clause held -------------------------------------
+# rtas_busy_delay_time kills its own process on 9906 (no other run calls it
+# with 9906): BUSY-4 is in error and its coverage must not name the killed
+# scan; BUSY-1, whose runs finished, names them.
+awk '{ print } /^unsigned int rtas_busy_delay_time/ { fn = 1 } fn && /^\{/ && !done { print "\tif (status == 9906) { extern int raise(int); raise(9); }"; done = 1 }' \
+  "$src/tests/validate/busy_delay_faithful.c" >"$work/busy_killed.c"
+n=$((n + 1))
+"$bin" validate --source "$work/busy_killed.c" --component busy_delay --scan sampled --no-sanitizers \
+  --budget 20 >"$work/killed.out" 2>&1
+rc=$?
+busy4=$(grep '^BUSY-4 ' "$work/killed.out")
+busy1=$(grep '^BUSY-1 ' "$work/killed.out")
+if [ "$rc" = 3 ] && grep -Eq '^  run plain +scan-time sampled .*(without finishing|died of signal)' "$work/killed.out" &&
+  echo "$busy4" | grep -q '\] error' && ! echo "$busy4" | grep -q 'scan-time sampled' &&
+  echo "$busy1" | grep -q '\] held .*plain scan-policy 0 sampled'; then
+  echo "ok   killed-run-not-evidence"
+else
+  fail "killed-run-not-evidence: exit $rc (want 3)"; grep -E '^  run |^BUSY-[14] ' "$work/killed.out"
+fi
 
 echo "$((n - fails)) passed, $fails failed"
 [ "$fails" -eq 0 ]

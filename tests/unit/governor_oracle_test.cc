@@ -193,6 +193,28 @@ TEST(GovernorOracleUpdate, UnguardedDeductionWrapsAndGov8FollowsFromIt) {
   EXPECT_FALSE(j.gov8_accepted);
 }
 
+TEST(GovernorOracleUpdate, RingOfBeforeV316HoldsTheResidency) {
+  // A period of 400 us after a state with a 100 us exit latency: the factor
+  // learns 300 us. Text of before v3.16 stores the residency, 400 us, in the
+  // ring: GOV-8 by that era's meaning holds; by today's it fails. A ring of
+  // that era holding the learned 300 us fails the era's meaning.
+  UpdateIn in = short_period();
+  in.exit_latency = 100000;
+  in.residency = 400000;
+  in.next_timer = 5000000;
+  UpdateSeen seen = kernel_words(in, 300000);
+  seen.stored = 400;
+  UpdateJudgement j = judge_update(in, seen);
+  EXPECT_NE(j.gov8, "");
+  in.ring_holds_residency = true;
+  j = judge_update(in, seen);
+  EXPECT_EQ(j.gov8, "");
+  EXPECT_EQ(j.gov5, "");
+  seen.stored = 300;
+  j = judge_update(in, seen);
+  EXPECT_NE(j.gov8.find("for a measured residency of 400 us"), std::string::npos) << j.gov8;
+}
+
 TEST(GovernorOracleUpdate, DeductionWithoutWrapIsAnotherRule) {
   // A residency between one and two exit latencies, deducted instead of
   // halved: another rule (no word wrapped), the differential's.

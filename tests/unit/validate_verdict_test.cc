@@ -183,6 +183,41 @@ TEST(ValidateVerdicts, AnAcceptanceCoversOnlyAViolationItsSubjectShares) {
   EXPECT_EQ(judge(true, "v6.19", {"v6.19"}).status, "accepted");
 }
 
+// An acceptance whose spec line is "- Fixed by: none (why)" names no
+// commit; the verdict says why (GOV-8's: open upstream, with its finding
+// page), and a failure the subject does not share still fails.
+TEST(ValidateVerdicts, AnAcceptanceFixedByNoneSaysWhy) {
+  auto judge = [](std::vector<std::string> like) {
+    Options opt;
+    Report r;
+    Part p;
+    p.component = "governor";
+    p.functions = {{"menu_select", true, 1, 9, ""}, {"menu_update", true, 10, 20, ""}};
+    for (int i = 1; i <= 9; ++i)
+      p.clauses.push_back(verdict("GOV-" + std::to_string(i), "governor",
+                                  i == 5 || i == 8 ? "menu_update" : "menu_select",
+                                  i == 8 ? "failed" : "held"));
+    p.clauses[7].subjects_compared = true;
+    p.clauses[7].fails_like = like;
+    r.parts = {p};
+    judge_against_spec(r, opt);
+    return find(r, "GOV-8");
+  };
+  const ClauseVerdict shared = judge({"v6.14", "reference", "v6.19", "mainline"});
+  EXPECT_EQ(shared.status, "accepted");
+  EXPECT_EQ(shared.subject, "mainline");
+  EXPECT_EQ(shared.fixed_by, "");
+  EXPECT_NE(shared.spec_note.find("the spec accepts this for mainline: "), std::string::npos)
+      << shared.spec_note;
+  EXPECT_NE(shared.spec_note.find("; fixed by: none (open upstream at the newest subject: see "
+                                  "docs/findings/gov-8-poll-timeout.md)"),
+            std::string::npos)
+      << shared.spec_note;
+  const ClauseVerdict other = judge({});
+  EXPECT_EQ(other.status, "failed");
+  EXPECT_EQ(other.spec_note.find("fixed by"), std::string::npos) << other.spec_note;
+}
+
 TEST(ValidateVerdicts, ExitCodes) {
   auto code = [](std::vector<std::string> statuses, bool allow_unknown = false) {
     std::vector<ClauseVerdict> vs;

@@ -3,7 +3,7 @@
  * kernel's compiler_types.h / compiler_attributes.h set (and the few of
  * init.h, cache.h and types.h kernel C carries), each used once the way
  * kernel code uses it, in this suite's own words. run_annotations.sh
- * compiles it through validate/shims/ for the host, ppc64 and ppc64le, runs
+ * compiles it through harness/shims/ for the host, ppc64 and ppc64le, runs
  * it, and runs sparse on it; each ANNOTATION line below is also compiled on
  * its own (one test per annotation).
  *

@@ -11,7 +11,7 @@
 # its functions absent.
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
-CLAUSES="XCEDE-1 XCEDE-2 XCEDE-3 XCEDE-4 XCEDE-5 XCEDE-6 XCEDE-7"
+CLAUSES="XCEDE-1 XCEDE-2 XCEDE-3 XCEDE-4 XCEDE-5 XCEDE-6 XCEDE-7 XCEDE-8"
 COMPONENT=xcede
 . "$HERE/lib.sh"
 
@@ -35,7 +35,7 @@ variant keeps_count_on_error '/variant: keeps_count_on_error/s/= 0;/= ARRAY_SIZE
 # more than it holds: the mutant of verify's UnboundedDecoder (its
 # TrustingSource, which believes payload_size for the buffer's length). XCEDE-1
 # alone, as under verify; the count stays within the table (XCEDE-4 held).
-variant trusting_source 's/else if (declared == count \&\& raw\[1 + payload_size\] != 0)/else if (raw[1 + payload_size] != 0)/'
+variant trusting_source 's/else if (declared == count \&\& 1 + payload_size < sizeof(xcede_latency_parameter) \&\&/else if (/'
 
 # The code hands the firmware an address it cannot write: every query
 # crashes before any payload reaches the code. XCEDE-1 fails, naming the
@@ -171,7 +171,7 @@ python3 - "$SCRATCH/unbounded_json.out" <<'PY' || fail "unbounded_json: unexpect
 import json, sys
 d = json.load(open(sys.argv[1]))
 st = {c["id"]: c for c in d["clauses"]}
-assert sorted(st) == ["XCEDE-%d" % i for i in range(1, 8)], st.keys()
+assert sorted(st) == ["XCEDE-%d" % i for i in range(1, 9)], st.keys()
 assert st["XCEDE-4"]["status"] == "failed" and st["XCEDE-4"]["counterexamples"] and st["XCEDE-4"]["replay"]
 assert st["XCEDE-4"]["line"] > 0 and st["XCEDE-4"]["file"].endswith("xcede_unbounded.c")
 assert d["exit_code"] == 1

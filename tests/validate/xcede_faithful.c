@@ -84,7 +84,8 @@ static int __init xcede_decode(void)
 	if (body % sizeof(struct xcede_latency_record))
 		pr_warn("xcede: payload ends in a partial record (%u bytes)\n",
 			(unsigned int)(body % sizeof(struct xcede_latency_record)));
-	else if (declared == count && raw[1 + payload_size] != 0)
+	else if (declared == count && 1 + payload_size < sizeof(xcede_latency_parameter) &&
+		 raw[1 + payload_size] != 0)
 		pr_warn("xcede: no NUL after the last record (offset %u)\n",
 			1 + payload_size);
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # A fuzz witness test: a FRESH libFuzzer campaign (empty corpus in the build
-# tree, fixed seed, the target's dictionary and max_len) against a target built
+# tree, fixed seed, the options of the target's .options file) against a target built
 # over a deliberately broken subject must find the violation of CLAUSE within
 # its budget. Passes only if libFuzzer stopped on a crash whose report names
 # the clause; no stored crash input is involved.
@@ -14,20 +14,22 @@ fi
 fuzzer=$1 clause=$2 work=$3 options=$4 max_runs=$5 max_seconds=$6
 name=$(basename "$fuzzer")
 
-option() {  # option KEY: the value of KEY in the [libfuzzer] section of OPTIONS_FILE
-  local blank='[[:space:]]*'
-  sed -n "s/^$blank$1$blank=$blank\\([^[:space:]]*\\).*/\\1/p" "$options" | head -1
-}
-dict=$(option dict)
-max_len=$(option max_len)
-[ -n "$dict" ] && dict="$(dirname "$options")/$dict"
+# Every key = value of the [libfuzzer] section as -key=value (dict named
+# beside the options file), as ClusterFuzz passes them.
+mapfile -t flags < <(awk -v dir="$(dirname "$options")" '
+  /^[[:space:]]*\[/ { in_lf = ($0 ~ /^[[:space:]]*\[libfuzzer\]/); next }
+  in_lf && /^[[:space:]]*[a-z_]+[[:space:]]*=/ {
+    line = $0; sub(/#.*/, "", line); split(line, kv, "=")
+    k = kv[1]; v = kv[2]; gsub(/[[:space:]]/, "", k); gsub(/[[:space:]]/, "", v)
+    if (k == "dict") v = dir "/" v
+    print "-" k "=" v
+  }' "$options")
 
 rm -rf "$work"
 mkdir -p "$work/corpus" "$work/artifacts"
 SECONDS=0
-"$fuzzer" -seed=1 -runs="$max_runs" -max_total_time="$max_seconds" ${dict:+-dict="$dict"} \
-  ${max_len:+-max_len="$max_len"} -artifact_prefix="$work/artifacts/" -print_final_stats=1 \
-  "$work/corpus" >"$work/log" 2>&1
+"$fuzzer" -seed=1 -runs="$max_runs" -max_total_time="$max_seconds" "${flags[@]}" \
+  -artifact_prefix="$work/artifacts/" -print_final_stats=1 "$work/corpus" >"$work/log" 2>&1
 rc=$?
 elapsed=$SECONDS
 

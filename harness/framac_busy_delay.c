@@ -1,0 +1,92 @@
+/*
+ * The Frama-C unit of busy_delay (spec/busy_delay.md; validate/framac.h).
+ *
+ * Read by Frama-C (EVA) in place of harness_busy_delay.c: after
+ * shims/kernel.h and the code extracted from the file under test. main()
+ * calls the file's rtas_busy_delay_time() and rtas_busy_delay() over every
+ * 32-bit status, split where the spec's table changes (below -2, -2, -1 ..
+ * 9899, each 9900 + n, above 9905), with need_resched() either way, and
+ * states each clause's post-condition as an assertion named after it
+ * ("assert BUSY_4:"): validate/framac.cc reads the names. An unproven
+ * assertion blocks the clauses whose assertions come after it in this file
+ * (EVA goes on from the states that satisfy it), so each clause's calls come
+ * in the order main() makes them. Whatever EVA cannot
+ * prove (an assertion left unknown, an alarm in the code or the shims)
+ * keeps the clause at "tested".
+ */
+#include "__fc_builtin.h"
+
+/* WARN_ON/BUG_ON: counted; no clause here reads the count. */
+static unsigned fc_findings;
+__attribute__((unused)) static void shim_kernel_finding(const char *what, const char *cond,
+                                                        const char *file, int line) {
+  (void)what, (void)cond, (void)file, (void)line;
+  SHIM_COUNT(fc_findings);
+}
+
+#ifdef HAVE_RTAS_BUSY_DELAY
+/* BUSY-1: retry exactly for -2 and 9900..9905, at run time, whatever
+ * need_resched() says. */
+static void fc_policy(void) {
+  int status, n;
+  bool retry;
+  system_state = SYSTEM_RUNNING;
+  shim_need_resched = Frama_C_interval(0, 1);
+  retry = rtas_busy_delay(RTAS_BUSY);
+  /*@ assert BUSY_1: retry; */
+  for (n = 0; n <= 5; n++) {
+    retry = rtas_busy_delay(RTAS_EXTENDED_DELAY_MIN + n);
+    /*@ assert BUSY_1: retry; */
+  }
+  status = Frama_C_interval(INT_MIN, RTAS_BUSY - 1);
+  retry = rtas_busy_delay(status);
+  /*@ assert BUSY_1: !retry; */
+  status = Frama_C_interval(RTAS_BUSY + 1, RTAS_EXTENDED_DELAY_MIN - 1);
+  retry = rtas_busy_delay(status);
+  /*@ assert BUSY_1: !retry; */
+  status = Frama_C_interval(RTAS_EXTENDED_DELAY_MAX + 1, INT_MAX);
+  retry = rtas_busy_delay(status);
+  /*@ assert BUSY_1: !retry; */
+}
+#endif
+
+#ifdef HAVE_RTAS_BUSY_DELAY_TIME
+/* BUSY-4: -2 -> 1; 990n -> 10^n; any other status -> 0. */
+static void fc_time(void) {
+  int status;
+  unsigned int ms;
+  ms = rtas_busy_delay_time(RTAS_BUSY);
+  /*@ assert BUSY_4: ms == 1; */
+  ms = rtas_busy_delay_time(9900);
+  /*@ assert BUSY_4: ms == 1; */
+  ms = rtas_busy_delay_time(9901);
+  /*@ assert BUSY_4: ms == 10; */
+  ms = rtas_busy_delay_time(9902);
+  /*@ assert BUSY_4: ms == 100; */
+  ms = rtas_busy_delay_time(9903);
+  /*@ assert BUSY_4: ms == 1000; */
+  ms = rtas_busy_delay_time(9904);
+  /*@ assert BUSY_4: ms == 10000; */
+  ms = rtas_busy_delay_time(9905);
+  /*@ assert BUSY_4: ms == 100000; */
+  status = Frama_C_interval(INT_MIN, RTAS_BUSY - 1);
+  ms = rtas_busy_delay_time(status);
+  /*@ assert BUSY_4: ms == 0; */
+  status = Frama_C_interval(RTAS_BUSY + 1, RTAS_EXTENDED_DELAY_MIN - 1);
+  ms = rtas_busy_delay_time(status);
+  /*@ assert BUSY_4: ms == 0; */
+  status = Frama_C_interval(RTAS_EXTENDED_DELAY_MAX + 1, INT_MAX);
+  ms = rtas_busy_delay_time(status);
+  /*@ assert BUSY_4: ms == 0; */
+}
+#endif
+
+int main(void) {
+#ifdef HAVE_RTAS_BUSY_DELAY
+  fc_policy();
+#endif
+#ifdef HAVE_RTAS_BUSY_DELAY_TIME
+  fc_time();
+#endif
+  return 0;
+}

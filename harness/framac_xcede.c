@@ -1,0 +1,52 @@
+/*
+ * The Frama-C unit of xcede (spec/xcede.md; validate/framac.h).
+ *
+ * Read by Frama-C (EVA) in place of harness_xcede.c: after shims/kernel.h,
+ * shims/xcede_env.h and the code extracted from the file under test
+ * (parse_cede_parameters(), nr_xcede_records, xcede_latency_parameter).
+ * The abstract inputs are the spec's ranges: every byte of the payload the
+ * fake firmware (xcede_env.h) hands over (a shorter payload followed by
+ * zeros is one of them), every payload_size 0..65535 (split at 2, where
+ * XCEDE-3's case begins), every record-size byte, and a script of
+ * FC_STATUSES answers, each any int. After the call each clause's
+ * post-condition is an assertion named after it ("assert XCEDE_4:"),
+ * which validate/framac.cc reads; XCEDE-1 is EVA's own memory alarms in the
+ * code. Whatever EVA cannot prove keeps the clause at "tested".
+ */
+#include "__fc_builtin.h"
+
+#define FC_STATUSES 8 /* answers in the script: the query may be retried 7 times */
+static u8 fc_payload[4096];
+
+static unsigned fc_findings;
+__attribute__((unused)) static void shim_kernel_finding(const char *what, const char *cond,
+                                                        const char *file, int line) {
+  (void)what, (void)cond, (void)file, (void)line;
+  SHIM_COUNT(fc_findings);
+}
+
+#ifdef HAVE_PARSE_CEDE_PARAMETERS
+int main(void) {
+  unsigned short_payload, payload_size, i;
+  Frama_C_make_unknown((char *)fc_payload, sizeof fc_payload);
+  short_payload = Frama_C_unsigned_int_interval(0, 1);
+  /*@ split short_payload; */
+  payload_size = short_payload ? Frama_C_unsigned_int_interval(0, 1)
+                               : Frama_C_unsigned_int_interval(2, 65535);
+  fc_payload[0] = (u8)(payload_size >> 8); /* big-endian */
+  fc_payload[1] = (u8)payload_size;
+  xcede_fw_reset();
+  xcede_fw.payload = fc_payload;
+  xcede_fw.payload_len = sizeof fc_payload; /* cut at the length the code gives */
+  xcede_fw.nstatuses = FC_STATUSES;
+  for (i = 0; i < FC_STATUSES; i++) xcede_fw.statuses[i] = Frama_C_interval(INT_MIN, INT_MAX);
+  nr_xcede_records = 0;
+  memset(&xcede_latency_parameter, 0, sizeof xcede_latency_parameter);
+  (void)parse_cede_parameters();
+  /*@ assert XCEDE_4: nr_xcede_records <= ARRAY_SIZE(xcede_latency_parameter.payload.records); */
+  /*@ assert XCEDE_3: payload_size < 2 ==> nr_xcede_records == 0; */
+  return 0;
+}
+#else
+int main(void) { return 0; }
+#endif

@@ -1,0 +1,498 @@
+// Frama-C's EVA on the file's own text (issue 38): see framac.h.
+#include "validate/framac.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <sstream>
+
+#include "impl/text.h"
+
+namespace idlespec::validate {
+
+namespace {
+
+// A component's Frama-C unit: its driver, the env header, the define each
+// found function gives, and the clauses it covers with the assertion name
+// of each ("" when EVA's own alarms are the whole post-condition: XCEDE-1,
+// no read outside the buffer).
+struct Unit {
+  std::string component, driver, env_header;
+  std::vector<std::pair<std::string, std::string>> defines;  // function -> -D
+  std::vector<std::pair<std::string, std::string>> clauses;  // clause -> assertion name
+  // WP: a header of ACSL contracts on declarations, the function whose
+  // contract WP proves, and the clause it states ("" none).
+  std::string wp_contracts, wp_function, wp_clause;
+  // The functions the unit is built from, when not all of the component's
+  // (states: the fix-up, not the probe, which has a build of its own).
+  std::vector<std::string> functions = {};
+};
+
+const std::vector<Unit>& units() {
+  static const std::vector<Unit> u = {
+      {"xcede",
+       "framac_xcede.c",
+       "xcede_env.h",
+       {{"parse_cede_parameters", "-DHAVE_PARSE_CEDE_PARAMETERS"}},
+       {{"XCEDE-1", ""}, {"XCEDE-3", "XCEDE_3"}, {"XCEDE-4", "XCEDE_4"}},
+       "",
+       "",
+       ""},
+      {"busy_delay",
+       "framac_busy_delay.c",
+       "",
+       {{"rtas_busy_delay_time", "-DHAVE_RTAS_BUSY_DELAY_TIME"},
+        {"rtas_busy_delay", "-DHAVE_RTAS_BUSY_DELAY"}},
+       {{"BUSY-1", "BUSY_1"}, {"BUSY-4", "BUSY_4"}},
+       "framac_busy_delay_wp.h",
+       "rtas_busy_delay",
+       "BUSY-1"},
+      {"states",
+       "framac_states.c",
+       "states_env.h",
+       {{"fixup_cede0_latency", "-DHAVE_FIXUP_CEDE0_LATENCY"}},
+       {{"STATES-4", ""}},
+       "",
+       "",
+       "",
+       {"fixup_cede0_latency"}},
+  };
+  return u;
+}
+
+const Unit* find_unit(const std::string& component) {
+  for (const auto& u : units())
+    if (u.component == component) return &u;
+  return nullptr;
+}
+
+bool executable_on_path(const std::string& cmd) {
+  if (cmd.find('/') != std::string::npos) return access(cmd.c_str(), X_OK) == 0;
+  const char* path = std::getenv("PATH");
+  std::stringstream dirs(path ? path : "/usr/bin:/bin");
+  for (std::string d; std::getline(dirs, d, ':');)
+    if (!d.empty() && access((d + "/" + cmd).c_str(), X_OK) == 0) return true;
+  return false;
+}
+
+// Split one line of report-csv (tab-separated).
+std::vector<std::string> split_tabs(const std::string& line) {
+  std::vector<std::string> f;
+  size_t at = 0;
+  for (;;) {
+    const size_t t = line.find('\t', at);
+    f.push_back(line.substr(at, t == std::string::npos ? std::string::npos : t - at));
+    if (t == std::string::npos) break;
+    at = t + 1;
+  }
+  return f;
+}
+
+// The assertion names of the driver, by line: "assert XCEDE_4:" on line N.
+std::map<int, std::string> assertion_lines(const std::string& driver_text) {
+  std::map<int, std::string> by_line;
+  std::istringstream in(driver_text);
+  int n = 0;
+  for (std::string line; std::getline(in, line);) {
+    ++n;
+    const size_t a = line.find("assert ");
+    if (a == std::string::npos || line.find("/*@") == std::string::npos) continue;
+    const size_t b = a + 7, colon = line.find(':', b);
+    if (colon == std::string::npos) continue;
+    const std::string name = line.substr(b, colon - b);
+    if (!name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
+          return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+        }))
+      by_line[n] = name;
+  }
+  return by_line;
+}
+
+std::string base_name(const std::string& p) {
+  const size_t s = p.rfind('/');
+  return s == std::string::npos ? p : p.substr(s + 1);
+}
+
+// "out of bounds read: \valid_read(...)" from a property.
+std::string describe(const EvaProperty& p) {
+  std::string what = p.kind;
+  if (p.kind == "mem_access")
+    what = "out of bounds access";
+  else if (p.kind == "index_bound")
+    what = "index out of bounds";
+  else if (p.kind == "signed_overflow")
+    what = "signed overflow";
+  else if (p.kind == "unsigned_overflow")
+    what = "unsigned overflow";
+  else if (p.kind == "signed_downcast")
+    what = "signed downcast";
+  else if (p.kind == "unsigned_downcast")
+    what = "unsigned downcast";
+  else if (p.kind == "division_by_zero")
+    what = "division by zero";
+  else if (p.kind == "initialization")
+    what = "uninitialized read";
+  else if (p.kind == "user assertion")
+    what = "assertion " + p.assertion + (p.status == "Dead" ? " never reached" : " unproven");
+  std::string text = p.text;
+  if (text.size() > 120) text = text.substr(0, 117) + "...";
+  return what + (text.empty() ? "" : ": " + text);
+}
+
+}  // namespace
+
+std::string framac_command() {
+  const char* e = std::getenv("IDLESPEC_FRAMAC");
+  if (e && std::string(e) == "none") return "";
+  return e && *e ? e : "frama-c";
+}
+
+std::string framac_setup_line() {
+  return "Frama-C is not installed: the clauses it proves say 'tested' (set up with "
+         "`scripts/setup.sh framac`, or `apt-get install frama-c-base why3 z3`)";
+}
+
+std::vector<std::string> framac_clauses(const std::string& component) {
+  std::vector<std::string> out;
+  if (const Unit* u = find_unit(component))
+    for (const auto& [id, a] : u->clauses) out.push_back(id);
+  return out;
+}
+
+EvaResult parse_eva_report(const std::string& csv, const std::string& driver_text,
+                           const std::string& driver_name) {
+  EvaResult r;
+  const auto names = assertion_lines(driver_text);
+  for (const auto& [line, name] : names) ++r.assertions[name];
+  r.assertion_lines = names;
+  std::istringstream in(csv);
+  std::string line;
+  std::getline(in, line);  // the header
+  if (line.rfind("directory\tfile\tline", 0) != 0) {
+    r.error = "Frama-C's report has no header";
+    return r;
+  }
+  while (std::getline(in, line)) {
+    const auto f = split_tabs(line);
+    if (f.size() < 7) continue;
+    const std::string& status = f[5];
+    const std::string& kind = f[4];
+    const std::string& function = f[3];
+    // Frama-C's own builtins (Frama_C_show_each) have no body by design.
+    if (function.rfind("Frama_C_", 0) == 0) continue;
+    if (status == "Valid" || status == "Considered valid") continue;
+    // A library function's precondition on a path EVA found unreachable.
+    if (status == "Dead" && kind != "user assertion") continue;
+    EvaProperty p;
+    p.kind = kind;
+    p.file = f[0] == "." || f[0].empty() ? f[1] : f[0] + "/" + f[1];
+    p.line = std::atoi(f[2].c_str());
+    p.function = function;
+    p.status = status;
+    p.text = f[6];
+    if (kind == "user assertion" && base_name(p.file) == driver_name) {
+      const auto it = names.find(p.line);
+      if (it != names.end()) p.assertion = it->second;
+    }
+    r.unproven.push_back(p);
+  }
+  r.ran = true;
+  return r;
+}
+
+EvaResult run_eva(const Options& opt, const std::string& dir, const std::string& env_header,
+                  const std::string& code, const std::string& driver,
+                  const std::vector<std::string>& defs, double timeout) {
+  EvaResult r;
+  const auto t0 = std::chrono::steady_clock::now();
+  const std::string cmd = framac_command();
+  if (cmd.empty()) {
+    r.error = "Frama-C turned off (IDLESPEC_FRAMAC=none)";
+    return r;
+  }
+  if (!executable_on_path(cmd)) {
+    r.unavailable = framac_setup_line();
+    return r;
+  }
+  const std::string unit = dir + "/framac_unit.c", csv = dir + "/eva.csv";
+  const std::string driver_path = opt.harness_dir + "/" + driver;
+  std::string text = "#include \"kernel.h\"\n";
+  if (!env_header.empty()) text += "#include \"" + env_header + "\"\n";
+  text += code + "#include \"" + driver_path + "\"\n";
+  if (!spit(unit, text)) {
+    r.error = "cannot write " + unit;
+    return r;
+  }
+  std::string cpp = "-I" + opt.harness_dir + "/shims -I" + opt.harness_dir;
+  for (const auto& d : defs) cpp += " " + d;
+  Job j;
+  j.argv = {cmd,
+            "-machdep",
+            "gcc_x86_64",
+            "-cpp-extra-args=" + cpp,
+            unit,
+            "-eva",
+            "-eva-auto-loop-unroll",
+            "64",
+            "-warn-signed-overflow",
+            "-warn-unsigned-overflow",
+            "-eva-verbose",
+            "0",
+            "-eva-no-show-progress",
+            "-then",
+            "-report-csv",
+            csv};
+  j.out = dir + "/eva.out";
+  j.err = dir + "/eva.err";
+  j.reads = {opt.harness_dir + "/shims", opt.harness_dir, driver_path};
+  // Frama-C's plug-in loader (findlib) reads its configuration from /etc.
+  if (access("/etc/ocamlfind.conf", R_OK) == 0) j.reads.push_back("/etc/ocamlfind.conf");
+  j.timeout = timeout;
+  j.memory_mb = 0;  // a tool, like the compilers
+  j.confine = Confine::tool;
+  j.scratch = dir;
+  const auto res = run_jobs({j}, 1, timeout);
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const JobResult& jr = res.at(0);
+  if (jr.exec_failed) {
+    if (jr.sandbox_error.empty())
+      r.unavailable = framac_setup_line();
+    else
+      r.error = "Frama-C could not run in the sandbox: " + jr.sandbox_error;
+    return r;
+  }
+  if (jr.timed_out || jr.skipped) {
+    r.error = "Frama-C did not finish within " + strprintf("%.0f", timeout) + " s";
+    return r;
+  }
+  if (jr.exit_code != 0 || !std::filesystem::exists(csv)) {
+    std::string why = tail(slurp(j.out) + slurp(j.err), 4);
+    while (!why.empty() && (why.back() == '\n' || why.back() == ' ')) why.pop_back();
+    for (char& c : why)
+      if (c == '\n') c = ' ';
+    r.error = "Frama-C could not analyse the unit (" + outcome(jr, timeout) + "): " + why;
+    return r;
+  }
+  const std::string driver_text = slurp(driver_path);
+  EvaResult parsed = parse_eva_report(slurp(csv), driver_text, driver);
+  parsed.seconds = r.seconds;
+  return parsed;
+}
+
+WpResult run_wp(const Options& opt, const std::string& dir, const std::string& env_header,
+                const std::string& code, const std::string& contracts, const std::string& function,
+                const std::vector<std::string>& inline_functions, double timeout) {
+  WpResult r;
+  const auto t0 = std::chrono::steady_clock::now();
+  const std::string cmd = framac_command();
+  if (cmd.empty() || !executable_on_path(cmd) || !executable_on_path("why3")) {
+    r.error = "Frama-C or why3 is not installed";
+    return r;
+  }
+  // why3's prover list, written in the run's own directory (never $HOME).
+  const std::string conf = dir + "/why3.conf", unit = dir + "/wp_unit.c";
+  const std::string contracts_path = opt.harness_dir + "/" + contracts;
+  std::string text = "#include \"kernel.h\"\n";
+  if (!env_header.empty()) text += "#include \"" + env_header + "\"\n";
+  text += "#include \"" + contracts_path + "\"\n" + code;
+  if (!spit(unit, text)) {
+    r.error = "cannot write " + unit;
+    return r;
+  }
+  Job detect;
+  detect.argv = {"why3", "config", "detect", "-C", conf};
+  detect.out = dir + "/why3.out";
+  detect.err = dir + "/why3.err";
+  detect.timeout = timeout;
+  detect.memory_mb = 0;
+  detect.confine = Confine::tool;
+  detect.scratch = dir;
+  Job wp;
+  // The file's own helpers (rtas_scheduler_up(), the early policy) are
+  // inlined: WP sees their effects, and none needs a contract.
+  wp.argv = {cmd, "-machdep", "gcc_x86_64"};
+  wp.argv.push_back("-cpp-extra-args=-I" + opt.harness_dir + "/shims -I" + opt.harness_dir);
+  if (!inline_functions.empty()) {
+    std::string list;
+    for (const auto& f : inline_functions) list += (list.empty() ? "" : ",") + f;
+    wp.argv.push_back("-inline-calls");
+    wp.argv.push_back(list);
+  }
+  for (const char* a : {"-wp", "-wp-fct"}) wp.argv.push_back(a);
+  wp.argv.insert(wp.argv.begin() + 4, unit);
+  wp.argv.push_back(function);
+  for (const char* a : {"-wp-prover", "z3", "-wp-timeout", "3", "-wp-par", "1"})
+    wp.argv.push_back(a);
+  wp.env = {{"WHY3CONFIG", conf}};
+  wp.out = dir + "/wp.out";
+  wp.err = dir + "/wp.err";
+  wp.reads = {opt.harness_dir + "/shims", opt.harness_dir, contracts_path};
+  if (access("/etc/ocamlfind.conf", R_OK) == 0) wp.reads.push_back("/etc/ocamlfind.conf");
+  wp.timeout = timeout;
+  wp.memory_mb = 0;
+  wp.confine = Confine::tool;
+  wp.scratch = dir;
+  const auto d = run_jobs({detect}, 1, timeout);
+  const double left =
+      timeout - std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (d.at(0).exit_code != 0 || left <= 0) {
+    r.error = "why3 could not configure its provers: " + tail(slurp(detect.err), 2);
+    return r;
+  }
+  const auto w = run_jobs({wp}, 1, left);
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (w.at(0).timed_out || w.at(0).skipped) {
+    r.error = "WP did not finish within " + strprintf("%.0f", timeout) + " s";
+    return r;
+  }
+  // WP exits 0 whether or not the goals are proved: its summary says.
+  const std::string out = slurp(wp.out) + slurp(wp.err);
+  const size_t at = out.find("Proved goals:");
+  if (w.at(0).exit_code != 0 || at == std::string::npos) {
+    std::string seen;
+    for (const auto& e : w.at(0).escapes) seen += "; the sandbox stopped: " + e;
+    r.error = "WP did not run (" + outcome(w.at(0), left) + seen + "): " + tail(out, 2);
+    return r;
+  }
+  if (std::sscanf(out.c_str() + at, "Proved goals: %d / %d", &r.proved, &r.goals) != 2)
+    r.error = "WP's summary could not be read";
+  r.ran = r.error.empty();
+  return r;
+}
+
+void framac_pass(const Options& opt, const Component& component, const Target& target, Part& part) {
+  const Unit* u = find_unit(component.name);
+  if (!u || !target.candidate.empty()) return;
+  auto clause_of = [&](const std::string& id) -> const std::string* {
+    for (const auto& [c, a] : u->clauses)
+      if (c == id) return &a;
+    return nullptr;
+  };
+  std::vector<ClauseVerdict*> covered;
+  for (auto& v : part.clauses)
+    if (clause_of(v.id) && v.line > 0) covered.push_back(&v);
+  if (covered.empty()) return;
+  std::vector<std::string> names = target.functions;
+  if (!u->functions.empty())
+    names.erase(std::remove_if(names.begin(), names.end(),
+                               [&](const std::string& n) {
+                                 return std::find(u->functions.begin(), u->functions.end(), n) ==
+                                        u->functions.end();
+                               }),
+                names.end());
+  const Extraction ex = extract(target.text, names, target.path);
+  std::vector<std::string> defs;
+  for (const auto& [fn, d] : u->defines)
+    for (const auto& f : ex.functions)
+      if (f.name == fn && f.found &&
+          std::find(target.functions.begin(), target.functions.end(), fn) != target.functions.end())
+        defs.push_back(d);
+  // At most 10 s under the default budget: a third of --budget, 1..10 s.
+  const double timeout = std::clamp(opt.budget_seconds / 3, 1.0, 10.0);
+  std::string dir = part.temp_dir;
+  const bool own_dir = dir.empty();
+  if (own_dir) dir = make_temp_dir("framac");
+  EvaResult r;
+  if (dir.empty())
+    r.error = "cannot create a temporary directory";
+  else
+    r = run_eva(opt, dir, u->env_header, ex.code, u->driver, defs, timeout);
+  // WP where the unit has a contract: its verdict goes beside EVA's.
+  WpResult wp;
+  const bool wp_wanted =
+      !u->wp_function.empty() && r.ran && !dir.empty() &&
+      std::any_of(ex.functions.begin(), ex.functions.end(),
+                  [&](const FoundFunction& f) { return f.name == u->wp_function && f.found; });
+  if (wp_wanted) {
+    // The helpers extract() pulled in: "function NAME (line N)".
+    std::vector<std::string> helpers;
+    for (const auto& item : ex.prelude)
+      if (item.rfind("function ", 0) == 0) {
+        const std::string name = item.substr(9, item.find(' ', 9) - 9);
+        if (name != u->wp_function) helpers.push_back(name);
+      }
+    wp =
+        run_wp(opt, dir, u->env_header, ex.code, u->wp_contracts, u->wp_function, helpers, timeout);
+    part.seconds += wp.seconds;
+    if (wp.ran)
+      part.notes.push_back(strprintf(
+          "Frama-C WP: %s()'s contract (harness/%s): %d of %d goals proved with Z3, %.1f s",
+          u->wp_function.c_str(), u->wp_contracts.c_str(), wp.proved, wp.goals, wp.seconds));
+    else
+      part.notes.push_back("Frama-C WP: " + wp.error);
+  }
+  if (own_dir && !dir.empty()) {
+    if (opt.keep_temp)
+      part.notes.push_back("Frama-C unit kept in " + dir);
+    else
+      remove_tree(dir);
+  }
+  part.seconds += r.seconds;
+  auto shown = [&](const std::string& file) {
+    if (file == target.path) return target.display;
+    const std::string shims = opt.harness_dir + "/";
+    if (file.rfind(shims, 0) == 0) return "harness/" + file.substr(shims.size());
+    return file;
+  };
+  // The code's own alarms first (the file under test), then the shims'
+  // and the driver's, then the assertions.
+  auto rank = [&](const EvaProperty& p) {
+    if (p.kind == "user assertion") return 2;
+    return p.file == target.path ? 0 : 1;
+  };
+  if (r.ran)
+    part.notes.push_back(strprintf(
+        "Frama-C EVA: %zu propert%s unproven over the spec's ranges, %.1f s (driver "
+        "harness/%s)",
+        r.unproven.size(), r.unproven.size() == 1 ? "y" : "ies", r.seconds, u->driver.c_str()));
+  for (ClauseVerdict* v : covered) {
+    const std::string& assertion = *clause_of(v->id);
+    if (!r.ran) {
+      v->proof = "tested";
+      v->proof_note = !r.unavailable.empty() ? "Frama-C is not installed" : r.error;
+      continue;
+    }
+    // The clause's unproven properties: every alarm of the unit (an alarm
+    // anywhere leaves EVA's states after it conditional), and its own
+    // assertions.
+    // Another clause's assertion blocks it only when EVA meets it first
+    // (after an unproven assertion EVA goes on with the states that satisfy
+    // it): one stated before this clause's last assertion in the driver.
+    int last = 0;
+    for (const auto& [line, name] : r.assertion_lines)
+      if (name == assertion) last = std::max(last, line);
+    const EvaProperty* first = nullptr;
+    for (const auto& p : r.unproven) {
+      if (p.kind == "user assertion" && p.assertion != assertion &&
+          (p.assertion.empty() ? false : p.line >= last))
+        continue;
+      if (!first || rank(p) < rank(*first)) first = &p;
+    }
+    const bool stated = assertion.empty() || r.assertions.count(assertion);
+    if (!first && stated && v->status == "held") {
+      v->proof = "proven";
+      v->proof_note = "Frama-C EVA, 0 alarms over the spec's ranges";
+      if (wp.ran && v->id == u->wp_clause && wp.goals > 0 && wp.proved == wp.goals)
+        v->proof_note += "; WP proves " + u->wp_function + "()'s contract, " +
+                         std::to_string(wp.goals) + (wp.goals == 1 ? " goal" : " goals");
+      continue;
+    }
+    v->proof = "tested";
+    if (first) {
+      v->alarm = describe(*first);
+      v->alarm_file = shown(first->file);
+      v->alarm_line = first->line;
+      v->proof_note = "EVA could not prove it: " + v->alarm + " at " + v->alarm_file + ":" +
+                      std::to_string(v->alarm_line);
+    } else if (!stated) {
+      v->proof_note = "the Frama-C unit states no assertion " + assertion;
+    } else {
+      v->proof_note = "EVA raised no alarm; the tests' verdict stands";
+    }
+  }
+}
+
+}  // namespace idlespec::validate
