@@ -38,20 +38,7 @@ if ! [[ "$jobs" =~ ^[0-9]+$ ]] || [ "$jobs" -lt 1 ]; then
   exit 2
 fi
 
-# libfuzzer_flags OPTIONS_FILE: every key = value of its [libfuzzer] section
-# as -key=value, one a line (dict named beside the options file), as
-# ClusterFuzz passes them.
-libfuzzer_flags() {
-  [ -f "$1" ] || return 0
-  awk -v dir="$(dirname "$1")" '
-    /^[[:space:]]*\[/ { in_lf = ($0 ~ /^[[:space:]]*\[libfuzzer\]/); next }
-    in_lf && /^[[:space:]]*[a-z_]+[[:space:]]*=/ {
-      line = $0; sub(/#.*/, "", line); split(line, kv, "=")
-      k = kv[1]; v = kv[2]; gsub(/[[:space:]]/, "", k); gsub(/[[:space:]]/, "", v)
-      if (k == "dict") v = dir "/" v
-      print "-" k "=" v
-    }' "$1"
-}
+. "$(dirname "${BASH_SOURCE[0]}")/libfuzzer_options.sh"  # libfuzzer_flags
 
 # The targets, checked before any campaign starts (a missing binary is a
 # build error, exit 2, not a campaign that never ran).

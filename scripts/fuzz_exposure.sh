@@ -97,20 +97,7 @@ option() {  # option OPTIONS_FILE KEY: a value of the [libfuzzer] section
   [ -f "$1" ] || return 0
   sed -n "s/^[[:space:]]*$2[[:space:]]*=[[:space:]]*\\([^[:space:]]*\\).*/\\1/p" "$1" | head -1
 }
-# libfuzzer_flags OPTIONS_FILE: every key = value of its [libfuzzer] section
-# as -key=value, one a line (dict named beside the options file), as
-# ClusterFuzz passes them.
-libfuzzer_flags() {
-  [ -f "$1" ] || return 0
-  awk -v dir="$(dirname "$1")" '
-    /^[[:space:]]*\[/ { in_lf = ($0 ~ /^[[:space:]]*\[libfuzzer\]/); next }
-    in_lf && /^[[:space:]]*[a-z_]+[[:space:]]*=/ {
-      line = $0; sub(/#.*/, "", line); split(line, kv, "=")
-      k = kv[1]; v = kv[2]; gsub(/[[:space:]]/, "", k); gsub(/[[:space:]]/, "", v)
-      if (k == "dict") v = dir "/" v
-      print "-" k "=" v
-    }' "$1"
-}
+. "$(dirname "${BASH_SOURCE[0]}")/libfuzzer_options.sh"  # libfuzzer_flags
 now() { date +%s.%N; }
 since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.2f\n", b - a }'; }
 

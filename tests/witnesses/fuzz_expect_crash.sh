@@ -14,16 +14,10 @@ fi
 fuzzer=$1 clause=$2 work=$3 options=$4 max_runs=$5 max_seconds=$6
 name=$(basename "$fuzzer")
 
-# Every key = value of the [libfuzzer] section as -key=value (dict named
-# beside the options file), as ClusterFuzz passes them.
-mapfile -t flags < <(awk -v dir="$(dirname "$options")" '
-  /^[[:space:]]*\[/ { in_lf = ($0 ~ /^[[:space:]]*\[libfuzzer\]/); next }
-  in_lf && /^[[:space:]]*[a-z_]+[[:space:]]*=/ {
-    line = $0; sub(/#.*/, "", line); split(line, kv, "=")
-    k = kv[1]; v = kv[2]; gsub(/[[:space:]]/, "", k); gsub(/[[:space:]]/, "", v)
-    if (k == "dict") v = dir "/" v
-    print "-" k "=" v
-  }' "$options")
+# Every [libfuzzer] option as -key=value, as ClusterFuzz passes them
+# (scripts/libfuzzer_options.sh, the campaigns' own reading).
+. "$(dirname "${BASH_SOURCE[0]}")/../../scripts/libfuzzer_options.sh"
+mapfile -t flags < <(libfuzzer_flags "$options")
 
 rm -rf "$work"
 mkdir -p "$work/corpus" "$work/artifacts"
