@@ -107,7 +107,11 @@ TEST(ValidateBoundaries, XcedeStatusEdgesAreTheRetriedSetAndItsNeighbours) {
 // nothing and every question is counted as not asked, in the summary too;
 // an ample time asks every question (none left over), as no bound does.
 TEST(ValidateBoundaries, XcedeAsksNothingPastItsTime) {
-  const Boundaries none = xcede_boundaries(xcede::kDefaultCapacity, 200, 0);
+  // A buffer length no other call of this process uses: a complete answer
+  // is kept per (capacity, length) for the process (each target and file of
+  // a run judges the same inputs), and a cached one is given even without
+  // time (ReusesACompleteAnswer below).
+  const Boundaries none = xcede_boundaries(xcede::kDefaultCapacity, 197, 0);
   EXPECT_EQ(none.valuations, 0u);
   EXPECT_EQ(none.feasible, 0u);
   EXPECT_TRUE(none.inputs.empty());
@@ -120,6 +124,19 @@ TEST(ValidateBoundaries, XcedeAsksNothingPastItsTime) {
   EXPECT_EQ(ample.valuations, open.valuations);
   EXPECT_EQ(ample.inputs.size(), open.inputs.size());
   EXPECT_EQ(ample.summary().find("not asked"), std::string::npos) << ample.summary();
+}
+
+// A complete answer is asked once per process: the next call for the same
+// capacity and length gets it again, says so, and needs no time for it.
+TEST(ValidateBoundaries, ReusesACompleteAnswer) {
+  const Boundaries first = xcede_boundaries(xcede::kDefaultCapacity, 198, 3600);
+  ASSERT_EQ(first.not_asked, 0u);
+  ASSERT_TRUE(first.error.empty());
+  const Boundaries again = xcede_boundaries(xcede::kDefaultCapacity, 198, 0);
+  EXPECT_TRUE(again.reused);
+  EXPECT_EQ(again.inputs.size(), first.inputs.size());
+  EXPECT_EQ(again.not_asked, 0u);
+  EXPECT_NE(again.summary().find("asked once in this run"), std::string::npos) << again.summary();
 }
 
 // A run's limit cut to what is left of the budget is often under a second:
