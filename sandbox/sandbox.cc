@@ -139,6 +139,15 @@ std::string resolve_in_path(const std::string& name) {
   return name;
 }
 
+}  // namespace
+
+bool executable_on_path(const std::string& program) {
+  if (program.empty()) return false;
+  return access(resolve_in_path(program).c_str(), X_OK) == 0;
+}
+
+namespace {
+
 // bwrap: $IDLESPEC_BWRAP, else from PATH.
 std::string bwrap_path() {
   const char* b = getenv("IDLESPEC_BWRAP");

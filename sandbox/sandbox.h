@@ -75,6 +75,11 @@ SandboxOptions& sandbox_options();
 // $IDLESPEC_BWRAP, else the one on PATH.
 std::string sandbox_unavailable();
 
+// Whether PROGRAM can be started: a path that is executable, or a name
+// found executable in PATH (the lookup the sandbox uses for bwrap). For the
+// optional tools validate runs (cross compilers, qemu-user, Frama-C, why3).
+bool executable_on_path(const std::string& program);
+
 // The line every report prints while the sandbox is off; "" while it is on.
 std::string sandbox_banner();
 

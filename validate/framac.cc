@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "impl/text.h"
+#include "sandbox/sandbox.h"
 
 namespace idlespec::validate {
 
@@ -67,15 +68,6 @@ const Unit* find_unit(const std::string& component) {
   for (const auto& u : units())
     if (u.component == component) return &u;
   return nullptr;
-}
-
-bool executable_on_path(const std::string& cmd) {
-  if (cmd.find('/') != std::string::npos) return access(cmd.c_str(), X_OK) == 0;
-  const char* path = std::getenv("PATH");
-  std::stringstream dirs(path ? path : "/usr/bin:/bin");
-  for (std::string d; std::getline(dirs, d, ':');)
-    if (!d.empty() && access((d + "/" + cmd).c_str(), X_OK) == 0) return true;
-  return false;
 }
 
 // Split one line of report-csv (tab-separated).

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "impl/json.h"
+#include "sandbox/sandbox.h"
 
 namespace idlespec::validate {
 
@@ -51,23 +52,10 @@ std::string parse_targets(const std::string& list, std::vector<std::string>& out
   return "";
 }
 
-namespace {
-
-bool on_path(const std::string& program) {
-  if (program.find('/') != std::string::npos) return access(program.c_str(), X_OK) == 0;
-  const char* path = std::getenv("PATH");
-  std::istringstream dirs(path ? path : "/usr/bin:/bin");
-  for (std::string d; std::getline(dirs, d, ':');)
-    if (!d.empty() && access((d + "/" + program).c_str(), X_OK) == 0) return true;
-  return false;
-}
-
-}  // namespace
-
 std::string target_missing(const TargetArch& t) {
   std::string missing;
   for (const std::string* p : {&t.cc, &t.emulator})
-    if (!p->empty() && !on_path(*p)) missing += (missing.empty() ? "" : ", ") + *p;
+    if (!p->empty() && !executable_on_path(*p)) missing += (missing.empty() ? "" : ", ") + *p;
   return missing;
 }
 
