@@ -20,16 +20,29 @@ namespace {
 // found function gives, and the clauses it covers with the assertion name
 // of each ("" when EVA's own alarms are the whole post-condition: XCEDE-1,
 // no read outside the buffer).
+// One WP contract: an ACSL header of the project's (contracts on
+// declarations, read before the code), the function whose contract WP
+// proves, the clause the contract states, and Frama-C options it needs
+// (-ulevel N to unroll a loop of known bound: no loop invariant can go into
+// kernel text).
+struct WpContract {
+  std::string header, function, clause;
+  std::vector<std::string> args = {};
+};
+
 struct Unit {
   std::string component, driver, env_header;
   std::vector<std::pair<std::string, std::string>> defines;  // function -> -D
   std::vector<std::pair<std::string, std::string>> clauses;  // clause -> assertion name
-  // WP: a header of ACSL contracts on declarations, the function whose
-  // contract WP proves, and the clause it states ("" none).
-  std::string wp_contracts, wp_function, wp_clause;
+  // WP: the contracts the unit proves on the file's text, each run when the
+  // file has its function.
+  std::vector<WpContract> wp = {};
   // The functions the unit is built from, when not all of the component's
   // (states: the fix-up, not the probe, which has a build of its own).
   std::vector<std::string> functions = {};
+  // Defines the file's layout asks for (an era's signature or field),
+  // beyond one per found function: the harness's own reading, shared.
+  std::vector<std::string> (*layout_defines)(const Extraction&) = nullptr;
 };
 
 const std::vector<Unit>& units() {
@@ -38,27 +51,20 @@ const std::vector<Unit>& units() {
        "framac_xcede.c",
        "xcede_env.h",
        {{"parse_cede_parameters", "-DHAVE_PARSE_CEDE_PARAMETERS"}},
-       {{"XCEDE-1", ""}, {"XCEDE-3", "XCEDE_3"}, {"XCEDE-4", "XCEDE_4"}},
-       "",
-       "",
-       ""},
+       {{"XCEDE-1", ""}, {"XCEDE-3", "XCEDE_3"}, {"XCEDE-4", "XCEDE_4"}}},
       {"busy_delay",
        "framac_busy_delay.c",
        "",
        {{"rtas_busy_delay_time", "-DHAVE_RTAS_BUSY_DELAY_TIME"},
         {"rtas_busy_delay", "-DHAVE_RTAS_BUSY_DELAY"}},
        {{"BUSY-1", "BUSY_1"}, {"BUSY-4", "BUSY_4"}},
-       "framac_busy_delay_wp.h",
-       "rtas_busy_delay",
-       "BUSY-1"},
+       {{"framac_busy_delay_wp.h", "rtas_busy_delay", "BUSY-1"}}},
       {"states",
        "framac_states.c",
        "states_env.h",
        {{"fixup_cede0_latency", "-DHAVE_FIXUP_CEDE0_LATENCY"}},
        {{"STATES-4", ""}},
-       "",
-       "",
-       "",
+       {},
        {"fixup_cede0_latency"}},
   };
   return u;
@@ -276,7 +282,9 @@ EvaResult run_eva(const Options& opt, const std::string& dir, const std::string&
 
 WpResult run_wp(const Options& opt, const std::string& dir, const std::string& env_header,
                 const std::string& code, const std::string& contracts, const std::string& function,
-                const std::vector<std::string>& inline_functions, double timeout) {
+                const std::vector<std::string>& inline_functions,
+                const std::vector<std::string>& extra_args, const std::vector<std::string>& defs,
+                double timeout) {
   WpResult r;
   const auto t0 = std::chrono::steady_clock::now();
   const std::string cmd = framac_command();
@@ -285,7 +293,7 @@ WpResult run_wp(const Options& opt, const std::string& dir, const std::string& e
     return r;
   }
   // why3's prover list, written in the run's own directory (never $HOME).
-  const std::string conf = dir + "/why3.conf", unit = dir + "/wp_unit.c";
+  const std::string conf = dir + "/why3.conf", unit = dir + "/wp_" + function + ".c";
   const std::string contracts_path = opt.harness_dir + "/" + contracts;
   std::string text = "#include \"kernel.h\"\n";
   if (!env_header.empty()) text += "#include \"" + env_header + "\"\n";
@@ -306,7 +314,9 @@ WpResult run_wp(const Options& opt, const std::string& dir, const std::string& e
   // The file's own helpers (rtas_scheduler_up(), the early policy) are
   // inlined: WP sees their effects, and none needs a contract.
   wp.argv = {cmd, "-machdep", "gcc_x86_64"};
-  wp.argv.push_back("-cpp-extra-args=-I" + opt.harness_dir + "/shims -I" + opt.harness_dir);
+  std::string cpp = "-I" + opt.harness_dir + "/shims -I" + opt.harness_dir;
+  for (const auto& d : defs) cpp += " " + d;
+  wp.argv.push_back("-cpp-extra-args=" + cpp);
   if (!inline_functions.empty()) {
     std::string list;
     for (const auto& f : inline_functions) list += (list.empty() ? "" : ",") + f;
@@ -318,19 +328,22 @@ WpResult run_wp(const Options& opt, const std::string& dir, const std::string& e
   wp.argv.push_back(function);
   for (const char* a : {"-wp-prover", "z3", "-wp-timeout", "3", "-wp-par", "1"})
     wp.argv.push_back(a);
+  wp.argv.insert(wp.argv.end(), extra_args.begin(), extra_args.end());
   wp.env = {{"WHY3CONFIG", conf}};
-  wp.out = dir + "/wp.out";
-  wp.err = dir + "/wp.err";
+  wp.out = dir + "/wp_" + function + ".out";
+  wp.err = dir + "/wp_" + function + ".err";
   wp.reads = {opt.harness_dir + "/shims", opt.harness_dir, contracts_path};
   if (access("/etc/ocamlfind.conf", R_OK) == 0) wp.reads.push_back("/etc/ocamlfind.conf");
   wp.timeout = timeout;
   wp.memory_mb = 0;
   wp.confine = Confine::tool;
   wp.scratch = dir;
-  const auto d = run_jobs({detect}, 1, timeout);
+  // One detection per directory: a unit's contracts share it.
+  const bool detected =
+      std::filesystem::exists(conf) || run_jobs({detect}, 1, timeout).at(0).exit_code == 0;
   const double left =
       timeout - std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  if (d.at(0).exit_code != 0 || left <= 0) {
+  if (!detected || left <= 0) {
     r.error = "why3 could not configure its provers: " + tail(slurp(detect.err), 2);
     return r;
   }
@@ -382,6 +395,8 @@ void framac_pass(const Options& opt, const Component& component, const Target& t
       if (f.name == fn && f.found &&
           std::find(target.functions.begin(), target.functions.end(), fn) != target.functions.end())
         defs.push_back(d);
+  if (u->layout_defines)
+    for (const auto& d : u->layout_defines(ex)) defs.push_back(d);
   // At most 10 s under the default budget: a third of --budget, 1..10 s.
   const double timeout = std::clamp(opt.budget_seconds / 3, 1.0, 10.0);
   std::string dir = part.temp_dir;
@@ -392,29 +407,30 @@ void framac_pass(const Options& opt, const Component& component, const Target& t
     r.error = "cannot create a temporary directory";
   else
     r = run_eva(opt, dir, u->env_header, ex.code, u->driver, defs, timeout);
-  // WP where the unit has a contract: its verdict goes beside EVA's.
-  WpResult wp;
-  const bool wp_wanted =
-      !u->wp_function.empty() && r.ran && !dir.empty() &&
-      std::any_of(ex.functions.begin(), ex.functions.end(),
-                  [&](const FoundFunction& f) { return f.name == u->wp_function && f.found; });
-  if (wp_wanted) {
+  // WP where the unit has contracts: each verdict goes beside EVA's.
+  std::vector<std::pair<const WpContract*, WpResult>> wps;
+  for (const WpContract& c : u->wp) {
+    const bool found =
+        std::any_of(ex.functions.begin(), ex.functions.end(),
+                    [&](const FoundFunction& f) { return f.name == c.function && f.found; });
+    if (!r.ran || dir.empty() || !found) continue;
     // The helpers extract() pulled in: "function NAME (line N)".
     std::vector<std::string> helpers;
     for (const auto& item : ex.prelude)
       if (item.rfind("function ", 0) == 0) {
         const std::string name = item.substr(9, item.find(' ', 9) - 9);
-        if (name != u->wp_function) helpers.push_back(name);
+        if (name != c.function) helpers.push_back(name);
       }
-    wp =
-        run_wp(opt, dir, u->env_header, ex.code, u->wp_contracts, u->wp_function, helpers, timeout);
+    WpResult wp = run_wp(opt, dir, u->env_header, ex.code, c.header, c.function, helpers, c.args,
+                         defs, timeout);
     part.seconds += wp.seconds;
     if (wp.ran)
       part.notes.push_back(strprintf(
           "Frama-C WP: %s()'s contract (harness/%s): %d of %d goals proved with Z3, %.1f s",
-          u->wp_function.c_str(), u->wp_contracts.c_str(), wp.proved, wp.goals, wp.seconds));
+          c.function.c_str(), c.header.c_str(), wp.proved, wp.goals, wp.seconds));
     else
       part.notes.push_back("Frama-C WP: " + wp.error);
+    wps.emplace_back(&c, wp);
   }
   if (own_dir && !dir.empty()) {
     if (opt.keep_temp)
@@ -467,9 +483,10 @@ void framac_pass(const Options& opt, const Component& component, const Target& t
     if (!first && stated && v->status == "held") {
       v->proof = "proven";
       v->proof_note = "Frama-C EVA, 0 alarms over the spec's ranges";
-      if (wp.ran && v->id == u->wp_clause && wp.goals > 0 && wp.proved == wp.goals)
-        v->proof_note += "; WP proves " + u->wp_function + "()'s contract, " +
-                         std::to_string(wp.goals) + (wp.goals == 1 ? " goal" : " goals");
+      for (const auto& [c, wp] : wps)
+        if (wp.ran && v->id == c->clause && wp.goals > 0 && wp.proved == wp.goals)
+          v->proof_note += "; WP proves " + c->function + "()'s contract, " +
+                           std::to_string(wp.goals) + (wp.goals == 1 ? " goal" : " goals");
       continue;
     }
     v->proof = "tested";

@@ -55,7 +55,8 @@ struct EvaResult {
 };
 
 // WP on one function's contract (an ACSL header of the project's, read
-// before the code): the goals and how many Z3 proved. WP exits 0 either
+// before the code; `extra_args` are Frama-C options such as -ulevel, `defs`
+// the unit's -D flags): the goals and how many Z3 proved. WP exits 0 either
 // way; the verdict is read from its summary ("Proved goals: N / M").
 struct WpResult {
   bool ran = false;
@@ -65,7 +66,9 @@ struct WpResult {
 };
 WpResult run_wp(const Options& options, const std::string& dir, const std::string& env_header,
                 const std::string& code, const std::string& contracts, const std::string& function,
-                const std::vector<std::string>& inline_functions, double timeout);
+                const std::vector<std::string>& inline_functions,
+                const std::vector<std::string>& extra_args, const std::vector<std::string>& defs,
+                double timeout);
 
 // The command that runs Frama-C (IDLESPEC_FRAMAC, else "frama-c"); "" when
 // switched off (IDLESPEC_FRAMAC=none).
