@@ -11,6 +11,7 @@
 
 #include "impl/text.h"
 #include "sandbox/sandbox.h"
+#include "validate/teo_check.h"
 
 namespace idlespec::validate {
 
@@ -28,6 +29,9 @@ namespace {
 struct WpContract {
   std::string header, function, clause;
   std::vector<std::string> args = {};
+  // The header read after the code, not before: its contracts name what
+  // the code defines (teo: the per-CPU teo_cpus).
+  bool after_code = false;
 };
 
 struct Unit {
@@ -43,6 +47,13 @@ struct Unit {
   // Defines the file's layout asks for (an era's signature or field),
   // beyond one per found function: the harness's own reading, shared.
   std::vector<std::string> (*layout_defines)(const Extraction&) = nullptr;
+  // What the harness adds to the extraction before building (teo: the
+  // per-CPU data the extractor does not take), shared.
+  void (*prepare)(const Target&, Extraction&) = nullptr;
+  // EVA options of the unit's own (teo: its loops bounded by the table's
+  // size, which EVA's automatic unrolling does not take since they call
+  // functions or write through pointers).
+  std::vector<std::string> eva_args = {};
 };
 
 const std::vector<Unit>& units() {
@@ -66,6 +77,17 @@ const std::vector<Unit>& units() {
        {{"STATES-4", ""}},
        {},
        {"fixup_cede0_latency"}},
+      {"teo",
+       "framac_teo.c",
+       "teo_env.h",
+       {{"teo_select", "-DHAVE_TEO_SELECT"}, {"teo_reflect", "-DHAVE_TEO_REFLECT"}},
+       {{"TEO-6", "TEO_6"}},
+       {{"framac_teo_wp.h", "teo_reflect", "TEO-6", {}, true}},
+       {},
+       &teo_layout_defines,
+       &add_teo_cpus,
+       // CPUIDLE_STATE_MAX + 1 iterations of every loop.
+       {"-eva-min-loop-unroll", "11"}},
   };
   return u;
 }
@@ -203,7 +225,8 @@ EvaResult parse_eva_report(const std::string& csv, const std::string& driver_tex
 
 EvaResult run_eva(const Options& opt, const std::string& dir, const std::string& env_header,
                   const std::string& code, const std::string& driver,
-                  const std::vector<std::string>& defs, double timeout) {
+                  const std::vector<std::string>& defs, double timeout,
+                  const std::vector<std::string>& extra_args) {
   EvaResult r;
   const auto t0 = std::chrono::steady_clock::now();
   const std::string cmd = framac_command();
@@ -239,10 +262,10 @@ EvaResult run_eva(const Options& opt, const std::string& dir, const std::string&
             "-warn-unsigned-overflow",
             "-eva-verbose",
             "0",
-            "-eva-no-show-progress",
-            "-then",
-            "-report-csv",
-            csv};
+            "-eva-no-show-progress"};
+  j.argv.insert(j.argv.end(), extra_args.begin(), extra_args.end());
+  for (const char* a : {"-then", "-report-csv"}) j.argv.push_back(a);
+  j.argv.push_back(csv);
   j.out = dir + "/eva.out";
   j.err = dir + "/eva.err";
   j.reads = {opt.harness_dir + "/shims", opt.harness_dir, driver_path};
@@ -284,7 +307,7 @@ WpResult run_wp(const Options& opt, const std::string& dir, const std::string& e
                 const std::string& code, const std::string& contracts, const std::string& function,
                 const std::vector<std::string>& inline_functions,
                 const std::vector<std::string>& extra_args, const std::vector<std::string>& defs,
-                double timeout) {
+                double timeout, bool contracts_after_code) {
   WpResult r;
   const auto t0 = std::chrono::steady_clock::now();
   const std::string cmd = framac_command();
@@ -297,7 +320,10 @@ WpResult run_wp(const Options& opt, const std::string& dir, const std::string& e
   const std::string contracts_path = opt.harness_dir + "/" + contracts;
   std::string text = "#include \"kernel.h\"\n";
   if (!env_header.empty()) text += "#include \"" + env_header + "\"\n";
-  text += "#include \"" + contracts_path + "\"\n" + code;
+  if (contracts_after_code)
+    text += code + "#include \"" + contracts_path + "\"\n";
+  else
+    text += "#include \"" + contracts_path + "\"\n" + code;
   if (!spit(unit, text)) {
     r.error = "cannot write " + unit;
     return r;
@@ -388,7 +414,8 @@ void framac_pass(const Options& opt, const Component& component, const Target& t
                                         u->functions.end();
                                }),
                 names.end());
-  const Extraction ex = extract(target.text, names, target.path);
+  Extraction ex = extract(target.text, names, target.path);
+  if (u->prepare) u->prepare(target, ex);
   std::vector<std::string> defs;
   for (const auto& [fn, d] : u->defines)
     for (const auto& f : ex.functions)
@@ -406,7 +433,7 @@ void framac_pass(const Options& opt, const Component& component, const Target& t
   if (dir.empty())
     r.error = "cannot create a temporary directory";
   else
-    r = run_eva(opt, dir, u->env_header, ex.code, u->driver, defs, timeout);
+    r = run_eva(opt, dir, u->env_header, ex.code, u->driver, defs, timeout, u->eva_args);
   // WP where the unit has contracts: each verdict goes beside EVA's.
   std::vector<std::pair<const WpContract*, WpResult>> wps;
   for (const WpContract& c : u->wp) {
@@ -422,7 +449,7 @@ void framac_pass(const Options& opt, const Component& component, const Target& t
         if (name != c.function) helpers.push_back(name);
       }
     WpResult wp = run_wp(opt, dir, u->env_header, ex.code, c.header, c.function, helpers, c.args,
-                         defs, timeout);
+                         defs, timeout, c.after_code);
     part.seconds += wp.seconds;
     if (wp.ran)
       part.notes.push_back(strprintf(

@@ -55,9 +55,10 @@ struct EvaResult {
 };
 
 // WP on one function's contract (an ACSL header of the project's, read
-// before the code; `extra_args` are Frama-C options such as -ulevel, `defs`
-// the unit's -D flags): the goals and how many Z3 proved. WP exits 0 either
-// way; the verdict is read from its summary ("Proved goals: N / M").
+// before the code, or after it when `contracts_after_code`; `extra_args`
+// are Frama-C options such as -ulevel, `defs` the unit's -D flags): the
+// goals and how many Z3 proved. WP exits 0 either way; the verdict is read from its summary
+// ("Proved goals: N / M").
 struct WpResult {
   bool ran = false;
   std::string error;
@@ -68,7 +69,7 @@ WpResult run_wp(const Options& options, const std::string& dir, const std::strin
                 const std::string& code, const std::string& contracts, const std::string& function,
                 const std::vector<std::string>& inline_functions,
                 const std::vector<std::string>& extra_args, const std::vector<std::string>& defs,
-                double timeout);
+                double timeout, bool contracts_after_code = false);
 
 // The command that runs Frama-C (IDLESPEC_FRAMAC, else "frama-c"); "" when
 // switched off (IDLESPEC_FRAMAC=none).
@@ -76,10 +77,12 @@ std::string framac_command();
 // The sentence a report gives when Frama-C is missing.
 std::string framac_setup_line();
 
-// Build the unit in `dir` and run EVA within `timeout` seconds.
+// Build the unit in `dir` and run EVA within `timeout` seconds
+// (`extra_args`: the unit's own EVA options).
 EvaResult run_eva(const Options& options, const std::string& dir, const std::string& env_header,
                   const std::string& code, const std::string& driver,
-                  const std::vector<std::string>& defs, double timeout);
+                  const std::vector<std::string>& defs, double timeout,
+                  const std::vector<std::string>& extra_args = {});
 
 // Parse a report-csv file (exposed for tests). `driver` is the driver's
 // path: its assertion lines name the clause ("assert XCEDE_4:").

@@ -32,6 +32,8 @@
 // the previous period first; the note names the subjects whose index and
 // stop_tick equal the file's on every selection, or the closest and its
 // first departure.
+#include "validate/teo_check.h"
+
 #include <algorithm>
 #include <array>
 #include <chrono>
@@ -564,18 +566,44 @@ bool has_member(const std::string& code, const std::string& strukt, const std::s
   return std::regex_search(body, std::regex("\\b" + member + "\\b"));
 }
 
+Layout read_layout(const Extraction& ex) {
+  Layout lay;
+  lay.recent =
+      has_member(ex.code, "teo_bin", "recent") && has_member(ex.code, "teo_cpu", "recent_idx");
+  lay.tick_hits = has_member(ex.code, "teo_cpu", "tick_hits");
+  lay.total_tick = has_member(ex.code, "teo_cpu", "total_tick");
+  lay.tick_intercepts = has_member(ex.code, "teo_cpu", "tick_intercepts");
+  lay.short_idles = has_member(ex.code, "teo_cpu", "short_idles");
+  lay.tick_wakeup = has_member(ex.code, "teo_cpu", "tick_wakeup");
+  lay.time_span = has_member(ex.code, "teo_cpu", "time_span_ns");
+  lay.artificial_wakeup = has_member(ex.code, "teo_cpu", "artificial_wakeup") && !lay.tick_wakeup;
+  lay.era = lay.recent        ? teo::Era::k61
+            : lay.tick_hits   ? teo::Era::k612
+            : lay.short_idles ? teo::Era::k619
+                              : teo::Era::kMainline;
+  return lay;
+}
+
+// One TEO_HAVE_<member> per member the harness and the Frama-C unit read.
+std::vector<std::string> layout_defines(const Layout& lay) {
+  std::vector<std::string> defs;
+  if (lay.recent) defs.push_back("-DTEO_HAVE_RECENT");
+  if (lay.tick_hits) defs.push_back("-DTEO_HAVE_TICK_HITS");
+  if (lay.total_tick) defs.push_back("-DTEO_HAVE_TOTAL_TICK");
+  if (lay.tick_intercepts) defs.push_back("-DTEO_HAVE_TICK_INTERCEPTS");
+  if (lay.short_idles) defs.push_back("-DTEO_HAVE_SHORT_IDLES");
+  if (lay.tick_wakeup) defs.push_back("-DTEO_HAVE_TICK_WAKEUP");
+  if (lay.time_span) defs.push_back("-DTEO_HAVE_TIME_SPAN");
+  return defs;
+}
+
 }  // namespace
 
-Part check_teo(const Options& opt, const Target& target) {
-  const auto t0 = Clock::now();
-  const Component& component = *find_component("teo");
-  Part part;
-  part.component = component.name;
-  part.file = target.display;
-  std::vector<std::string> wanted = target.functions;
-  for (const char* f : {"teo_select", "teo_reflect", "teo_update"})
-    if (std::find(wanted.begin(), wanted.end(), f) == wanted.end()) wanted.push_back(f);
-  Extraction ex = extract(target.text, wanted, target.path);
+std::vector<std::string> teo_layout_defines(const Extraction& ex) {
+  return layout_defines(read_layout(ex));
+}
+
+void add_teo_cpus(const Target& target, Extraction& ex) {
   // `static DEFINE_PER_CPU(struct teo_cpu, teo_cpus);` defines nothing to
   // the extractor: put it (with its line) ahead of the first item using it.
   if (const size_t use = ex.code.find("teo_cpus"); use != std::string::npos) {
@@ -594,6 +622,19 @@ Part check_teo(const Options& opt, const Target& target) {
       break;
     }
   }
+}
+
+Part check_teo(const Options& opt, const Target& target) {
+  const auto t0 = Clock::now();
+  const Component& component = *find_component("teo");
+  Part part;
+  part.component = component.name;
+  part.file = target.display;
+  std::vector<std::string> wanted = target.functions;
+  for (const char* f : {"teo_select", "teo_reflect", "teo_update"})
+    if (std::find(wanted.begin(), wanted.end(), f) == wanted.end()) wanted.push_back(f);
+  Extraction ex = extract(target.text, wanted, target.path);
+  add_teo_cpus(target, ex);
   for (const auto& f : ex.functions)
     if (std::find(target.functions.begin(), target.functions.end(), f.name) !=
         target.functions.end())
@@ -617,28 +658,9 @@ Part check_teo(const Options& opt, const Target& target) {
     fill_verdicts(component, target, part, "error", "cannot create a temporary directory");
     return part;
   }
-  Layout lay;
-  lay.recent =
-      has_member(ex.code, "teo_bin", "recent") && has_member(ex.code, "teo_cpu", "recent_idx");
-  lay.tick_hits = has_member(ex.code, "teo_cpu", "tick_hits");
-  lay.total_tick = has_member(ex.code, "teo_cpu", "total_tick");
-  lay.tick_intercepts = has_member(ex.code, "teo_cpu", "tick_intercepts");
-  lay.short_idles = has_member(ex.code, "teo_cpu", "short_idles");
-  lay.tick_wakeup = has_member(ex.code, "teo_cpu", "tick_wakeup");
-  lay.time_span = has_member(ex.code, "teo_cpu", "time_span_ns");
-  lay.artificial_wakeup = has_member(ex.code, "teo_cpu", "artificial_wakeup") && !lay.tick_wakeup;
-  lay.era = lay.recent        ? teo::Era::k61
-            : lay.tick_hits   ? teo::Era::k612
-            : lay.short_idles ? teo::Era::k619
-                              : teo::Era::kMainline;
+  const Layout lay = read_layout(ex);
   std::vector<std::string> defs = {"-DHAVE_TEO_SELECT"};
-  if (lay.recent) defs.push_back("-DTEO_HAVE_RECENT");
-  if (lay.tick_hits) defs.push_back("-DTEO_HAVE_TICK_HITS");
-  if (lay.total_tick) defs.push_back("-DTEO_HAVE_TOTAL_TICK");
-  if (lay.tick_intercepts) defs.push_back("-DTEO_HAVE_TICK_INTERCEPTS");
-  if (lay.short_idles) defs.push_back("-DTEO_HAVE_SHORT_IDLES");
-  if (lay.tick_wakeup) defs.push_back("-DTEO_HAVE_TICK_WAKEUP");
-  if (lay.time_span) defs.push_back("-DTEO_HAVE_TIME_SPAN");
+  for (const auto& d : layout_defines(lay)) defs.push_back(d);
   Options plain_only = opt;
   plain_only.sanitizers = false;
   const HarnessBuild hb =
