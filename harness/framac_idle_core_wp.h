@@ -28,10 +28,12 @@
  *     thread bits are not written at all.
  *
  * The lock bit is in the word up to v6.4 and in the first thread's
- * paca->idle_lock since b0c5b4f1ee36 (v6.5): -DIC_LOCK_APART when the
- * file's text has idle_lock. validate's unit table (validate/framac.cc)
- * does not run these contracts yet: it needs a unit without EVA clauses
- * and the helpers found among the extraction's pulled-in functions.
+ * paca->idle_lock since b0c5b4f1ee36 (v6.5): validate/framac.cc passes
+ * -DIC_LOCK_APART when the file's text has idle_lock. It runs each contract
+ * whose function the file has (asked for or pulled in as a helper) and
+ * reports it as a note, "a step of IDLE-1": the clause's verdict is the
+ * harness's, with no proof level from a step. Witnesses:
+ * tests/validate/run_framac_idle_core.sh.
  */
 /* The core's first thread's paca, this thread's bit, the word and the lock
  * word, as idle.c computes them (macros: WP's simplifier sees through them,
