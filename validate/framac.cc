@@ -88,6 +88,21 @@ const std::vector<Unit>& units() {
        &add_teo_cpus,
        // CPUIDLE_STATE_MAX + 1 iterations of every loop.
        {"-eva-min-loop-unroll", "11"}},
+      // WP only: the lock helpers' contracts, steps of IDLE-1. The lock's
+      // word is the core's idle_state up to v6.4, its idle_lock since v6.5.
+      {"idle_core",
+       "",
+       "idle_env.h",
+       {},
+       {},
+       {{"framac_idle_core_wp.h", "atomic_lock_thread_idle", "IDLE-1", {"-ulevel", "1"}},
+        {"framac_idle_core_wp.h", "atomic_unlock_thread_idle", "IDLE-1"}},
+       {},
+       [](const Extraction& ex) {
+         return ex.code.find("idle_lock") == std::string::npos
+                    ? std::vector<std::string>{}
+                    : std::vector<std::string>{"-DIC_LOCK_APART"};
+       }},
   };
   return u;
 }
@@ -405,7 +420,11 @@ void framac_pass(const Options& opt, const Component& component, const Target& t
   std::vector<ClauseVerdict*> covered;
   for (auto& v : part.clauses)
     if (clause_of(v.id) && v.line > 0) covered.push_back(&v);
-  if (covered.empty()) return;
+  // A unit of WP contracts only (idle_core: its clauses are about how the
+  // threads' steps interleave, none about memory, ranges or arithmetic)
+  // runs whenever the file has a contract's function.
+  const bool wp_only = u->clauses.empty();
+  if (covered.empty() && !wp_only) return;
   std::vector<std::string> names = target.functions;
   if (!u->functions.empty())
     names.erase(std::remove_if(names.begin(), names.end(),
@@ -432,15 +451,20 @@ void framac_pass(const Options& opt, const Component& component, const Target& t
   EvaResult r;
   if (dir.empty())
     r.error = "cannot create a temporary directory";
-  else
+  else if (!wp_only)
     r = run_eva(opt, dir, u->env_header, ex.code, u->driver, defs, timeout, u->eva_args);
+  const bool framac_present = !framac_command().empty() && executable_on_path(framac_command());
   // WP where the unit has contracts: each verdict goes beside EVA's.
   std::vector<std::pair<const WpContract*, WpResult>> wps;
   for (const WpContract& c : u->wp) {
+    // The contract's function: one asked for, or a helper pulled in.
     const bool found =
         std::any_of(ex.functions.begin(), ex.functions.end(),
-                    [&](const FoundFunction& f) { return f.name == c.function && f.found; });
-    if (!r.ran || dir.empty() || !found) continue;
+                    [&](const FoundFunction& f) { return f.name == c.function && f.found; }) ||
+        std::any_of(ex.prelude.begin(), ex.prelude.end(), [&](const std::string& item) {
+          return item.rfind("function " + c.function + " ", 0) == 0;
+        });
+    if (!(wp_only ? framac_present : r.ran) || dir.empty() || !found) continue;
     // The helpers extract() pulled in: "function NAME (line N)".
     std::vector<std::string> helpers;
     for (const auto& item : ex.prelude)
@@ -451,10 +475,13 @@ void framac_pass(const Options& opt, const Component& component, const Target& t
     WpResult wp = run_wp(opt, dir, u->env_header, ex.code, c.header, c.function, helpers, c.args,
                          defs, timeout, c.after_code);
     part.seconds += wp.seconds;
+    // A contract on a clause no EVA assertion covers proves one step of it,
+    // not the clause: the note says which.
+    const std::string step = clause_of(c.clause) ? "" : ", a step of " + c.clause;
     if (wp.ran)
       part.notes.push_back(strprintf(
-          "Frama-C WP: %s()'s contract (harness/%s): %d of %d goals proved with Z3, %.1f s",
-          c.function.c_str(), c.header.c_str(), wp.proved, wp.goals, wp.seconds));
+          "Frama-C WP: %s()'s contract (harness/%s%s): %d of %d goals proved with Z3, %.1f s",
+          c.function.c_str(), c.header.c_str(), step.c_str(), wp.proved, wp.goals, wp.seconds));
     else
       part.notes.push_back("Frama-C WP: " + wp.error);
     wps.emplace_back(&c, wp);

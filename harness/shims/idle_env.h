@@ -47,9 +47,10 @@
 #ifndef IDLESPEC_VALIDATE_SHIM_IDLE_ENV_H
 #define IDLESPEC_VALIDATE_SHIM_IDLE_ENV_H
 
-#include <ucontext.h>
-
 #define IC_MAX_THREADS 8
+
+#ifndef __FRAMAC__
+#include <ucontext.h>
 
 #if defined(__SANITIZE_ADDRESS__)
 #define IC_ASAN 1
@@ -227,6 +228,69 @@ typedef struct {
 #define atomic_set(v, i) WRITE_ONCE((v)->counter, (i))
 #define atomic_inc(v) ((void)__atomic_add_fetch(&(v)->counter, 1, __ATOMIC_SEQ_CST))
 #define atomic_dec(v) ((void)__atomic_sub_fetch(&(v)->counter, 1, __ATOMIC_SEQ_CST))
+#else /* __FRAMAC__ */
+/* Frama-C (validate/framac.h: WP on the word's helpers, one thread at a
+ * time): each operation is its plain sequential effect, with no scheduling
+ * point, no context switch, no volatile access (WP would read a volatile as
+ * an unknown value) and no GCC builtin. An operation's atomicity is what the
+ * harness's scheduler explores; WP states what one step does to the word. */
+static int ic_cur; /* the thread running */
+static unsigned long ic_idle(unsigned long psscr, int mayloss, int line);
+static unsigned long ic_mfspr(int spr);
+static void ic_mtspr(int spr, unsigned long v, int line);
+static void ic_resync(int line);
+static void ic_workaround(unsigned long what, unsigned long how, int line);
+/* Clearing is (word | bit) ^ bit: the same value as word & ~bit, in a form
+ * Z3 reasons about through why3 (it gives up on the complement of a
+ * shifted bit). */
+#define clear_bit(nr, addr) ((void)(*(addr) = (*(addr) | (1UL << (nr))) ^ (1UL << (nr))))
+#define set_bit(nr, addr) ((void)(*(addr) |= 1UL << (nr)))
+#define test_and_set_bit_lock(nr, addr)                 \
+  ({                                                    \
+    unsigned long* _a = (addr);                         \
+    const unsigned long _old = *_a;                     \
+    *_a = _old | (1UL << (nr));                         \
+    (int)((_old >> (nr)) & 1UL);                        \
+  })
+#define test_and_set_bit(nr, addr) test_and_set_bit_lock(nr, addr)
+#define clear_bit_unlock(nr, addr) clear_bit(nr, addr)
+#define __clear_bit_unlock(nr, addr) clear_bit(nr, addr)
+#define test_bit(nr, addr) ((int)((*(addr) >> (nr)) & 1UL))
+#define cmpxchg(ptr, o, n)                                                      \
+  ({                                                                            \
+    __typeof__(*(ptr))* _cx_p = (ptr);                                          \
+    const __typeof__(*(ptr)) _cx_o = (o), _cx_n = (n), _cx_old = *_cx_p;        \
+    if (_cx_old == _cx_o) *_cx_p = _cx_n;                                       \
+    _cx_old;                                                                    \
+  })
+#define cmpxchg_relaxed cmpxchg
+#define cmpxchg_acquire cmpxchg
+#define cmpxchg_release cmpxchg
+#undef READ_ONCE
+#undef WRITE_ONCE
+#define READ_ONCE(x) (x)
+#define WRITE_ONCE(x, v) ((x) = (v))
+#undef barrier
+#undef cpu_relax
+#undef unlikely
+#undef likely
+#define barrier() ((void)0)
+#define cpu_relax() ((void)0)
+#define unlikely(x) (x)
+#define likely(x) (x)
+#define smp_mb() barrier()
+#define smp_rmb() barrier()
+#define smp_wmb() barrier()
+#define mb() barrier()
+#define isync() barrier()
+typedef struct {
+  int counter;
+} atomic_t;
+#define atomic_read(v) ((v)->counter)
+#define atomic_set(v, i) ((v)->counter = (i))
+#define atomic_inc(v) ((void)++(v)->counter)
+#define atomic_dec(v) ((void)--(v)->counter)
+#endif /* __FRAMAC__ */
 
 /* --- the word's layout (arch/powerpc/include/asm/cpuidle.h) --------------- */
 #define PNV_THREAD_RUNNING 0
@@ -338,9 +402,15 @@ static int threads_shift = 1;
 #define raw_smp_processor_id() (ic_cur)
 #define smp_processor_id() (ic_cur)
 #define get_hard_smp_processor_id(cpu) (cpu)
+#ifdef __FRAMAC__ /* expressions, not calls: WP sees them in the helper's own text */
+#define cpu_first_thread_sibling(cpu) ((cpu) & ~(threads_per_core - 1))
+#define cpu_thread_in_core(cpu) ((cpu) & (threads_per_core - 1))
+#define cpu_last_thread_sibling(cpu) ((cpu) | (threads_per_core - 1))
+#else
 static inline int cpu_first_thread_sibling(int cpu) { return cpu & ~(threads_per_core - 1); }
 static inline int cpu_thread_in_core(int cpu) { return cpu & (threads_per_core - 1); }
 static inline int cpu_last_thread_sibling(int cpu) { return cpu | (threads_per_core - 1); }
+#endif
 
 /* --- features: a POWER9 DD2.2+ bare-metal host, hash or radix --------------- */
 #define CPU_FTR_ARCH_206 0x0000000000000100ull

@@ -92,8 +92,11 @@ static unsigned long *lock_of(unsigned long *word)
 	return word;					/* variant: lock_apart */
 }
 
-static void word_lock(unsigned long *word)
+/* Upstream's name and shape (harness/framac_idle_core_wp.h holds its contract). */
+static void atomic_lock_thread_idle(void)
 {
+	unsigned long *word = core_word();
+
 	while (unlikely(test_and_set_bit_lock(NR_PNV_CORE_IDLE_LOCK_BIT, lock_of(word))))
 		cpu_relax();
 }
@@ -163,7 +166,7 @@ static void recover_core(unsigned long *word, const struct stop_snapshot *snap,
 	const unsigned long all_slots = (1UL << threads_per_core) - 1;
 	bool first_up;
 
-	word_lock(word);					/* variant: no_lock */
+	atomic_lock_thread_idle();				/* variant: no_lock */
 	first_up = (*word & all_slots) == 0;			/* variant: early_return */
 	if (first_up)
 		LOAD(spr_core_once, snap->core_once);

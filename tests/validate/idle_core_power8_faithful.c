@@ -77,15 +77,20 @@ static int winklers(unsigned long word)
 	return (int)((word & PNV_CORE_IDLE_WINKLE_COUNT_BITS) >> PNV_CORE_IDLE_WINKLE_COUNT_SHIFT);
 }
 
-static void word_lock(unsigned long *word)
+/* Upstream's names and shapes (harness/framac_idle_core_wp.h holds their contracts). */
+static void atomic_lock_thread_idle(void)
 {
+	unsigned long *word = core_word();
+
 	while (unlikely(test_and_set_bit_lock(NR_PNV_CORE_IDLE_LOCK_BIT, word)))	/* variant: plain_lock */
 		cpu_relax();
 }
 
 /* Going down: the bookkeeping is done, let the siblings at the word. */
-static void word_unlock(unsigned long *word)
+static void atomic_unlock_thread_idle(void)
 {
+	unsigned long *word = core_word();
+
 	BUG_ON(!test_bit(NR_PNV_CORE_IDLE_LOCK_BIT, word));
 	clear_bit_unlock(NR_PNV_CORE_IDLE_LOCK_BIT, word);
 }
@@ -152,7 +157,7 @@ static void clock_resync(void)
 static void going_down(unsigned long *word, unsigned long type, unsigned long me,
 		       struct winkle_kit *kit)
 {
-	word_lock(word);					/* variant: no_lock */
+	atomic_lock_thread_idle();					/* variant: no_lock */
 	BUG_ON(!(*word & me));
 	*word &= ~me;
 
@@ -166,7 +171,7 @@ static void going_down(unsigned long *word, unsigned long type, unsigned long me
 		kit->saved = true;
 		winkle_join(word);
 	}
-	word_unlock(word);
+	atomic_unlock_thread_idle();
 }
 
 /*
@@ -180,7 +185,7 @@ static bool back_from_loss(unsigned long *word, unsigned long type, unsigned lon
 {
 	bool full = false, first_up;
 
-	word_lock(word);					/* variant: no_lock */
+	atomic_lock_thread_idle();					/* variant: no_lock */
 	if (type == PNV_THREAD_WINKLE)
 		full = winkle_leave(word, me);
 	BUG_ON(full && !kit->saved);
@@ -223,7 +228,7 @@ static unsigned long power7_idle_insn(unsigned long type)
 	if ((wake & SRR1_WAKESTATE) != SRR1_WS_HVLOSS) {
 		/* Nothing shared was lost: just rejoin (and stop counting as a winkler). */
 		if (touches_word) {
-			word_lock(word);			/* variant: no_lock */
+			atomic_lock_thread_idle();			/* variant: no_lock */
 			if (type == PNV_THREAD_WINKLE)
 				winkle_leave(word, me);		/* variant: winkle_kept */
 			word_unlock_rejoin(word, me);

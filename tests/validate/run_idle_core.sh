@@ -188,7 +188,7 @@ variant8 unlock_unlocked '/variant: unlock_unlocked \*\//s/cmpxchg(word, now,/cm
 /variant: unlock_unlocked (exit)/s/was == now/was == (now \& ~PNV_CORE_IDLE_LOCK_BIT)/'
 # The lock taken by a test and a plain store instead of test_and_set_bit_lock:
 # the lock bit is set while no thread holds the lock (the oracle's IDLE-1).
-variant8 plain_lock '/^static void word_lock/i\
+variant8 plain_lock '/^static void atomic_lock_thread_idle/i\
 static int plain_take(unsigned long *w) { if (READ_ONCE(*w) \& PNV_CORE_IDLE_LOCK_BIT) return 1; *w |= PNV_CORE_IDLE_LOCK_BIT; return 0; }
 /variant: plain_lock/s/test_and_set_bit_lock(NR_PNV_CORE_IDLE_LOCK_BIT, word)/plain_take(word)/'
 # No fastsleep workaround in the path at all: IDLE-4 is n/a, the rest holds.
@@ -197,7 +197,7 @@ variant8 no_fix 's/fastsleep_fix(OPAL_CONFIG_IDLE_[A-Z]*)/(void)0/'
 # that no variant above is (docs/verdicts.md, "Witnesses and mutants"):
 # ClearOutsideLock: the entry clears its bit with a plain read-modify-write
 # before it takes the lock (IDLE-2).
-variant8 clear_outside_lock '/^static void going_down/,/^}/{/\tword_lock(word);\t*\/\* variant: no_lock \*\//i\
+variant8 clear_outside_lock '/^static void going_down/,/^}/{/\tatomic_lock_thread_idle();\t*\/\* variant: no_lock \*\//i\
 \t*word \&= ~me;
 /^\tBUG_ON(!(\*word \& me));$/d
 /^\t\*word \&= ~me;$/d
