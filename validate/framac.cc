@@ -17,6 +17,9 @@ namespace idlespec::validate {
 
 namespace {
 
+// Z3's resource limit per WP goal (why3's steps), see run_wp().
+constexpr const char* kWpSteps = "5000000";
+
 // A component's Frama-C unit: its driver, the env header, the define each
 // found function gives, and the clauses it covers with the assertion name
 // of each ("" when EVA's own alarms are the whole post-condition: XCEDE-1,
@@ -367,8 +370,16 @@ WpResult run_wp(const Options& opt, const std::string& dir, const std::string& e
   for (const char* a : {"-wp", "-wp-fct"}) wp.argv.push_back(a);
   wp.argv.insert(wp.argv.begin() + 4, unit);
   wp.argv.push_back(function);
-  for (const char* a : {"-wp-prover", "z3", "-wp-timeout", "3", "-wp-par", "1"})
+  // Z3 is bounded by its resource limit (why3's steps), not by seconds, so
+  // that a goal's verdict does not depend on the machine's load: a false
+  // goal runs out of steps within about two seconds, and the hardest true
+  // goal of the contracts here (teo_reflect()'s on Debian 6.12) needs a
+  // third of them (1,622,510). The seconds are only the
+  // backstop of the whole run.
+  for (const char* a : {"-wp-prover", "z3", "-wp-steps", kWpSteps, "-wp-par", "1"})
     wp.argv.push_back(a);
+  wp.argv.push_back("-wp-timeout");
+  wp.argv.push_back(strprintf("%.0f", std::max(1.0, timeout)));
   wp.argv.insert(wp.argv.end(), extra_args.begin(), extra_args.end());
   wp.env = {{"WHY3CONFIG", conf}};
   wp.out = dir + "/wp_" + function + ".out";
@@ -472,8 +483,10 @@ void framac_pass(const Options& opt, const Component& component, const Target& t
         const std::string name = item.substr(9, item.find(' ', 9) - 9);
         if (name != c.function) helpers.push_back(name);
       }
+    // Z3's steps bound each goal (run_wp()); the seconds, the whole run's
+    // backstop, are --budget's, at most 30 s.
     WpResult wp = run_wp(opt, dir, u->env_header, ex.code, c.header, c.function, helpers, c.args,
-                         defs, timeout, c.after_code);
+                         defs, std::clamp(opt.budget_seconds, 3.0, 30.0), c.after_code);
     part.seconds += wp.seconds;
     // A contract on a clause no EVA assertion covers proves one step of it,
     // not the clause: the note says which.
