@@ -43,6 +43,13 @@ struct Unit {
   // Defines the file's layout asks for (an era's signature or field),
   // beyond one per found function: the harness's own reading, shared.
   std::vector<std::string> (*layout_defines)(const Extraction&) = nullptr;
+  // The extraction the component's harness is built from, when it is more
+  // than the functions themselves (the governor: menu_reflect() and the
+  // per-CPU record): the same function, shared.
+  Extraction (*extraction)(const Target&) = nullptr;
+  // EVA options beyond the common ones: the precision a unit needs to see
+  // through its code's guards (the governor's predictor loops).
+  std::vector<std::string> eva_args = {};
 };
 
 const std::vector<Unit>& units() {
@@ -66,6 +73,19 @@ const std::vector<Unit>& units() {
        {{"STATES-4", ""}},
        {},
        {"fixup_cede0_latency"}},
+      {"governor",
+       "framac_governor.c",
+       "governor_env.h",
+       {},
+       {{"GOV-5", ""}, {"GOV-7", "GOV_7"}},
+       {{"framac_governor_wp.h",
+         "menu_reflect",
+         "GOV-7",
+         {"-inline-calls", "tick_nohz_idle_got_tick"}}},
+       {},
+       governor_defines,
+       governor_extraction,
+       {"-eva-precision", "1"}},
   };
   return u;
 }
@@ -203,7 +223,8 @@ EvaResult parse_eva_report(const std::string& csv, const std::string& driver_tex
 
 EvaResult run_eva(const Options& opt, const std::string& dir, const std::string& env_header,
                   const std::string& code, const std::string& driver,
-                  const std::vector<std::string>& defs, double timeout) {
+                  const std::vector<std::string>& defs, double timeout,
+                  const std::vector<std::string>& extra_args) {
   EvaResult r;
   const auto t0 = std::chrono::steady_clock::now();
   const std::string cmd = framac_command();
@@ -239,10 +260,10 @@ EvaResult run_eva(const Options& opt, const std::string& dir, const std::string&
             "-warn-unsigned-overflow",
             "-eva-verbose",
             "0",
-            "-eva-no-show-progress",
-            "-then",
-            "-report-csv",
-            csv};
+            "-eva-no-show-progress"};
+  j.argv.insert(j.argv.end(), extra_args.begin(), extra_args.end());
+  for (const char* a : {"-then", "-report-csv"}) j.argv.push_back(a);
+  j.argv.push_back(csv);
   j.out = dir + "/eva.out";
   j.err = dir + "/eva.err";
   j.reads = {opt.harness_dir + "/shims", opt.harness_dir, driver_path};
@@ -388,7 +409,8 @@ void framac_pass(const Options& opt, const Component& component, const Target& t
                                         u->functions.end();
                                }),
                 names.end());
-  const Extraction ex = extract(target.text, names, target.path);
+  const Extraction ex =
+      u->extraction ? u->extraction(target) : extract(target.text, names, target.path);
   std::vector<std::string> defs;
   for (const auto& [fn, d] : u->defines)
     for (const auto& f : ex.functions)
@@ -406,7 +428,7 @@ void framac_pass(const Options& opt, const Component& component, const Target& t
   if (dir.empty())
     r.error = "cannot create a temporary directory";
   else
-    r = run_eva(opt, dir, u->env_header, ex.code, u->driver, defs, timeout);
+    r = run_eva(opt, dir, u->env_header, ex.code, u->driver, defs, timeout, u->eva_args);
   // WP where the unit has contracts: each verdict goes beside EVA's.
   std::vector<std::pair<const WpContract*, WpResult>> wps;
   for (const WpContract& c : u->wp) {
@@ -479,6 +501,14 @@ void framac_pass(const Options& opt, const Component& component, const Target& t
         continue;
       if (!first || rank(p) < rank(*first)) first = &p;
     }
+    // A failed clause: its own assertion, where EVA left it unproven, is
+    // the alarm that belongs beside the counterexample.
+    if (v->status == "failed" && !assertion.empty())
+      for (const auto& p : r.unproven)
+        if (p.kind == "user assertion" && p.assertion == assertion) {
+          first = &p;
+          break;
+        }
     const bool stated = assertion.empty() || r.assertions.count(assertion);
     if (!first && stated && v->status == "held") {
       v->proof = "proven";
