@@ -45,6 +45,11 @@ Part check_busy_delay(const Options& options, const Target& target);
 Part check_xcede(const Options& options, const Target& target);
 Part check_states(const Options& options, const Target& target);
 Part check_governor(const Options& options, const Target& target);
+// The governor's extraction (menu_reflect(), get_typical_interval() and the
+// per-CPU menu_devices beside the modelled functions) and the file's era
+// as -D flags: what the harness and the Frama-C unit are both built from.
+Extraction governor_extraction(const Target& target);
+std::vector<std::string> governor_defines(const Extraction& ex);
 Part check_teo(const Options& options, const Target& target);
 Part check_idle_core(const Options& options, const Target& target);
 

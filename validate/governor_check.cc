@@ -1437,12 +1437,11 @@ std::vector<Input> shrink_candidates(const Input& in) {
 
 }  // namespace
 
-Part check_governor(const Options& opt, const Target& target) {
-  const auto t0 = Clock::now();
-  const Component& component = *find_component("governor");
-  Part part;
-  part.component = component.name;
-  part.file = target.display;
+// The extraction the harness and the Frama-C unit are built from:
+// menu_select() and menu_update() with menu_reflect() and
+// get_typical_interval() asked for by name, and the per-CPU menu_devices
+// the extractor does not take for a definition.
+Extraction governor_extraction(const Target& target) {
   std::vector<std::string> wanted = target.functions;
   wanted.push_back("menu_reflect");
   wanted.push_back("get_typical_interval");
@@ -1466,6 +1465,39 @@ Part check_governor(const Options& opt, const Target& target) {
       break;
     }
   }
+  return ex;
+}
+
+// The file's era as -D flags, for the harness (whose _Generic reads the
+// signatures itself) and the Frama-C unit (which cannot parse _Generic):
+// HAVE_MENU_SELECT, HAVE_MENU_REFLECT, HAVE_TYPICAL_INTERVAL where the
+// extraction found them, MENU_NEXT_TIMER_US when struct menu_device keeps
+// next_timer_us (v5.6 and before), MENU_SELECT_STOP_TICK when menu_select()
+// takes bool *stop_tick (v4.17 on; its own text says).
+std::vector<std::string> governor_defines(const Extraction& ex) {
+  auto found = [&](const std::string& name) -> const FoundFunction* {
+    for (const auto& f : ex.functions)
+      if (f.name == name && f.found) return &f;
+    return nullptr;
+  };
+  std::vector<std::string> defs;
+  const FoundFunction* select = found("menu_select");
+  if (!select) return defs;
+  defs.push_back("-DHAVE_MENU_SELECT");
+  if (found("menu_reflect")) defs.push_back("-DHAVE_MENU_REFLECT");
+  if (found("get_typical_interval")) defs.push_back("-DHAVE_TYPICAL_INTERVAL");
+  if (ex.code.find("next_timer_us") != std::string::npos) defs.push_back("-DMENU_NEXT_TIMER_US");
+  if (!select_without_stop_tick(select->text)) defs.push_back("-DMENU_SELECT_STOP_TICK");
+  return defs;
+}
+
+Part check_governor(const Options& opt, const Target& target) {
+  const auto t0 = Clock::now();
+  const Component& component = *find_component("governor");
+  Part part;
+  part.component = component.name;
+  part.file = target.display;
+  Extraction ex = governor_extraction(target);
   for (const auto& f : ex.functions)
     if (std::find(target.functions.begin(), target.functions.end(), f.name) !=
         target.functions.end())
@@ -1494,10 +1526,7 @@ Part check_governor(const Options& opt, const Target& target) {
     fill_verdicts(component, target, part, "error", "cannot create a temporary directory");
     return part;
   }
-  std::vector<std::string> defs = {"-DHAVE_MENU_SELECT"};
-  if (found("menu_reflect")) defs.push_back("-DHAVE_MENU_REFLECT");
-  if (found("get_typical_interval")) defs.push_back("-DHAVE_TYPICAL_INTERVAL");
-  if (ex.code.find("next_timer_us") != std::string::npos) defs.push_back("-DMENU_NEXT_TIMER_US");
+  const std::vector<std::string> defs = governor_defines(ex);
   const HarnessBuild hb =
       build_harness(opt, part.temp_dir, "governor_env.h", ex.code, "harness_governor.c", defs);
   part.notes.insert(part.notes.end(), hb.notes.begin(), hb.notes.end());
@@ -1528,7 +1557,8 @@ Part check_governor(const Options& opt, const Target& target) {
 
   std::vector<Input> inputs = make_inputs(opt.seed);
   if (ex.code.find("next_timer_us") != std::string::npos) in_microseconds(inputs);
-  const bool tick_stopped_era = select_without_stop_tick(ex.code);
+  const bool tick_stopped_era =
+      std::find(defs.begin(), defs.end(), "-DMENU_SELECT_STOP_TICK") == defs.end();
   // menu_update() of before v3.16 stores the period it read from the core
   // (`last_idle_us`) in the ring, and learns the factor from another
   // duration: GOV-8 judges that ring by the era's meaning.
