@@ -43,6 +43,9 @@ struct Unit {
   // Defines the file's layout asks for (an era's signature or field),
   // beyond one per found function: the harness's own reading, shared.
   std::vector<std::string> (*layout_defines)(const Extraction&) = nullptr;
+  // EVA options beyond the runner's own: precision the unit's code needs to
+  // be proven (never a weaker check).
+  std::vector<std::string> eva_args = {};
 };
 
 const std::vector<Unit>& units() {
@@ -65,7 +68,18 @@ const std::vector<Unit>& units() {
        {{"fixup_cede0_latency", "-DHAVE_FIXUP_CEDE0_LATENCY"}},
        {{"STATES-4", ""}},
        {},
-       {"fixup_cede0_latency"}},
+       {"fixup_cede0_latency"},
+       nullptr,
+       // A helper that reports through its result whether it wrote its
+       // output (faithful text's xcede_latency_us()) returns two states:
+       // (false, output unwritten) and (true, written). EVA joins them
+       // right after the call, before the caller tests the result, and the
+       // read of the output in the caller's true branch raises
+       // \initialized. Partitioning by the last branch taken, kept through
+       // the return, lets the caller's test separate them again (measured:
+       // -eva-split-return needs -eva-slevel 100 for the same over 16
+       // records, and merging the loop's iterations undoes it).
+       {"-eva-partition-history", "1", "-eva-interprocedural-history"}},
   };
   return u;
 }
@@ -203,7 +217,8 @@ EvaResult parse_eva_report(const std::string& csv, const std::string& driver_tex
 
 EvaResult run_eva(const Options& opt, const std::string& dir, const std::string& env_header,
                   const std::string& code, const std::string& driver,
-                  const std::vector<std::string>& defs, double timeout) {
+                  const std::vector<std::string>& defs, double timeout,
+                  const std::vector<std::string>& extra_args) {
   EvaResult r;
   const auto t0 = std::chrono::steady_clock::now();
   const std::string cmd = framac_command();
@@ -239,10 +254,10 @@ EvaResult run_eva(const Options& opt, const std::string& dir, const std::string&
             "-warn-unsigned-overflow",
             "-eva-verbose",
             "0",
-            "-eva-no-show-progress",
-            "-then",
-            "-report-csv",
-            csv};
+            "-eva-no-show-progress"};
+  j.argv.insert(j.argv.end(), extra_args.begin(), extra_args.end());
+  for (const char* a : {"-then", "-report-csv"}) j.argv.push_back(a);
+  j.argv.push_back(csv);
   j.out = dir + "/eva.out";
   j.err = dir + "/eva.err";
   j.reads = {opt.harness_dir + "/shims", opt.harness_dir, driver_path};
@@ -406,7 +421,7 @@ void framac_pass(const Options& opt, const Component& component, const Target& t
   if (dir.empty())
     r.error = "cannot create a temporary directory";
   else
-    r = run_eva(opt, dir, u->env_header, ex.code, u->driver, defs, timeout);
+    r = run_eva(opt, dir, u->env_header, ex.code, u->driver, defs, timeout, u->eva_args);
   // WP where the unit has contracts: each verdict goes beside EVA's.
   std::vector<std::pair<const WpContract*, WpResult>> wps;
   for (const WpContract& c : u->wp) {

@@ -76,10 +76,13 @@ std::string framac_command();
 // The sentence a report gives when Frama-C is missing.
 std::string framac_setup_line();
 
-// Build the unit in `dir` and run EVA within `timeout` seconds.
+// Build the unit in `dir` and run EVA within `timeout` seconds;
+// `extra_args` are EVA options of the unit's (precision, never a weaker
+// check).
 EvaResult run_eva(const Options& options, const std::string& dir, const std::string& env_header,
                   const std::string& code, const std::string& driver,
-                  const std::vector<std::string>& defs, double timeout);
+                  const std::vector<std::string>& defs, double timeout,
+                  const std::vector<std::string>& extra_args = {});
 
 // Parse a report-csv file (exposed for tests). `driver` is the driver's
 // path: its assertion lines name the clause ("assert XCEDE_4:").
