@@ -43,9 +43,9 @@ expect_no_shim_alarm() {
 # The faithful cpuidle-pseries.c, as run_states.sh builds it.
 cat "$HERE/xcede_faithful.c" "$HERE/states_fixup.c" >"$SCRATCH/states_faithful.c"
 src() { echo "$SCRATCH/states_$1.c"; }
-# No range check before the conversion: a record of 2^63 ticks wraps the
-# kernel's tb_to_ns() (1 µs) and DIV_ROUND_UP_ULL()'s ns + 999 wraps for the
-# largest ones (STATES-4).
+# No range check before the conversion: from about 9.4e18 ticks the
+# kernel's tb_to_ns() wraps (a record reads 1 µs), and the sum in
+# DIV_ROUND_UP_ULL() can wrap too (STATES-4).
 variant conversion_wraps 's/if (ticks > most_us \* tb_ticks_per_usec)/if (0)/'
 
 S="--component states --inputs generated --fuzz 0 --budget $BUDGET"
