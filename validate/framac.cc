@@ -89,7 +89,20 @@ const std::vector<Unit>& units() {
        {{"fixup_cede0_latency", "-DHAVE_FIXUP_CEDE0_LATENCY"}},
        {{"STATES-4", ""}},
        {},
-       {"fixup_cede0_latency"}},
+       {"fixup_cede0_latency"},
+       nullptr,
+       nullptr,
+       nullptr,
+       // A helper that reports through its result whether it wrote its
+       // output (faithful text's xcede_latency_us()) returns two states:
+       // (false, output unwritten) and (true, written). EVA joins them
+       // right after the call, before the caller tests the result, and the
+       // read of the output in the caller's true branch raises
+       // \initialized. Partitioning by the last branch taken, kept through
+       // the return, lets the caller's test separate them again (measured:
+       // -eva-split-return needs -eva-slevel 100 for the same over 16
+       // records, and merging the loop's iterations undoes it).
+       {"-eva-partition-history", "1", "-eva-interprocedural-history"}},
       {"teo",
        "framac_teo.c",
        "teo_env.h",
@@ -576,10 +589,9 @@ void framac_pass(const Options& opt, const Component& component, const Target& t
     // the alarm that belongs beside the counterexample (an alarm elsewhere
     // in the code may be one of EVA's false ones), unless the clause's
     // post-condition includes the code's alarms and one is in the file.
-    const bool alarm_first =
-        first && rank(*first) == 0 &&
-        std::find(u->alarm_clauses.begin(), u->alarm_clauses.end(), v->id) !=
-            u->alarm_clauses.end();
+    const bool alarm_first = first && rank(*first) == 0 &&
+                             std::find(u->alarm_clauses.begin(), u->alarm_clauses.end(), v->id) !=
+                                 u->alarm_clauses.end();
     if (v->status == "failed" && !assertion.empty() && !alarm_first)
       for (const auto& p : r.unproven)
         if (p.kind == "user assertion" && p.assertion == assertion) {

@@ -1,0 +1,74 @@
+#!/bin/sh
+# ctest: budget=30 timeout=300
+# tests/validate/run_framac_xstates.sh IDLESPEC_VALIDATE [BUDGET_SECONDS]
+#
+# Frama-C's EVA on the CEDE(0) fix-up (states, spec/states.md STATES-4;
+# validate/framac.h, harness/framac_states.c): on this suite's faithful
+# fixup_cede0_latency() (xcede_faithful.c + states_fixup.c) EVA proves
+# STATES-4 with no alarm anywhere in the unit, the shims included ("held
+# (proven: ...)"); on a variant whose tick-to-µs conversion wraps the tests
+# fail STATES-4 with a counterexample and EVA's unsigned-overflow alarm
+# stands beside it, in the variant's file. Skipped (exit 0 with a note)
+# when frama-c is not installed.
+set -u
+HERE=$(cd "$(dirname "$0")" && pwd)
+FRAMAC=1
+CLAUSES="STATES-1 STATES-2 STATES-3 STATES-4 STATES-5 STATES-6"
+COMPONENT=states
+. "$HERE/lib.sh"
+if ! command -v frama-c >/dev/null 2>&1; then
+  echo "run_framac_xstates.sh: frama-c is not installed (scripts/setup.sh framac): skipped"
+  exit 0
+fi
+PROVEN="(proven: Frama-C EVA, 0 alarms over the spec's ranges"
+
+# expect_level NAME CLAUSE TEXT: the clause's verdict line carries TEXT
+expect_level() {
+  grep "^$2 \[" "$SCRATCH/$1.out" | grep -qF -- "$3" ||
+    fail "$1: expected $2 with '$3', got: $(grep "^$2 " "$SCRATCH/$1.out" || echo nothing)"
+}
+# expect_eva_beside NAME CLAUSE TEXT: under the failed clause, an "EVA: ..." line with TEXT
+expect_eva_beside() {
+  awk -v c="$2" '$1 == c { on = 1; next } /^[A-Z]+-[0-9]+ \[/ { on = 0 } on' "$SCRATCH/$1.out" |
+    grep "^    EVA: " | grep -qF -- "$3" ||
+    fail "$1: no 'EVA: ...$3' beside $2's counterexample"
+}
+# expect_no_shim_alarm NAME: no property EVA left unproven is in the shims
+expect_no_shim_alarm() {
+  grep -q " at harness/shims/" "$SCRATCH/$1.out" &&
+    fail "$1: EVA raised an alarm in the shims: $(grep -o " at harness/shims/[^ )]*" "$SCRATCH/$1.out" | head -n 1)"
+  return 0
+}
+
+# The faithful cpuidle-pseries.c, as run_states.sh builds it.
+cat "$HERE/xcede_faithful.c" "$HERE/states_fixup.c" >"$SCRATCH/states_faithful.c"
+src() { echo "$SCRATCH/states_$1.c"; }
+# No range check before the conversion: from about 9.4e18 ticks the
+# kernel's tb_to_ns() wraps (a record reads 1 µs), and the sum in
+# DIV_ROUND_UP_ULL() can wrap too (STATES-4).
+variant conversion_wraps 's/if (ticks > most_us \* tb_ticks_per_usec)/if (0)/'
+
+S="--component states --inputs generated --fuzz 0 --budget $BUDGET"
+
+# EVA proves STATES-4 on the faithful fix-up: xcede_latency_us() writes its
+# output only when it returns true, and the unit's EVA options keep the two
+# return states apart until the caller tests the result (validate/framac.cc).
+# shellcheck disable=SC2086
+run s_faithful --source "$(src faithful)" $S
+expect_rc s_faithful 0
+expect_only_failed s_faithful
+expect_level s_faithful STATES-4 "held $PROVEN"
+expect_text s_faithful "note: Frama-C EVA: 0 properties unproven over the spec's ranges"
+expect_no_shim_alarm s_faithful
+# The probe's clauses have no Frama-C unit: no proof level.
+grep "^STATES-[1256] \[" "$SCRATCH/s_faithful.out" | grep -q "proven\|tested" &&
+  fail "s_faithful: a probe clause carries a proof level it has no unit for"
+
+# shellcheck disable=SC2086
+run s_conversion_wraps --source "$(src_variant conversion_wraps)" $S
+expect_rc s_conversion_wraps 1
+expect_only_failed s_conversion_wraps STATES-4
+expect_eva_beside s_conversion_wraps STATES-4 "unsigned overflow"
+expect_eva_beside s_conversion_wraps STATES-4 "states_conversion_wraps.c:"
+
+finish
