@@ -148,13 +148,7 @@ static void fc_tables_of(int count) {
   /*@ assert GOV_7: 0 <= idx < fc_drv.state_count; */
   fc_period();
   gov_env.got_tick = Frama_C_interval(0, 1);
-#ifdef HAVE_MENU_REFLECT
-  menu_reflect(&fc_dev, idx);
-#else
-  fc_dev.last_state_idx = idx;
-  menu_devices.needs_update = 1;
-  menu_devices.tick_wakeup = tick_nohz_idle_got_tick();
-#endif
+  (void)GOV_REFLECT(&fc_dev, idx);
   fc_world();
   idx = fc_select();
   /*@ assert GOV_7: 0 <= idx < fc_drv.state_count; */

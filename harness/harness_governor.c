@@ -270,13 +270,7 @@ static void run_input(long long id, bool trace, unsigned hz) {
         dev.poll_time_limit = st->poll_time_limit ? 1 : 0;
         gov_env.got_tick = st->got_tick;
         in_call = 1;
-#ifdef HAVE_MENU_REFLECT
-        menu_reflect(&dev, idx);
-#else
-        dev.last_state_idx = idx;
-        menu_devices.needs_update = 1;
-        menu_devices.tick_wakeup = tick_nohz_idle_got_tick();
-#endif
+        (void)GOV_REFLECT(&dev, idx);
         in_call = 0;
       } else {
         dev.last_state_idx = idx;

@@ -224,4 +224,15 @@ static inline int cpuidle_get_last_residency(struct cpuidle_device *dev) {
 #define SAFE_TIMER_RANGE_NS (2 * TICK_NSEC)
 #endif
 
+/* The end of an idle period as the cpuidle core reports it: the file's
+ * menu_reflect() (HAVE_MENU_REFLECT), else what menu_reflect() does, on the
+ * per-CPU record: the harness and the Frama-C unit both call this. */
+#ifdef HAVE_MENU_REFLECT
+#define GOV_REFLECT(dev, idx) menu_reflect((dev), (idx))
+#else
+#define GOV_REFLECT(dev, idx)                                                   \
+  ((dev)->last_state_idx = (idx), menu_devices.needs_update = 1,              \
+   menu_devices.tick_wakeup = tick_nohz_idle_got_tick())
+#endif
+
 #endif /* IDLESPEC_VALIDATE_SHIM_GOVERNOR_ENV_H */

@@ -49,6 +49,18 @@
 
 #define IC_MAX_THREADS 8
 
+/* Barriers order nothing here: every context runs sequentially consistent
+ * (and under Frama-C there is one thread); barrier() is each branch's own. */
+#define smp_mb() barrier()
+#define smp_rmb() barrier()
+#define smp_wmb() barrier()
+#define mb() barrier()
+#define isync() barrier()
+
+typedef struct {
+  int counter;
+} atomic_t;
+
 #ifndef __FRAMAC__
 #include <ucontext.h>
 
@@ -214,16 +226,6 @@ static void ic_workaround(unsigned long what, unsigned long how, int line);
     }                                                               \
   } while (0)
 
-/* Barriers order nothing here: every context runs sequentially consistent. */
-#define smp_mb() barrier()
-#define smp_rmb() barrier()
-#define smp_wmb() barrier()
-#define mb() barrier()
-#define isync() barrier()
-
-typedef struct {
-  int counter;
-} atomic_t;
 #define atomic_read(v) READ_ONCE((v)->counter)
 #define atomic_set(v, i) WRITE_ONCE((v)->counter, (i))
 #define atomic_inc(v) ((void)__atomic_add_fetch(&(v)->counter, 1, __ATOMIC_SEQ_CST))
@@ -278,14 +280,6 @@ static void ic_workaround(unsigned long what, unsigned long how, int line);
 #define cpu_relax() ((void)0)
 #define unlikely(x) (x)
 #define likely(x) (x)
-#define smp_mb() barrier()
-#define smp_rmb() barrier()
-#define smp_wmb() barrier()
-#define mb() barrier()
-#define isync() barrier()
-typedef struct {
-  int counter;
-} atomic_t;
 #define atomic_read(v) ((v)->counter)
 #define atomic_set(v, i) ((v)->counter = (i))
 #define atomic_inc(v) ((void)++(v)->counter)

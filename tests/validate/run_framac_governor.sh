@@ -26,29 +26,8 @@ FRAMAC=1
 CLAUSES="GOV-1 GOV-2 GOV-3 GOV-4 GOV-5 GOV-7 GOV-8 GOV-9"
 COMPONENT=governor
 . "$HERE/lib.sh"
-if ! command -v frama-c >/dev/null 2>&1; then
-  echo "run_framac_governor.sh: frama-c is not installed (scripts/setup.sh framac): skipped"
-  exit 0
-fi
-TESTED="held (tested; EVA could not prove it: "
+. "$HERE/framac_lib.sh"
 
-# expect_level NAME CLAUSE TEXT: the clause's verdict line carries TEXT
-expect_level() {
-  grep "^$2 \[" "$SCRATCH/$1.out" | grep -qF -- "$3" ||
-    fail "$1: expected $2 with '$3', got: $(grep "^$2 " "$SCRATCH/$1.out" || echo nothing)"
-}
-# expect_eva_beside NAME CLAUSE TEXT: under the failed clause, an "EVA: ..." line with TEXT
-expect_eva_beside() {
-  awk -v c="$2" '$1 == c { on = 1; next } /^[A-Z]+-[0-9]+ \[/ { on = 0 } on' "$SCRATCH/$1.out" |
-    grep "^    EVA: " | grep -qF -- "$3" ||
-    fail "$1: no 'EVA: ...$3' beside $2's counterexample"
-}
-# expect_no_shim_alarm NAME: no property EVA left unproven is in the shims
-expect_no_shim_alarm() {
-  grep -q " at harness/shims/" "$SCRATCH/$1.out" &&
-    fail "$1: EVA raised an alarm in the shims: $(grep -o " at harness/shims/[^ )]*" "$SCRATCH/$1.out" | head -n 1)"
-  return 0
-}
 # expect_tested_in NAME FILE: GOV-5 and GOV-7 held, tested, with an alarm of
 # EVA's in FILE (the file under test), none in the shims
 expect_tested_in() {

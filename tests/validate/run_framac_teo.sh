@@ -20,28 +20,8 @@ FRAMAC=1
 COMPONENT=teo
 CLAUSES="TEO-1 TEO-2 TEO-3 TEO-4 TEO-5 TEO-6"
 . "$HERE/lib.sh"
-if ! command -v frama-c >/dev/null 2>&1; then
-  echo "run_framac_teo.sh: frama-c is not installed (scripts/setup.sh framac): skipped"
-  exit 0
-fi
+. "$HERE/framac_lib.sh"
 
-# expect_level NAME CLAUSE TEXT: the clause's verdict line carries TEXT
-expect_level() {
-  grep "^$2 \[" "$SCRATCH/$1.out" | grep -qF -- "$3" ||
-    fail "$1: expected $2 with '$3', got: $(grep "^$2 " "$SCRATCH/$1.out" || echo nothing)"
-}
-# expect_eva_beside NAME CLAUSE TEXT: under the failed clause, an "EVA: ..." line with TEXT
-expect_eva_beside() {
-  awk -v c="$2" '$1 == c { on = 1; next } /^[A-Z]+-[0-9]+ \[/ { on = 0 } on' "$SCRATCH/$1.out" |
-    grep "^    EVA: " | grep -qF -- "$3" ||
-    fail "$1: no 'EVA: ...$3' beside $2's counterexample"
-}
-# expect_no_shim_alarm NAME: no property EVA left unproven is in the shims
-expect_no_shim_alarm() {
-  grep -q " at harness/shims/" "$SCRATCH/$1.out" &&
-    fail "$1: EVA raised an alarm in the shims: $(grep -o " at harness/shims/[^ )]*" "$SCRATCH/$1.out" | head -n 1)"
-  return 0
-}
 WP_NOTE="note: Frama-C WP: teo_reflect()'s contract (harness/framac_teo_wp.h):"
 T="--component teo --budget $BUDGET"
 
