@@ -14,15 +14,7 @@
  * prove (an assertion left unknown, an alarm in the code or the shims)
  * keeps the clause at "tested".
  */
-#include "__fc_builtin.h"
-
-/* WARN_ON/BUG_ON: counted; no clause here reads the count. */
-static unsigned fc_findings;
-__attribute__((unused)) static void shim_kernel_finding(const char *what, const char *cond,
-                                                        const char *file, int line) {
-  (void)what, (void)cond, (void)file, (void)line;
-  SHIM_COUNT(fc_findings);
-}
+#include "framac_driver.h"
 
 #ifdef HAVE_RTAS_BUSY_DELAY
 /* BUSY-1: retry exactly for -2 and 9900..9905, at run time, whatever

@@ -41,15 +41,7 @@
  * assertion GOV_7 after each selection. Whatever EVA cannot prove keeps the
  * clause at "tested".
  */
-#include "__fc_builtin.h"
-
-/* WARN_ON/BUG_ON: counted; no clause here reads the count. */
-static unsigned fc_findings;
-__attribute__((unused)) static void shim_kernel_finding(const char *what, const char *cond,
-                                                        const char *file, int line) {
-  (void)what, (void)cond, (void)file, (void)line;
-  SHIM_COUNT(fc_findings);
-}
+#include "framac_driver.h"
 
 #ifdef HAVE_MENU_SELECT
 #define FC_RANGE_NS ((1LL << 40) - 1)      /* times, latencies, residencies: below 2^40 ns */

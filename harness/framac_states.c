@@ -11,17 +11,10 @@
  * signed and unsigned overflow alarms on; whatever EVA cannot prove keeps
  * the clause at "tested".
  */
-#include "__fc_builtin.h"
+#include "framac_driver.h"
 
 #define FC_STATUSES 4 /* answers in the script: the query may be retried 3 times */
 static u8 fc_payload[4096];
-
-static unsigned fc_findings;
-__attribute__((unused)) static void shim_kernel_finding(const char *what, const char *cond,
-                                                        const char *file, int line) {
-  (void)what, (void)cond, (void)file, (void)line;
-  SHIM_COUNT(fc_findings);
-}
 
 #ifdef HAVE_FIXUP_CEDE0_LATENCY
 int main(void) {

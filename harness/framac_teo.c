@@ -27,17 +27,10 @@
  * `total`'s lower bound (the bins' sum) and `total - idx_hit_sum` are beyond
  * them (docs/validate.md).
  */
-#include "__fc_builtin.h"
+#include "framac_driver.h"
 
 #define FC_METRIC_MAX 8199u  /* 8 x PULSE + 7 */
 #define FC_NS_MAX ((1LL << 62) - 1) /* spec/teo.md: times and table values below 2^62 */
-
-static unsigned fc_findings;
-__attribute__((unused)) static void shim_kernel_finding(const char *what, const char *cond,
-                                                        const char *file, int line) {
-  (void)what, (void)cond, (void)file, (void)line;
-  SHIM_COUNT(fc_findings);
-}
 
 #if defined(HAVE_TEO_SELECT) && defined(HAVE_TEO_REFLECT)
 static struct cpuidle_driver fc_drv;

@@ -13,17 +13,10 @@
  * which validate/framac.cc reads; XCEDE-1 is EVA's own memory alarms in the
  * code. Whatever EVA cannot prove keeps the clause at "tested".
  */
-#include "__fc_builtin.h"
+#include "framac_driver.h"
 
 #define FC_STATUSES 8 /* answers in the script: the query may be retried 7 times */
 static u8 fc_payload[4096];
-
-static unsigned fc_findings;
-__attribute__((unused)) static void shim_kernel_finding(const char *what, const char *cond,
-                                                        const char *file, int line) {
-  (void)what, (void)cond, (void)file, (void)line;
-  SHIM_COUNT(fc_findings);
-}
 
 #ifdef HAVE_PARSE_CEDE_PARAMETERS
 int main(void) {
