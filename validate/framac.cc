@@ -36,6 +36,9 @@ struct WpContract {
   // The header read after the code, not before: its contracts name what
   // the code defines (teo: the per-CPU teo_cpus).
   bool after_code = false;
+  // What the contract proves of its clause, when more than a step of it
+  // (states: STATES-5 where the probe succeeds); "" says "a step of".
+  std::string part = "";
 };
 
 struct Unit {
@@ -88,7 +91,14 @@ const std::vector<Unit>& units() {
        "states_env.h",
        {{"fixup_cede0_latency", "-DHAVE_FIXUP_CEDE0_LATENCY"}},
        {{"STATES-4", ""}},
-       {},
+       // The probe is not in the EVA unit (its harness is built apart):
+       // framac_pass() extracts it from the file for its contract.
+       {{"framac_states_wp.h",
+         "pseries_idle_probe",
+         "STATES-5",
+         {},
+         true,
+         "STATES-5 where the probe succeeds"}},
        {"fixup_cede0_latency"},
        nullptr,
        nullptr,
@@ -474,7 +484,17 @@ void framac_pass(const Options& opt, const Component& component, const Target& t
   // threads' steps interleave, none about memory, ranges or arithmetic)
   // runs whenever the file has a contract's function.
   const bool wp_only = u->clauses.empty();
-  if (covered.empty() && !wp_only) return;
+  // A contract on a function the file has but the EVA unit is not built
+  // from (states: the probe; the unit is the fix-up's) runs on its own
+  // extraction, whether or not EVA runs.
+  auto apart = [&](const WpContract& c) {
+    return !u->functions.empty() &&
+           std::find(u->functions.begin(), u->functions.end(), c.function) == u->functions.end() &&
+           std::find(target.functions.begin(), target.functions.end(), c.function) !=
+               target.functions.end();
+  };
+  const bool any_apart = std::any_of(u->wp.begin(), u->wp.end(), apart);
+  if (covered.empty() && !wp_only && !any_apart) return;
   std::vector<std::string> names = target.functions;
   if (!u->functions.empty())
     names.erase(std::remove_if(names.begin(), names.end(),
@@ -501,35 +521,45 @@ void framac_pass(const Options& opt, const Component& component, const Target& t
   EvaResult r;
   if (dir.empty())
     r.error = "cannot create a temporary directory";
-  else if (!wp_only)
+  else if (!wp_only && !covered.empty())
     r = run_eva(opt, dir, u->env_header, ex.code, u->driver, defs, timeout, u->eva_args);
   const bool framac_present = !framac_command().empty() && executable_on_path(framac_command());
   // WP where the unit has contracts: each verdict goes beside EVA's.
   std::vector<std::pair<const WpContract*, WpResult>> wps;
   for (const WpContract& c : u->wp) {
+    const bool own = apart(c);
+    Extraction own_ex;
+    if (own) own_ex = extract(target.text, std::vector<std::string>{c.function}, target.path);
+    const Extraction& wx = own ? own_ex : ex;
     // The contract's function: one asked for, or a helper pulled in.
     const bool found =
-        std::any_of(ex.functions.begin(), ex.functions.end(),
+        std::any_of(wx.functions.begin(), wx.functions.end(),
                     [&](const FoundFunction& f) { return f.name == c.function && f.found; }) ||
-        std::any_of(ex.prelude.begin(), ex.prelude.end(), [&](const std::string& item) {
+        std::any_of(wx.prelude.begin(), wx.prelude.end(), [&](const std::string& item) {
           return item.rfind("function " + c.function + " ", 0) == 0;
         });
-    if (!(wp_only ? framac_present : r.ran) || dir.empty() || !found) continue;
+    if (!(wp_only || own ? framac_present : r.ran) || dir.empty() || !found) continue;
     // The helpers extract() pulled in: "function NAME (line N)".
     std::vector<std::string> helpers;
-    for (const auto& item : ex.prelude)
+    for (const auto& item : wx.prelude)
       if (item.rfind("function ", 0) == 0) {
         const std::string name = item.substr(9, item.find(' ', 9) - 9);
-        if (name != c.function) helpers.push_back(name);
+        // The EVA unit's own functions stay calls for a contract apart
+        // (the fix-up's loops: WP takes the call as writing anything).
+        if (name != c.function && !(own && std::find(u->functions.begin(), u->functions.end(),
+                                                     name) != u->functions.end()))
+          helpers.push_back(name);
       }
     // Z3's steps bound each goal (run_wp()); the seconds, the whole run's
     // backstop, are --budget's, at most 30 s.
-    WpResult wp = run_wp(opt, dir, u->env_header, ex.code, c.header, c.function, helpers, c.args,
+    WpResult wp = run_wp(opt, dir, u->env_header, wx.code, c.header, c.function, helpers, c.args,
                          defs, std::clamp(opt.budget_seconds, 3.0, 30.0), c.after_code);
     part.seconds += wp.seconds;
     // A contract on a clause no EVA assertion covers proves one step of it,
     // not the clause: the note says which.
-    const std::string step = clause_of(c.clause) ? "" : ", a step of " + c.clause;
+    const std::string step = !c.part.empty()       ? ", " + c.part
+                             : clause_of(c.clause) ? ""
+                                                   : ", a step of " + c.clause;
     if (wp.ran)
       part.notes.push_back(strprintf(
           "Frama-C WP: %s()'s contract (harness/%s%s): %d of %d goals proved with Z3, %.1f s",
