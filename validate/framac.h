@@ -57,8 +57,11 @@ struct EvaResult {
 // WP on one function's contract (an ACSL header of the project's, read
 // before the code, or after it when `contracts_after_code`; `extra_args`
 // are Frama-C options such as -ulevel, `defs` the unit's -D flags): the
-// goals and how many Z3 proved. WP exits 0 either way; the verdict is read from its summary
-// ("Proved goals: N / M").
+// goals and how many Z3 proved. `shim_functions` are shims the function
+// calls whose contracts (in the same header) WP proves in the same run, on
+// their bodies: the caller relies on no contract WP has not proved. WP
+// exits 0 either way; the verdict is read from its summary ("Proved goals:
+// N / M").
 struct WpResult {
   bool ran = false;
   std::string error;
@@ -69,7 +72,8 @@ WpResult run_wp(const Options& options, const std::string& dir, const std::strin
                 const std::string& code, const std::string& contracts, const std::string& function,
                 const std::vector<std::string>& inline_functions,
                 const std::vector<std::string>& extra_args, const std::vector<std::string>& defs,
-                double timeout, bool contracts_after_code = false);
+                double timeout, bool contracts_after_code = false,
+                const std::vector<std::string>& shim_functions = {});
 
 // The command that runs Frama-C (IDLESPEC_FRAMAC, else "frama-c"); "" when
 // switched off (IDLESPEC_FRAMAC=none).

@@ -333,8 +333,23 @@ static inline void xcede_fw_reset(void) {
   xcede_fw.lock_misuse = 0;
 }
 
+/* Whether service is "ibm,get-system-parameter": a character at a time, up to
+ * the first difference (a shorter name differs at its NUL), without a loop
+ * or strcmp(), so that Frama-C's WP proves rtas_token()'s contract
+ * (framac_xcede_wp.h) from the name's 25 bytes alone. */
+#define XCEDE_FW_SYSPARM_NAME "ibm,get-system-parameter"
+#define XCEDE_FW_NAME_AT(s, i) ((s)[i] == XCEDE_FW_SYSPARM_NAME[i])
+static inline bool xcede_fw_is_sysparm_name(const char *s) {
+  return XCEDE_FW_NAME_AT(s, 0) && XCEDE_FW_NAME_AT(s, 1) && XCEDE_FW_NAME_AT(s, 2) && XCEDE_FW_NAME_AT(s, 3) &&
+         XCEDE_FW_NAME_AT(s, 4) && XCEDE_FW_NAME_AT(s, 5) && XCEDE_FW_NAME_AT(s, 6) && XCEDE_FW_NAME_AT(s, 7) &&
+         XCEDE_FW_NAME_AT(s, 8) && XCEDE_FW_NAME_AT(s, 9) && XCEDE_FW_NAME_AT(s, 10) && XCEDE_FW_NAME_AT(s, 11) &&
+         XCEDE_FW_NAME_AT(s, 12) && XCEDE_FW_NAME_AT(s, 13) && XCEDE_FW_NAME_AT(s, 14) && XCEDE_FW_NAME_AT(s, 15) &&
+         XCEDE_FW_NAME_AT(s, 16) && XCEDE_FW_NAME_AT(s, 17) && XCEDE_FW_NAME_AT(s, 18) && XCEDE_FW_NAME_AT(s, 19) &&
+         XCEDE_FW_NAME_AT(s, 20) && XCEDE_FW_NAME_AT(s, 21) && XCEDE_FW_NAME_AT(s, 22) && XCEDE_FW_NAME_AT(s, 23) &&
+         XCEDE_FW_NAME_AT(s, 24);
+}
 static inline int rtas_token(const char *service) {
-  if (service && !strcmp(service, "ibm,get-system-parameter"))
+  if (service && xcede_fw_is_sysparm_name(service))
     return xcede_fw.token_missing ? RTAS_UNKNOWN_SERVICE : XCEDE_FW_TOKEN_GET_SYSPARM;
   return RTAS_UNKNOWN_SERVICE;
 }
