@@ -21,10 +21,6 @@ namespace {
 constexpr const char* kWpSteps = "3000000";
 constexpr const char* kWpGoalSeconds = "10";
 
-// A component's Frama-C unit: its driver, the env header, the define each
-// found function gives, and the clauses it covers with the assertion name
-// of each ("" when EVA's own alarms are the whole post-condition: XCEDE-1,
-// no read outside the buffer).
 // One WP contract: an ACSL header of the project's (contracts on
 // declarations, read before the code), the function whose contract WP
 // proves, the clause the contract states, and Frama-C options it needs
@@ -39,12 +35,16 @@ struct WpContract {
   // What the contract proves of its clause, when more than a step of it
   // (states: STATES-5 where the probe succeeds); "" says "a step of".
   std::string part = "";
-  // Shims the function calls whose contracts, in the same header, WP proves
-  // in the same run (xcede: the fake firmware's rtas_call()), so that no
-  // goal rests on a contract of the shims' that is not proved.
+  // Shims the function calls whose contracts, in the same header, its
+  // proof uses (xcede: the fake firmware's rtas_call()): proved on their
+  // bodies by the test suite, or in the run with IDLESPEC_WP_SHIMS=1.
   std::vector<std::string> shims = {};
 };
 
+// A component's Frama-C unit: its driver, the env header, the define each
+// found function gives, and the clauses it covers with the assertion name
+// of each ("" when EVA's own alarms are the whole post-condition: XCEDE-1,
+// no read outside the buffer).
 struct Unit {
   std::string component, driver, env_header;
   std::vector<std::pair<std::string, std::string>> defines;  // function -> -D
@@ -542,6 +542,12 @@ void framac_pass(const Options& opt, const Component& component, const Target& t
   else if (!wp_only && !covered.empty())
     r = run_eva(opt, dir, u->env_header, ex.code, u->driver, defs, timeout, u->eva_args);
   const bool framac_present = !framac_command().empty() && executable_on_path(framac_command());
+  // The shims' contracts are about the project's own C, the same for every
+  // file: the test suite proves them on their bodies (IDLESPEC_WP_SHIMS=1,
+  // tests/validate/run_framac_xcede_wp.sh), and a run takes them as proved
+  // (xcede: 1.5-2 s of WP instead of 17 s).
+  const char* prove_shims_env = std::getenv("IDLESPEC_WP_SHIMS");
+  const bool prove_shims = prove_shims_env && std::string(prove_shims_env) == "1";
   // WP where the unit has contracts: each verdict goes beside EVA's.
   std::vector<std::pair<const WpContract*, WpResult>> wps;
   for (const WpContract& c : u->wp) {
@@ -570,12 +576,6 @@ void framac_pass(const Options& opt, const Component& component, const Target& t
       }
     // Z3's steps bound each goal (run_wp()); the seconds, the whole run's
     // backstop, are --budget's, at most 30 s.
-    // The shims' contracts are about the project's own C, the same for
-    // every file: the test suite proves them on their bodies
-    // (IDLESPEC_WP_SHIMS=1, tests/validate/run_framac_xcede_wp.sh), and a
-    // run takes them as proved (xcede: 2.5 s of WP instead of 17 s).
-    const char* prove_shims_env = std::getenv("IDLESPEC_WP_SHIMS");
-    const bool prove_shims = prove_shims_env && std::string(prove_shims_env) == "1";
     WpResult wp = run_wp(opt, dir, u->env_header, wx.code, c.header, c.function, helpers, c.args,
                          defs, std::clamp(opt.budget_seconds, 3.0, 30.0), c.after_code,
                          prove_shims ? c.shims : std::vector<std::string>{});

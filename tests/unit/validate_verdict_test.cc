@@ -3,6 +3,8 @@
 // file is judged against, and the exit codes follow verify's.
 #include <gtest/gtest.h>
 
+#include <utility>
+
 #include "validate/validate.h"
 
 namespace idlespec::validate {
@@ -139,6 +141,24 @@ TEST(ValidateVerdicts, GovernorIsJudgedAgainstMainlineByDefault) {
   EXPECT_EQ(find(judge(true, "reference"), "GOV-9").status, "accepted");
 }
 
+// The governor's nine clauses, GOV-<failing> failed after a comparison with
+// the subjects in which `like` share its failure, judged against the spec.
+ClauseVerdict judged_governor(const Options& opt, int failing, std::vector<std::string> like) {
+  Report r;
+  Part p;
+  p.component = "governor";
+  p.functions = {{"menu_select", true, 1, 9, ""}, {"menu_update", true, 10, 20, ""}};
+  for (int i = 1; i <= 9; ++i)
+    p.clauses.push_back(verdict("GOV-" + std::to_string(i), "governor",
+                                i == 5 || i == 8 ? "menu_update" : "menu_select",
+                                i == failing ? "failed" : "held"));
+  p.clauses[failing - 1].subjects_compared = true;
+  p.clauses[failing - 1].fails_like = std::move(like);
+  r.parts = {p};
+  judge_against_spec(r, opt);
+  return find(r, "GOV-" + std::to_string(failing));
+}
+
 // A check that compared its counterexample with the subjects (governor):
 // an acceptance, and its fix, count only for a subject that shares the
 // failure. One no accepting subject shares stays failed, also under
@@ -148,19 +168,7 @@ TEST(ValidateVerdicts, AnAcceptanceCoversOnlyAViolationItsSubjectShares) {
     Options opt;
     opt.subject = subject;
     opt.subject_given = given;
-    Report r;
-    Part p;
-    p.component = "governor";
-    p.functions = {{"menu_select", true, 1, 9, ""}, {"menu_update", true, 10, 20, ""}};
-    for (int i = 1; i <= 9; ++i)
-      p.clauses.push_back(verdict("GOV-" + std::to_string(i), "governor",
-                                  i == 5 || i == 8 ? "menu_update" : "menu_select",
-                                  i == 9 ? "failed" : "held"));
-    p.clauses[8].subjects_compared = true;
-    p.clauses[8].fails_like = like;
-    r.parts = {p};
-    judge_against_spec(r, opt);
-    return find(r, "GOV-9");
+    return judged_governor(opt, 9, like);
   };
   // Shared with v6.14 and v6.19: as before, the fix is named.
   const ClauseVerdict shared = judge(false, "reference", {"v6.14", "v6.19"});
@@ -189,19 +197,7 @@ TEST(ValidateVerdicts, AnAcceptanceCoversOnlyAViolationItsSubjectShares) {
 TEST(ValidateVerdicts, AnAcceptanceFixedByNoneSaysWhy) {
   auto judge = [](std::vector<std::string> like) {
     Options opt;
-    Report r;
-    Part p;
-    p.component = "governor";
-    p.functions = {{"menu_select", true, 1, 9, ""}, {"menu_update", true, 10, 20, ""}};
-    for (int i = 1; i <= 9; ++i)
-      p.clauses.push_back(verdict("GOV-" + std::to_string(i), "governor",
-                                  i == 5 || i == 8 ? "menu_update" : "menu_select",
-                                  i == 8 ? "failed" : "held"));
-    p.clauses[7].subjects_compared = true;
-    p.clauses[7].fails_like = like;
-    r.parts = {p};
-    judge_against_spec(r, opt);
-    return find(r, "GOV-8");
+    return judged_governor(opt, 8, like);
   };
   const ClauseVerdict shared = judge({"v6.14", "reference", "v6.19", "mainline"});
   EXPECT_EQ(shared.status, "accepted");

@@ -8,22 +8,10 @@
 // breaks TEO-1, accepted by spec/teo.md).
 #include <cstddef>
 #include <cstdint>
-#include <span>
 
-#include "fuzz/teo_input.h"
-#include "tests/witnesses/teo_witnesses.h"
+#include "tests/witnesses/teo_fuzz_witness.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  namespace tf = idlespec::teo_fuzz;
-  static const tf::Subject witness = tf::subject_of<idlespec::teo::witness::PollingStopsTick>();
-  static const tf::Subject mainline = tf::subject_of<idlespec::teo::Mainline>();
-  const std::span<const uint8_t> input(data, size);
-  const tf::Input in = tf::parse_input(input);
-  const tf::Outcome out = tf::run(witness, in);
-  if (out.violations.empty()) return 0;
-  const tf::Violations own = tf::beyond(out.violations, tf::run(mainline, in).violations);
-  if (!own.empty()) {
-    tf::report_and_abort("teo_fuzz_witness_polling_stops_tick", witness.name, input, own);
-  }
-  return 0;
+  return idlespec::teo_fuzz::run_witness<idlespec::teo::witness::PollingStopsTick>(
+      "teo_fuzz_witness_polling_stops_tick", data, size);
 }
