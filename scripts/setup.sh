@@ -49,6 +49,9 @@ mpi_packages=(
 )
 power_packages=(
   gcc-powerpc64-linux-gnu gcc-powerpc64le-linux-gnu  # validate: big- and little-endian POWER builds
+  libc6-dev-ppc64-cross libc6-dev-ppc64el-cross      # their C libraries (headers, libc.a for -static):
+                                              # Recommends of the cross gcc, which
+                                              # --no-install-recommends leaves out
   qemu-user                                   # validate: run them (qemu-ppc64, qemu-ppc64le)
   sparse                                      # validate: the kernel's byte-order check (XCEDE-8)
 )
@@ -80,8 +83,21 @@ for p in "${packages[@]}"; do
   [ "$status" = "installed" ] || missing+=("$p")
 done
 
+# After an install (or with nothing missing), a group whose tools can be
+# installed yet unable to work is built and run once: power builds the
+# busy_delay harness for each POWER target and runs it under qemu-user
+# (scripts/power-check.sh names the missing package in one line).
+check_groups() {
+  for g in "${groups[@]}"; do
+    if [ "$g" = power ]; then
+      "$(dirname "$0")/power-check.sh" || return 2
+    fi
+  done
+}
+
 if [ ${#missing[@]} -eq 0 ]; then
-  exit 0
+  check_groups
+  exit $?
 fi
 
 cmd="apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends ${missing[*]}"
@@ -99,3 +115,4 @@ fi
 echo "idlespec: installing ${missing[*]}" >&2
 apt-get update -qq
 DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
+check_groups

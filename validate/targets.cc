@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <filesystem>
 #include <map>
 #include <sstream>
 
@@ -20,12 +21,14 @@ const std::vector<TargetArch>& target_archs() {
        "ppc64 (big-endian)",
        "powerpc64-linux-gnu-gcc",
        "qemu-ppc64",
-       {"-funsigned-char", "-static"}},
+       {"-funsigned-char", "-static"},
+       "libc6-dev-ppc64-cross"},
       {"ppc64le",
        "ppc64le",
        "powerpc64le-linux-gnu-gcc",
        "qemu-ppc64le",
-       {"-funsigned-char", "-static"}},
+       {"-funsigned-char", "-static"},
+       "libc6-dev-ppc64el-cross"},
   };
   return all;
 }
@@ -56,6 +59,15 @@ std::string target_missing(const TargetArch& t) {
   std::string missing;
   for (const std::string* p : {&t.cc, &t.emulator})
     if (!p->empty() && !executable_on_path(*p)) missing += (missing.empty() ? "" : ", ") + *p;
+  // Debian's cross C library lives under /usr/TRIPLE (the compiler's name
+  // less "-gcc"); scripts/power-check.sh builds a harness to the same end.
+  if (missing.empty() && !t.libc_package.empty()) {
+    const std::string root = "/usr/" + t.cc.substr(0, t.cc.rfind('-'));
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(root + "/include/stdio.h", ec) ||
+        !std::filesystem::is_regular_file(root + "/lib/libc.a", ec))
+      missing = t.cc + " cannot build a harness: no C library for it (" + t.libc_package + ")";
+  }
   return missing;
 }
 

@@ -39,6 +39,7 @@ struct TargetArch {
   std::string cc;                   // the cross compiler ("" the host's: --cc)
   std::string emulator;             // qemu-user's program ("" none)
   std::vector<std::string> cflags;  // besides the host's flags
+  std::string libc_package;         // Debian's package of the cross C library ("" none)
 };
 
 const std::vector<TargetArch>& target_archs();
@@ -52,8 +53,10 @@ constexpr const char* kTargetsSetup = "scripts/setup.sh power";
 // Parses --targets' comma-separated list into `out`; "" or why not.
 std::string parse_targets(const std::string& list, std::vector<std::string>& out);
 
-// The programs a target lacks ("powerpc64-linux-gnu-gcc, qemu-ppc64"), ""
-// when it is installed (the host always is).
+// What a target lacks, "" when it can build and run a harness (the host
+// always can): its programs ("powerpc64-linux-gnu-gcc, qemu-ppc64"), or,
+// with the compiler there, the cross C library a -static harness needs
+// ("libc6-dev-ppc64-cross": without it the first libc header is missing).
 std::string target_missing(const TargetArch& t);
 
 // The targets `component` runs on under `opt` (--targets, else its
