@@ -1,6 +1,7 @@
 # A thin front end over CMake presets. The two set-up commands:
 #   make verify   install what is missing, build, run `idlespec verify`
-#   make test     install what is missing, build, run the whole ctest suite
+#   make test     install what is missing (every group a test uses), build,
+#                 run the whole ctest suite
 # Also: make fuzz [FUZZ_SECONDS=60] [FUZZ_JOBS=N], make fuzz-ubsan, make bench, make asan,
 #   make tsan, make format,
 #   make fuzz-exposure [EXPOSURE_ARGS=--short]  time to exposure of every fuzz
@@ -35,7 +36,10 @@ build: setup
 verify: build
 	$(BUILD)/idlespec verify $(VERIFY_ARGS)
 
+# Every group a ctest uses (the HTML report's browser, the POWER targets,
+# Frama-C), so that a fresh machine runs every test and skips none.
 test: build
+	scripts/setup.sh base html power framac
 	ctest --preset $(PRESET)
 
 kernel-check: build

@@ -14,6 +14,7 @@
 #include "proofs/proof_test_support.h"
 #include "proofs/states_proofs.h"
 #include "proofs/xcede_proofs.h"
+#include "tests/skip.h"
 #include "tests/witnesses/proof_witnesses.h"
 #include "tests/witnesses/xcede_witnesses.h"
 
@@ -118,7 +119,7 @@ size_t crosscheck(const ProofResult& r) {
 class Cvc5Crosscheck : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(Cvc5Crosscheck, AgreesWithZ3) {
-  if (std::string(IDLESPEC_CVC5_PATH).empty()) GTEST_SKIP() << "cvc5 not found at configure time";
+  if (std::string(IDLESPEC_CVC5_PATH).empty()) IDLESPEC_SKIP("cvc5 not found at configure time");
   const ProofEntry* p = find_proof(GetParam());
   ASSERT_NE(p, nullptr);
   const ProofResult r = p->prove(testing::test_options());
@@ -138,7 +139,7 @@ INSTANTIATE_TEST_SUITE_P(Proofs, Cvc5Crosscheck, ::testing::ValuesIn(proof_names
 
 // The sat direction: cvc5 finds the witnesses' violations too.
 TEST(Cvc5CrosscheckViolations, AgreeWithZ3) {
-  if (std::string(IDLESPEC_CVC5_PATH).empty()) GTEST_SKIP() << "cvc5 not found at configure time";
+  if (std::string(IDLESPEC_CVC5_PATH).empty()) IDLESPEC_SKIP("cvc5 not found at configure time");
   const ProofOptions o = testing::test_options();
   for (const ProofResult& r :
        {prove_xcede_no_overrun<witness::UnboundedDecoderSubject>(o),

@@ -3,16 +3,16 @@
 # by hand (Debian's clang, LIB_FUZZING_ENGINE=-fsanitize=fuzzer, ASan flags as
 # OSS-Fuzz gives them), into a temporary $OUT; then every fuzz target must be
 # there with its .options, .dict and seed corpus zip, and each runs ~2 s on
-# its unpacked seed corpus without a crash. Skips (exit 0) only when clang++
-# is absent (scripts/setup.sh installs it, so CI always runs this).
+# its unpacked seed corpus without a crash. Skipped (exit 77; a failure in
+# CI) only when clang++ is absent (scripts/setup.sh installs it).
 # usage: clusterfuzzlite.sh IDLESPEC SOURCE_DIR
 set -u
 src=$2
 fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+. "$src/tests/skip.sh"
 if ! command -v clang++ >/dev/null || ! command -v clang >/dev/null; then
-  echo "SKIP: clang/clang++ not installed (scripts/setup.sh installs clang); build.sh not tested"
-  exit 0
+  skip_test "clang/clang++ not installed (scripts/setup.sh installs clang); build.sh not tested"
 fi
 work=$(mktemp -d /tmp/idlespec-cfl-test-XXXXXX)
 trap 'rm -rf "$work"' EXIT

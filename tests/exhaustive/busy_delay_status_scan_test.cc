@@ -161,10 +161,12 @@ TEST(BusyDelayStatusScan, RangeScanReachesTheTopOfTheRange) {
   for (uint64_t v : t.violations) EXPECT_EQ(v, 0u);
 }
 
+// Release builds only (IDLESPEC_EXHAUSTIVE): a sanitizer build does not
+// register it, rather than report it skipped.
+#if IDLESPEC_EXHAUSTIVE
 // Release only: the full scan finds the one bad status far from every
 // boundary, in each of its two passes, and nothing else.
 TEST(BusyDelayStatusScan, FullScanFindsOneBadStatusFarFromEveryBoundary) {
-  if (!IDLESPEC_EXHAUSTIVE) GTEST_SKIP() << "the full scan runs in release builds";
   const verify::CheckResult r = run_status_scan_of<RetriesAt0x12345678Policy>({}, true);
   std::cout << r.detail << "\n  counterexample: " << r.counterexample << "\n";
   ASSERT_EQ(r.outcome, Outcome::fail) << r.detail;
@@ -178,6 +180,7 @@ TEST(BusyDelayStatusScan, FullScanFindsOneBadStatusFarFromEveryBoundary) {
             "idlespec check exhaustive busy_delay_status_scan --subject "
             "test-retries-at-0x12345678 --seed 1");
 }
+#endif
 
 }  // namespace
 }  // namespace idlespec::props

@@ -1,11 +1,10 @@
 # tests/validate/framac_lib.sh: sourced after lib.sh by the run_framac*.sh
 # scripts (Frama-C on the file's own text, validate/framac.h). Skips the
-# script (exit 0 with a note) when frama-c is not installed; defines the
+# script (skip_test: exit 77) when frama-c is not installed; defines the
 # checks of a clause's proof level and of EVA's alarms in a report.
 
 if ! command -v frama-c >/dev/null 2>&1; then
-  echo "$(basename "$0"): frama-c is not installed (scripts/setup.sh framac): skipped"
-  exit 0
+  skip_test "frama-c is not installed (scripts/setup.sh framac)"
 fi
 PROVEN="(proven: Frama-C EVA, 0 alarms over the spec's ranges"
 TESTED="held (tested; EVA could not prove it: "

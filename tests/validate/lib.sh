@@ -18,6 +18,8 @@ export IDLESPEC_TARGETS="${IDLESPEC_TARGETS:-host}"
 [ -n "${FRAMAC:-}" ] || export IDLESPEC_FRAMAC=none
 
 fail() { echo "FAIL: $*"; FAILS=$((FAILS + 1)); }
+# skip_test REASON: exit 77, ctest's "skipped" (a failure in CI).
+. "$HERE/../skip.sh"
 
 # run NAME ARGS...: output in $SCRATCH/NAME.out/.err, exit code in $RC, seconds in $SECS;
 # $RUN_DEFAULTS (if the script sets it) goes before ARGS, which may override it
@@ -106,11 +108,17 @@ variant() {
 src_variant() { echo "$SCRATCH/${COMPONENT}_$1.c"; }
 
 # finish: the verdict of the whole script.
+# not_run REASON: a part of the script could not run (a tool is missing);
+# finish then reports the script skipped, not passed (skip_test).
+NOT_RUN=
+not_run() { echo "not run: $*"; NOT_RUN="${NOT_RUN:+$NOT_RUN; }$*"; }
+
 finish() {
   if [ "$FAILS" -ne 0 ]; then
     echo "$(basename "$0"): $FAILS failure(s); reports kept in $SCRATCH"
     trap - EXIT
     exit 1
   fi
+  [ -z "$NOT_RUN" ] || skip_test "the rest passed, but not all of it ran: $NOT_RUN"
   echo "$(basename "$0"): all passed"
 }

@@ -53,12 +53,12 @@ whole host "" "$CC"
 if command -v powerpc64-linux-gnu-gcc >/dev/null && command -v qemu-ppc64 >/dev/null; then
   whole ppc64 "qemu-ppc64 -L /usr/powerpc64-linux-gnu" powerpc64-linux-gnu-gcc -funsigned-char -static
 else
-  echo "ppc64: not installed (scripts/setup.sh power)"
+  not_run "ppc64: not installed (scripts/setup.sh power)"
 fi
 if command -v powerpc64le-linux-gnu-gcc >/dev/null && command -v qemu-ppc64le >/dev/null; then
   whole ppc64le "qemu-ppc64le -L /usr/powerpc64le-linux-gnu" powerpc64le-linux-gnu-gcc -funsigned-char -static
 else
-  echo "ppc64le: not installed (scripts/setup.sh power)"
+  not_run "ppc64le: not installed (scripts/setup.sh power)"
 fi
 if command -v sparse >/dev/null; then
   sparse -Wbitwise -I"$SHIMS" -include kernel.h "$HERE/annotations.c" >"$SCRATCH/sparse.out" 2>&1 ||
@@ -67,7 +67,7 @@ if command -v sparse >/dev/null; then
     fail "sparse warns on annotations.c: $(grep annotations.c "$SCRATCH/sparse.out" | head -n 3)"
   echo "sparse: nothing to say on annotations.c"
 else
-  echo "sparse: not installed (scripts/setup.sh power)"
+  not_run "sparse: not installed (scripts/setup.sh power)"
 fi
 
 # The decoder as kernel text writes it: __init, __must_check, __cold,

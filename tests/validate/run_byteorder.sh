@@ -107,7 +107,7 @@ PY
   expect_rc no_conversion_ppc64 0
   expect_where no_conversion_ppc64 XCEDE-8 held "held on ppc64 (big-endian)"
 else
-  echo "ppc64/ppc64le: cross compilers or qemu-user not installed (scripts/setup.sh power); the per-target half skipped"
+  not_run "ppc64/ppc64le: cross compilers or qemu-user not installed (scripts/setup.sh power)"
 fi
 
 if [ "$HAVE_SPARSE" = 1 ]; then
@@ -125,6 +125,6 @@ if [ "$HAVE_SPARSE" = 1 ]; then
   run char_bytes --source "$(src_variant char_bytes)"
   expect_text char_bytes "note: sparse: 0 byte-order diagnostic(s) in the file's lines"
 else
-  echo "sparse: not installed (scripts/setup.sh power); its half skipped"
+  not_run "sparse: not installed (scripts/setup.sh power)"
 fi
 finish

@@ -9,8 +9,8 @@
 # EVA's alarm stands beside it, at the line it names; a clause EVA cannot
 # prove stays held and says "tested" with the alarm; without Frama-C every
 # such clause says "tested" and the report names the set-up line once. The
-# level is in the text, --json, SARIF and Markdown. Skipped (exit 0 with a
-# note) when frama-c is not installed.
+# level is in the text, --json, SARIF and Markdown. Skipped (exit 77) when
+# frama-c is not installed.
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 FRAMAC=1

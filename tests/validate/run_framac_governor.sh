@@ -18,7 +18,7 @@
 # beside the counterexample; one whose index leaves the table fails GOV-7
 # with the unproven assertion GOV_7 beside it; WP proves menu_reflect()'s
 # contract on the faithful file and leaves it unproven on a variant that
-# records another index. Skipped (exit 0 with a note) when frama-c is not
+# records another index. Skipped (exit 77) when frama-c is not
 # installed.
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)

@@ -10,7 +10,7 @@
 # (paca->idle_lock, -DIC_LOCK_APART); a helper that takes or frees the wrong
 # bit leaves a goal unproven and the report says so. A contract is one step
 # of the clause, never the clause: no IDLE verdict carries a proof level.
-# Skipped (exit 0 with a note) when frama-c is not installed.
+# Skipped (exit 77) when frama-c is not installed.
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 COMPONENT=idle_core
@@ -18,8 +18,7 @@ FRAMAC=1
 . "$HERE/lib.sh"
 . "$HERE/framac_lib.sh"
 if ! command -v why3 >/dev/null 2>&1; then
-  echo "run_framac_idle_core.sh: why3 is not installed (scripts/setup.sh framac): skipped"
-  exit 0
+  skip_test "why3 is not installed (scripts/setup.sh framac)"
 fi
 P8="$HERE/idle_core_power8_faithful.c"
 WP="note: Frama-C WP:"

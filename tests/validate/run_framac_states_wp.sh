@@ -14,8 +14,8 @@
 # unproven (and the tests fail STATES-5), a shared count one past its table
 # leaves the table's goal unproven (the tests, which judge the count
 # against CPUIDLE_STATE_MAX, find nothing). The contract's note is never a
-# proof level: no STATES verdict of the probe carries one. Skipped (exit 0
-# with a note) when frama-c or why3 is not installed.
+# proof level: no STATES verdict of the probe carries one. Skipped (exit 77)
+# when frama-c or why3 is not installed.
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 FRAMAC=1
@@ -24,8 +24,7 @@ COMPONENT=states
 . "$HERE/lib.sh"
 . "$HERE/framac_lib.sh"
 if ! command -v why3 >/dev/null 2>&1; then
-  echo "run_framac_states_wp.sh: why3 is not installed (scripts/setup.sh framac): skipped"
-  exit 0
+  skip_test "why3 is not installed (scripts/setup.sh framac)"
 fi
 
 # The faithful cpuidle-pseries.c, as run_states.sh builds it.

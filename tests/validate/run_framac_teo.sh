@@ -12,8 +12,8 @@
 # decay with its operands swapped) fails TEO-6 with the counterexample and EVA's
 # alarm at the broken line beside it. WP proves teo_reflect()'s contract
 # (it leaves every metric as it was) on both faithful files; a
-# teo_reflect() that clears `total` leaves a goal unproven. Skipped (exit 0
-# with a note) when frama-c is not installed.
+# teo_reflect() that clears `total` leaves a goal unproven. Skipped (exit 77)
+# when frama-c is not installed.
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 FRAMAC=1

@@ -8,7 +8,7 @@
 # non-zero result) and the fake firmware's contracts it calls through, all
 # proved in one run. This suite's faithful file proves every goal; a variant
 # whose count survives a failed query fails XCEDE-6 by counterexample and
-# leaves a goal of the contract unproven. Skipped (exit 0 with a note) when
+# leaves a goal of the contract unproven. Skipped (exit 77) when
 # frama-c is not installed.
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)

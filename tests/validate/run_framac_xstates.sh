@@ -8,7 +8,7 @@
 # STATES-4 with no alarm anywhere in the unit, the shims included ("held
 # (proven: ...)"); on a variant whose tick-to-µs conversion wraps the tests
 # fail STATES-4 with a counterexample and EVA's unsigned-overflow alarm
-# stands beside it, in the variant's file. Skipped (exit 0 with a note)
+# stands beside it, in the variant's file. Skipped (exit 77)
 # when frama-c is not installed.
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)

@@ -114,10 +114,12 @@ TEST(BusyDelayScanWitnesses, ASubjectsOwnDelayTableIsJudged) {
       << r.counterexample;
 }
 
+// Release builds only (IDLESPEC_EXHAUSTIVE): a sanitizer build does not
+// register it, rather than report it skipped.
+#if IDLESPEC_EXHAUSTIVE
 // Release only: all 2^32 statuses, twice (need_resched false and true); the
 // one bad status is found in each pass and nowhere else.
 TEST(BusyDelayScanWitnesses, FullScanFindsTheSingleBadStatus9906) {
-  if (!IDLESPEC_EXHAUSTIVE) GTEST_SKIP() << "the full scan runs in release builds";
   const verify::CheckResult r = props::run_status_scan_of<Accepts9906Policy>({}, true);
   std::cout << r.detail << "\n  counterexample: " << r.counterexample << "\n";
   ASSERT_EQ(r.outcome, Outcome::fail) << r.detail;
@@ -131,6 +133,7 @@ TEST(BusyDelayScanWitnesses, FullScanFindsTheSingleBadStatus9906) {
   EXPECT_NE(r.counterexample.find("BUSY-1: status 9906 (0x000026b2)"), std::string::npos)
       << r.counterexample;
 }
+#endif
 
 }  // namespace
 }  // namespace idlespec::busy_delay::witness
