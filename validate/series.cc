@@ -21,6 +21,9 @@ namespace {
 namespace fs = std::filesystem;
 
 bool failing(const std::string& s) { return s == "failed" || s == "uncovered"; }
+// Judged and not failing: what "repaired" and "fixed" lead to (an error or
+// an unknown after a failure repairs nothing).
+bool passing(const std::string& s) { return s == "held" || s == "accepted" || s == "n/a"; }
 
 std::string clause_key(const std::string& component, const std::string& id,
                        const std::string& function) {
@@ -51,6 +54,19 @@ bool copy_from_tree(const std::string& tree, const std::string& rel, const std::
   return fs::copy_file(src, fs::path(to) / rel, fs::copy_options::overwrite_existing, ec);
 }
 
+// Whether a reply quotes diff lines ("> +", "> @@", "> diff --git").
+bool quotes_a_diff(const std::string& body) {
+  std::istringstream is(body);
+  for (std::string l; std::getline(is, l);) {
+    if (l.rfind("> ", 0) != 0 || l.size() < 3) continue;
+    const std::string rest = l.substr(2);
+    if (rest.rfind("diff --git ", 0) == 0 || rest.rfind("@@ -", 0) == 0 ||
+        ((rest[0] == '+' || rest[0] == '-') && rest.rfind("--", 0) != 0))
+      return true;
+  }
+  return false;
+}
+
 struct Classified {
   std::map<int, SeriesVersion> versions;  // by version number
   std::vector<std::string> replies, notes;
@@ -70,11 +86,11 @@ void classify(const std::vector<extraction::MailMessage>& messages, Classified& 
     const extraction::ParsedPatch parsed = extraction::parse_patch(text);
     const std::string who = m.from.empty() ? "" : " (" + m.from + ")";
     if (tag.reply) {
-      out.replies.push_back(
-          "\"" + m.subject + "\"" + who + ": a reply" +
-          (parsed.error.empty() ? ", with a diff of its own (not a patch of the series)"
-           : parsed.error.find("quotes") != std::string::npos ? ", quoting the patch"
-                                                              : ""));
+      out.replies.push_back("\"" + m.subject + "\"" + who + ": a reply" +
+                            (parsed.error.empty()
+                                 ? ", with a diff of its own (not a patch of the series)"
+                             : quotes_a_diff(m.body) ? ", quoting the patch"
+                                                     : ""));
       continue;
     }
     const int v = tag.version + version_offset;
@@ -297,7 +313,7 @@ std::map<std::string, ClauseStory> stories(const SeriesVersion& sv) {
       if (s.first.empty()) s.first = c.before;
       s.last = c.after;
       if (failing(c.after) && !failing(c.before)) s.broke.push_back(label_of(p));
-      if (!failing(c.after) && failing(c.before)) s.repaired.push_back(label_of(p));
+      if (passing(c.after) && failing(c.before)) s.repaired.push_back(label_of(p));
     }
   return out;
 }
@@ -318,18 +334,26 @@ std::vector<std::string> compare(const SeriesVersion& old_v, const SeriesVersion
   std::set<std::string> keys;
   for (const auto& [k, s] : a) keys.insert(k);
   for (const auto& [k, s] : b) keys.insert(k);
+  // A clause's verdict after a version's last patch.
+  auto final_status = [](const SeriesVersion& sv, const std::string& k) {
+    for (const auto& v : sv.final_clauses)
+      if (v.id + " [" + v.function + "]" == k) return v.status;
+    return std::string("not judged");
+  };
   for (const auto& k : keys) {
+    const std::string a_end = final_status(old_v, k), b_end = final_status(new_v, k);
     const ClauseStory* sa = a.count(k) ? &a.at(k) : nullptr;
     const ClauseStory* sb = b.count(k) ? &b.at(k) : nullptr;
     const bool a_breaks = sa && !sa->broke.empty(), b_breaks = sb && !sb->broke.empty();
-    const bool a_fixes = sa && failing(sa->first) && !failing(sa->last);
-    const bool b_fixes = sb && failing(sb->first) && !failing(sb->last);
-    const std::string b_end = sb ? sb->last : "unchanged";
+    const bool a_fixes = sa && failing(sa->first) && passing(sa->last);
+    const bool b_fixes = sb && failing(sb->first) && passing(sb->last);
     std::string line;
     if (a_breaks && !b_breaks) {
       line = old_name + " broke " + k + " in " + list_text(sa->broke) +
-             (failing(sa->last) ? "" : " (repaired in " + list_text(sa->repaired) + ")") + "; " +
-             new_name + (failing(b_end) ? " leaves it " + b_end : " holds it");
+             (passing(sa->last) && !sa->repaired.empty()
+                  ? " (repaired in " + list_text(sa->repaired) + ")"
+                  : "") +
+             "; " + new_name + (b_end == "held" ? " holds it" : " leaves it " + b_end);
     } else if (!a_breaks && b_breaks) {
       line = new_name + " breaks " + k + " in " + list_text(sb->broke) + ", which " + old_name +
              " held";
@@ -341,10 +365,10 @@ std::vector<std::string> compare(const SeriesVersion& old_v, const SeriesVersion
              list_text(sa->repaired) + ", " + new_name + " in " + list_text(sb->repaired) + ")";
     } else if (a_fixes) {
       line = old_name + " fixed " + k + " in " + list_text(sa->repaired) + "; " + new_name +
-             " leaves it " + (sb ? sb->last : "as it was");
+             " leaves it " + b_end;
     } else if (b_fixes) {
       line = new_name + " fixes " + k + " in " + list_text(sb->repaired) + ", which " + old_name +
-             " left " + (sa ? sa->last : "as it was");
+             " left " + a_end;
     } else {
       continue;  // a verdict moved and came back in both, or between non-failing ones
     }
@@ -501,7 +525,7 @@ std::string render_series_text(const SeriesReport& sr) {
         o << "      " << c.id << " [" << c.function << "] " << c.before << " -> " << c.after;
         if (!c.where.empty()) o << " (" << c.where << ")";
         if (failing(c.after) && !failing(c.before)) o << "   NEWLY FAILED";
-        if (!failing(c.after) && failing(c.before)) o << "   repaired";
+        if (passing(c.after) && failing(c.before)) o << "   repaired";
         o << "\n";
         if (failing(c.after) && !failing(c.before))
           for (const auto& x : c.counterexamples) o << "          " << x << "\n";
@@ -516,7 +540,7 @@ std::string render_series_text(const SeriesReport& sr) {
       if (s.broke.empty()) continue;
       if (!any) o << "  bisect: ";
       o << (any ? "; " : "") << k << " first fails at " << s.broke.front();
-      if (!s.repaired.empty() && !failing(s.last)) o << ", repaired by " << s.repaired.back();
+      if (!s.repaired.empty() && passing(s.last)) o << ", repaired by " << s.repaired.back();
       any = true;
     }
     if (any) o << "\n";

@@ -100,7 +100,7 @@ std::string quote(const std::vector<std::string>& lines, const QuotedHunk& h) {
   std::string out = "> " + report_text(lines[h.diff_line], 400) + "\n";
   auto one = [&](size_t i) {
     const std::string l = report_text(lines[i], 400);
-    out += l.empty() ? ">\n" : "> " + l + "\n";
+    out += l.find_first_not_of(' ') == std::string::npos ? ">\n" : "> " + l + "\n";
   };
   if (h.end - h.first <= kQuoteMax) {
     for (size_t i = h.first; i < h.end; ++i) one(i);
@@ -140,21 +140,27 @@ std::string replay_command(const ClauseChange& c, const SeriesOptions& so) {
 
 // A shell command over several lines, each within the width.
 std::string wrap_command(const std::string& cmd) {
-  std::string out = "  ", line;
+  std::vector<std::string> units;  // "--component busy_delay" is one
   std::istringstream words(cmd);
-  size_t col = 2;
-  bool first = true;
   for (std::string w; words >> w;) {
-    if (!first && col + 1 + w.size() + 2 > kWidth) {
+    if (!units.empty() && units.back().rfind("--", 0) == 0 &&
+        units.back().find(' ') == std::string::npos && w.rfind("--", 0) != 0)
+      units.back() += " " + w;
+    else
+      units.push_back(w);
+  }
+  std::string out = "  ";
+  size_t col = 2;
+  for (size_t i = 0; i < units.size(); ++i) {
+    if (i > 0 && col + 1 + units[i].size() + 2 > kWidth) {
       out += " \\\n      ";
       col = 6;
-    } else if (!first) {
+    } else if (i > 0) {
       out += ' ';
       ++col;
     }
-    out += w;
-    col += w.size();
-    first = false;
+    out += units[i];
+    col += units[i].size();
   }
   return out + "\n";
 }
@@ -187,11 +193,22 @@ std::string reply_to(const SeriesPatch& p, const SeriesOptions& so) {
   }
 
   std::string refs;
-  auto add_ref = [&refs](const std::string& id) {
-    if (!refs.empty()) refs += ' ';
-    refs += '<';
-    refs += id;
-    refs += '>';
+  // References folded as mailers fold it: one id per continuation line
+  // once the line is full.
+  size_t line_len = std::string("References: ").size();
+  auto add_ref = [&](const std::string& id) {
+    std::string one = "<";
+    one += header_value(id);
+    one += '>';
+    if (!refs.empty() && line_len + 1 + one.size() > kWidth) {
+      refs += "\n ";
+      line_len = 1;
+    } else if (!refs.empty()) {
+      refs += ' ';
+      ++line_len;
+    }
+    refs += one;
+    line_len += one.size();
   };
   for (const auto& r : p.references) add_ref(r);
   if (!p.message_id.empty()) add_ref(p.message_id);
@@ -201,7 +218,7 @@ std::string reply_to(const SeriesPatch& p, const SeriesOptions& so) {
   o << "From idlespec-review Mon Sep 17 00:00:00 2001\n";
   o << "Subject: " << subject << "\n";
   if (!p.message_id.empty()) o << "In-Reply-To: <" << header_value(p.message_id) << ">\n";
-  if (!refs.empty()) o << "References: " << header_value(refs) << "\n";
+  if (!refs.empty()) o << "References: " << refs << "\n";
   if (!p.from.empty()) o << "To: " << header_value(p.from) << "\n";
   std::string cc = p.to;
   if (!p.cc.empty()) cc += (cc.empty() ? "" : ", ") + p.cc;
@@ -226,7 +243,8 @@ std::string reply_to(const SeriesPatch& p, const SeriesOptions& so) {
       size_t shown = 0;
       for (const auto& x : c.counterexamples) {
         if (++shown > 3) {
-          s += "  (and " + std::to_string(c.counterexamples.size() - 3) + " more)\n";
+          s += "  (and " + std::to_string(c.counterexamples.size() - 3) +
+               " more, which the command below lists)\n";
           break;
         }
         s += wrap_text("  " + report_text(x, 2000), kWidth, "    ") + "\n";

@@ -1793,10 +1793,12 @@ int review_main(const std::vector<std::string>& args, const std::string& harness
   std::vector<std::string> rest;
   std::string against, reply;
   for (size_t i = 0; i < args.size(); ++i) {
-    if ((args[i] == "--against" || args[i] == "--reply") && i + 1 < args.size())
-      (args[i] == "--against" ? against : reply) = args[++i];
-    else
+    if ((args[i] == "--against" || args[i] == "--reply") && i + 1 < args.size()) {
+      std::string& into = args[i] == "--against" ? against : reply;
+      into = args[++i];
+    } else {
       rest.push_back(args[i]);
+    }
   }
   if (const int rc = parse_front_end(rest, harness_dir, prog, kReviewUsage, p, positional); rc >= 0)
     return rc;
