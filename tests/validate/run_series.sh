@@ -118,6 +118,27 @@ expect_rc reply_none 0
 expect_text reply_none 'no reply written (no clause newly failed)'
 [ ! -e "$SCRATCH/none.mbox" ] || fail "reply_none: a mail was written"
 
+# --- --json: the same review as data -------------------------------------------
+run v2_json review "$S/rtas-v2-thread.mbox" --kernel-tree "$RTAS_TREE" --scan sampled --budget "$BUDGET" --json
+expect_rc v2_json 0
+python3 - "$SCRATCH/v2_json.out" >"$SCRATCH/v2_json.check" 2>&1 <<'PY' || fail "v2_json: $(cat "$SCRATCH/v2_json.check")"
+import json, sys
+r = json.load(open(sys.argv[1]))
+v = r["versions"][-1]
+problems = []
+if [p["judged"] for p in v["patches"]] != ["judged", "carried"]:
+    problems.append("judged: %s" % [p["judged"] for p in v["patches"]])
+if sorted((c["id"], c["before"], c["after"]) for c in v["net"]) != [("BUSY-2", "failed", "held"), ("BUSY-3", "failed", "held")]:
+    problems.append("net: %s" % v["net"])
+if v["patches"][0]["message_id"] != "20261102093000.1-ada@example.org":
+    problems.append("message_id: %s" % v["patches"][0]["message_id"])
+if len(r["replies"]) != 2 or r["exit_code"] != 0:
+    problems.append("replies/exit: %s %s" % (r["replies"], r["exit_code"]))
+if problems:
+    print("; ".join(problems))
+    sys.exit(1)
+PY
+
 # --- a missing and a duplicated patch ------------------------------------------
 run missing review "$S/rtas-v2-missing.mbox" --kernel-tree "$RTAS_TREE" --scan sampled --budget "$BUDGET"
 expect_rc missing 2
