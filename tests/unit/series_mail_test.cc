@@ -165,3 +165,68 @@ TEST(SeriesReply, WrapsAt72) {
 
 }  // namespace
 }  // namespace idlespec::validate
+
+namespace idlespec::validate {
+namespace {
+
+// The reply to a synthetic judged patch: the kernel's headers, the hunk of
+// the function the clause concerns and nothing else quoted, and a hostile
+// subject (a decoded line break) that cannot add a header.
+TEST(SeriesReply, QuotesTheFunctionsHunkAndKeepsHeadersOneLine) {
+  SeriesReport sr;
+  SeriesVersion v;
+  SeriesPatch p;
+  p.number = 2;
+  p.total = 2;
+  p.subject = "[PATCH 2/2] demo: change\nBcc: someone@example.org";
+  p.message_id = "2.demo@example.org";
+  p.references = {"0.demo@example.org"};
+  p.from = "Ada Example <ada@example.org>";
+  p.date = "Mon, 19 Oct 2026 12:00:02 +0000";
+  p.judged = "judged";
+  p.text =
+      "Subject: x\n\nA commit message line.\n---\n"
+      "diff --git a/k/a.c b/k/a.c\n--- a/k/a.c\n+++ b/k/a.c\n"
+      "@@ -1,3 +1,3 @@ int other(void)\n int other(void)\n-{ return 1; }\n+{ return 2; }\n"
+      " \n"
+      "@@ -10,3 +10,3 @@ int other(void)\n int rtas_busy_delay(int s)\n-{ return 0; }\n"
+      "+{ return s; }\n \n";
+  p.function_lines["k/a.c other"] = {1, 2};
+  p.function_lines["k/a.c rtas_busy_delay"] = {10, 11};
+  ClauseChange c{"BUSY-5", "busy_delay", "rtas_busy_delay", "k/a.c", "held", "failed", {}, {}};
+  c.counterexamples = {"status 0x00000000 (0), need_resched=0: retried"};
+  p.changes = {c};
+  v.patches = {p};
+  sr.versions = {v};
+  const std::string mail = render_series_replies(sr, SeriesOptions{});
+  std::istringstream is(mail);
+  std::vector<std::string> lines;
+  for (std::string l; std::getline(is, l);) lines.push_back(l);
+  ASSERT_FALSE(lines.empty());
+  bool in_headers = true, quoted_second = false, quoted_first = false, says = false;
+  for (const auto& l : lines) {
+    if (in_headers && l.empty()) in_headers = false;
+    EXPECT_NE(l.rfind("Bcc:", 0), 0u) << "a header was injected: " << l;
+    if (in_headers) continue;
+    quoted_second = quoted_second || l == "> +{ return s; }";
+    quoted_first = quoted_first || l == "> +{ return 2; }" || l == "> A commit message line.";
+    says = says || l.rfind("This breaks BUSY-5 for rtas_busy_delay()", 0) == 0;
+    if (l.rfind(">", 0) != 0) {
+      EXPECT_LE(l.size(), 72u) << l;
+    }
+  }
+  EXPECT_NE(mail.find("Subject: Re: [PATCH 2/2] demo: change Bcc: someone@example.org\n"),
+            std::string::npos);
+  EXPECT_NE(mail.find("In-Reply-To: <2.demo@example.org>\n"), std::string::npos);
+  EXPECT_NE(mail.find("References: <0.demo@example.org> <2.demo@example.org>\n"),
+            std::string::npos);
+  EXPECT_TRUE(quoted_second);
+  EXPECT_FALSE(quoted_first) << "only the hunk of rtas_busy_delay() is quoted";
+  EXPECT_TRUE(says);
+  // witness: nothing newly failed, no mail
+  sr.versions[0].patches[0].changes[0].after = "held";
+  EXPECT_EQ(render_series_replies(sr, SeriesOptions{}), "");
+}
+
+}  // namespace
+}  // namespace idlespec::validate

@@ -118,6 +118,12 @@ expect_rc reply_none 0
 expect_text reply_none 'no reply written (no clause newly failed)'
 [ ! -e "$SCRATCH/none.mbox" ] || fail "reply_none: a mail was written"
 
+# --- both versions in one thread: the same comparison without --against -------
+cat "$S/rtas-v1.mbox" "$S/rtas-v2-thread.mbox" >"$SCRATCH/both.mbox"
+run both review "$SCRATCH/both.mbox" --kernel-tree "$RTAS_TREE" --scan sampled --budget "$BUDGET"
+expect_rc both 0
+expect_text both '  v1 broke BUSY-5 [rtas_busy_delay] in 2/2; v2 holds it'
+
 # --- --json: the same review as data -------------------------------------------
 run v2_json review "$S/rtas-v2-thread.mbox" --kernel-tree "$RTAS_TREE" --scan sampled --budget "$BUDGET" --json
 expect_rc v2_json 0
@@ -146,6 +152,13 @@ expect_text missing 'not reviewed: v2 lacks 2/2 (fetch the whole thread, e.g. wi
 run duplicate review "$S/rtas-v2-duplicate.mbox" --kernel-tree "$RTAS_TREE" --scan sampled --budget "$BUDGET"
 expect_rc duplicate 2
 expect_text duplicate 'not reviewed: v2 1/2 twice: <20261102093000.1-ada@example.org> and <20261102093500.1-ada@example.org>'
+
+# several files on the command line: the cover letter and 1/3 alone
+run files review "$S/xcede-series/0000-cover-letter.patch" \
+  "$S/xcede-series/0001-cpuidle-pseries-decode-the-cede-latency-settings-par.patch" \
+  --kernel-tree "$XCEDE_TREE" --budget "$BUDGET"
+expect_rc files 2
+expect_text files 'not reviewed: v1 lacks 2/3, 3/3 (fetch the whole thread, e.g. with b4 am)'
 
 # --- the XCEDE series as the parser appears (a format-patch directory) ---------
 run xcede review "$S/xcede-series" --kernel-tree "$XCEDE_TREE" --budget "$BUDGET" --fuzz 0 --cases 20
