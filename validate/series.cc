@@ -222,10 +222,15 @@ void run_version(SeriesVersion& sv, const SeriesOptions& so) {
     const extraction::AppliedPatch applied =
         extraction::apply_to_copy(parsed, p.text, state, stepdir);
     if (!applied.ok) {
+      // patch(1)'s words name the scratch copy: say the user's tree.
+      std::string why = applied.message;
+      for (size_t at; (at = why.find(state)) != std::string::npos;)
+        why.replace(at, state.size(), so.review.kernel_tree);
       p.judged = "not applied";
-      p.why = applied.message;
-      sv.problems.push_back(label_of(p) +
-                            " does not apply after the patches before it: " + applied.message);
+      p.why = why;
+      sv.problems.push_back(label_of(p) + " does not apply" +
+                            (step == 1 ? " to the tree: " : " after the patches before it: ") +
+                            why);
       break;
     }
     bool code_changed = false;
@@ -516,7 +521,7 @@ std::string render_series_text(const SeriesReport& sr) {
         continue;
       }
       if (p.judged != "judged") {
-        o << "      " << (p.judged.empty() ? "not reached" : p.judged) << "\n";
+        o << "      " << (p.judged.empty() ? "not reviewed" : p.judged) << "\n";
         continue;
       }
       for (const auto& t : p.report.touched) o << "      touches " << t << "\n";
@@ -544,6 +549,11 @@ std::string render_series_text(const SeriesReport& sr) {
       any = true;
     }
     if (any) o << "\n";
+    if (!sv.problems.empty()) {
+      o << "no net effect: v" << sv.version << " was not reviewed to its end\n";
+      if (vi + 1 < sr.versions.size()) o << "exit " << sv.exit_code << " (for this version)\n\n";
+      continue;
+    }
     o << "net effect of v" << sv.version << " against the base:\n";
     if (sv.net.empty()) o << "  no clause changed its verdict\n";
     for (const auto& c : sv.net) {

@@ -149,6 +149,12 @@ PY
 run missing review "$S/rtas-v2-missing.mbox" --kernel-tree "$RTAS_TREE" --scan sampled --budget "$BUDGET"
 expect_rc missing 2
 expect_text missing 'not reviewed: v2 lacks 2/2 (fetch the whole thread, e.g. with b4 am)'
+expect_text missing 'no net effect: v2 was not reviewed to its end'
+# a tree the series does not apply to: patch(1)'s words, naming the user's tree
+mkdir -p "$SCRATCH/empty_tree"
+run wrong_base review "$S/rtas-v2-thread.mbox" --kernel-tree "$SCRATCH/empty_tree" --budget "$BUDGET"
+expect_rc wrong_base 2
+expect_text wrong_base "not reviewed: 1/2 does not apply to the tree: arch/powerpc/include/asm/rtas.h: not found in the kernel tree $SCRATCH/empty_tree"
 run duplicate review "$S/rtas-v2-duplicate.mbox" --kernel-tree "$RTAS_TREE" --scan sampled --budget "$BUDGET"
 expect_rc duplicate 2
 expect_text duplicate 'not reviewed: v2 1/2 twice: <20261102093000.1-ada@example.org> and <20261102093500.1-ada@example.org>'
