@@ -191,12 +191,13 @@ Mailbox read_mail(const std::vector<std::string>& paths) {
     if (std::filesystem::is_directory(path, ec)) {
       for (const auto& e : std::filesystem::directory_iterator(path, ec)) {
         const std::string f = e.path().string();
-        if (ends_with(f, ".patch") || ends_with(f, ".eml") || ends_with(f, ".mbox"))
+        if (ends_with(f, ".patch") || ends_with(f, ".eml") || ends_with(f, ".mbox") ||
+            ends_with(f, ".mbx") || ends_with(f, ".cover"))
           files.push_back(f);
       }
       std::sort(files.begin(), files.end());
       if (files.empty()) {
-        box.error = path + ": no *.patch, *.eml or *.mbox file in the directory";
+        box.error = path + ": no *.patch, *.eml, *.mbox, *.mbx or *.cover file in the directory";
         return box;
       }
     } else {

@@ -46,8 +46,9 @@ struct Mailbox {
 Mailbox parse_mail_text(std::string_view text, const std::string& label);
 
 // Every path: a file (an mbox, one message or a plain diff) or a directory,
-// whose *.patch, *.eml and *.mbox files are read in name order (what `git
-// format-patch -o DIR` writes). Files over 64 MiB, FIFOs and devices are
+// whose *.patch, *.eml, *.mbox files (what `git format-patch -o DIR`
+// writes) and *.mbx, *.cover files (what `b4 am -o DIR` writes) are read in
+// name order. Files over 64 MiB, FIFOs and devices are
 // refused.
 Mailbox read_mail(const std::vector<std::string>& paths);
 
