@@ -39,6 +39,7 @@ base_packages=(
   spin                                        # model-check cross-checks
   clang-format                                # make format
   bubblewrap                                  # validate: the sandbox of the code under test
+  libgmime-3.0-dev libglib2.0-dev             # review: MIME of a series' mails (pkg-config gmime-3.0)
   python3 python3-jsonschema python3-yaml zip # report checks (SARIF schema), fuzz seed zips
 )
 html_packages=(

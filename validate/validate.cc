@@ -26,6 +26,7 @@
 #include "sandbox/sandbox.h"
 #include "validate/component.h"
 #include "validate/framac.h"
+#include "validate/series.h"
 #include "validate/sparse_check.h"
 #include "validate/targets.h"
 #include "verify/build_paths.h"
@@ -1751,14 +1752,20 @@ int validate_main(const std::vector<std::string>& args, const std::string& harne
 
 constexpr const char* kReviewUsage =
     R"(usage: idlespec review PATCH --kernel-tree DIR [options]
+       idlespec review SERIES... --kernel-tree DIR [--against OLD] [--reply FILE] [options]
 
 Applies PATCH (an mbox email as sent to the list, or a plain diff) to a
 temporary copy of the files it touches in DIR, validates every checked
 component's functions in those files before and after, and prints the
 clauses whose verdict changed, with the counterexample of each newly failed
-one: what a reviewer pastes into a reply.
+one: what a reviewer pastes into a reply. A series (a b4 or lore mbox, a
+thread with replies, a `git format-patch` directory, several patch files) is
+reviewed patch by patch in [PATCH vN M/K] order, then as a whole; see
+docs/review.md.
 
   --kernel-tree DIR      the tree the patch applies to (required)
+  --against OLD          a series: compare with this older version (an mbox)
+  --reply FILE           a series: write the review mail(s) to FILE (an mbox)
   --json                 the clause diff and both reports as JSON
   --junit FILE, --sarif FILE
                          the after-patch report in those formats
@@ -1782,8 +1789,38 @@ int review_main(const std::vector<std::string>& args, const std::string& harness
   const std::string prog = "idlespec review";
   Parsed p;
   std::vector<std::string> positional;
-  if (const int rc = parse_front_end(args, harness_dir, prog, kReviewUsage, p, positional); rc >= 0)
+  // A series' own options (validate/series.h); the rest are validate's.
+  std::vector<std::string> rest;
+  std::string against, reply;
+  for (size_t i = 0; i < args.size(); ++i) {
+    if ((args[i] == "--against" || args[i] == "--reply") && i + 1 < args.size()) {
+      std::string& into = args[i] == "--against" ? against : reply;
+      into = args[++i];
+    } else {
+      rest.push_back(args[i]);
+    }
+  }
+  if (const int rc = parse_front_end(rest, harness_dir, prog, kReviewUsage, p, positional); rc >= 0)
     return rc;
+  if (!positional.empty() && p.opt.source.empty() && p.opt.functions.empty() &&
+      is_series_input(positional, against, reply)) {
+    if (!p.junit.empty() || !p.sarif.empty() || !p.markdown.empty() || !p.html.empty()) {
+      std::cerr << prog << ": --junit, --sarif, --markdown and --html take one patch, not a "
+                << "series (use --json)\n";
+      return kExitUsage;
+    }
+    SeriesOptions so;
+    so.inputs = positional;
+    so.against = against;
+    so.reply = reply;
+    so.review.kernel_tree = p.opt.kernel_tree;
+    so.review.validate = p.opt;
+    const SeriesReport sr = review_series(so);
+    after_run(prog);
+    if (!sr.error.empty() && sr.versions.empty()) std::cerr << prog << ": " << sr.error << "\n";
+    std::cout << (p.json ? render_series_json(sr) : render_series_text(sr));
+    return sr.exit_code;
+  }
   if (positional.size() != 1 || !p.opt.source.empty() || !p.opt.functions.empty()) {
     const std::string error = "give one PATCH and --kernel-tree DIR";
     std::cerr << prog << ": " << error << " (see --help)\n";
