@@ -8,6 +8,7 @@
 
 #include "modelcheck/idle_core_checker.h"
 #include "tests/witnesses/idle_core_witnesses.h"
+#include "verify/registry.h"
 
 namespace idlespec::idle_core::mc {
 namespace {
@@ -142,6 +143,29 @@ TEST(IdleCoreLkmm, HistoryBoundDoesNotChangeVerdicts) {
   o.history = 5;
   const CheckerResult ok = check_weak<IdleLock>(o);
   EXPECT_TRUE(ok.violations.empty()) << clauses(ok);
+}
+
+// The registered checks: idle_core_lkmm on both subjects and
+// idle_core_races on idle_lock pass; a subject a check does not name is
+// unknown, never pass.
+TEST(IdleCoreLkmm, RegisteredChecks) {
+  const verify::Registry& reg = verify::builtin_registry();
+  const verify::Check* lkmm = reg.find(verify::CheckKind::model_check, "idle_core_lkmm");
+  ASSERT_NE(lkmm, nullptr);
+  EXPECT_EQ(lkmm->clauses, (std::vector<std::string>{"IDLE-1", "IDLE-2", "IDLE-3", "IDLE-4",
+                                                     "IDLE-5", "IDLE-6", "IDLE-7", "IDLE-9"}));
+  const verify::Check* races = reg.find(verify::CheckKind::model_check, "idle_core_races");
+  ASSERT_NE(races, nullptr);
+  EXPECT_EQ(races->clauses, (std::vector<std::string>{"IDLE-10"}));
+  EXPECT_EQ(races->subjects, (std::vector<std::string>{"idle_lock"}));
+  const verify::RunOptions opts = verify::RunOptions::unhurried();
+  for (const std::string& subject : lkmm->subjects) {
+    const verify::CheckResult r = lkmm->run(subject, opts);
+    EXPECT_EQ(r.outcome, verify::Outcome::pass) << subject << ": " << r.detail << r.counterexample;
+  }
+  const verify::CheckResult r = races->run("idle_lock", opts);
+  EXPECT_EQ(r.outcome, verify::Outcome::pass) << r.detail << r.counterexample;
+  EXPECT_EQ(races->run("reference", opts).outcome, verify::Outcome::unknown);
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <type_traits>
 
 namespace idlespec::lkmm {
 
@@ -291,66 +292,46 @@ void Machine::normalize(unsigned history) {
     for (Msg& m : hist_[y]) m.hb &= cells;
 }
 
-void Machine::serialize(std::string& out) const {
-  const auto put = [&](const void* p, size_t n) { out.append(static_cast<const char*>(p), n); };
-  for (unsigned x = 0; x < locs_; ++x) {
-    const uint8_t n = static_cast<uint8_t>(hist_[x].size());
-    put(&n, 1);
-    for (const Msg& m : hist_[x]) {
-      put(&m.val, sizeof m.val);
-      const uint8_t r = m.rmw;
-      put(&r, 1);
-      put(m.view.data(), locs_);
-      put(&m.hb, sizeof m.hb);
+// Every field of the state in one order, for serialize() and deserialize():
+// io(pointer, bytes); `resize(x, n)` makes location x hold n stores (and
+// returns the count to write).
+template <class M, class IO, class Resize>
+void Machine::visit(M& self, IO&& io, Resize&& resize) {
+  for (unsigned x = 0; x < self.locs_; ++x) {
+    uint8_t n = resize(x);
+    io(&n, 1);
+    if constexpr (!std::is_const_v<M>) self.hist_[x].resize(n);
+    for (auto& m : self.hist_[x]) {
+      io(&m.val, sizeof m.val);
+      uint8_t r = m.rmw;
+      io(&r, 1);
+      if constexpr (!std::is_const_v<M>) m.rmw = r != 0;
+      io(m.view.data(), self.locs_);
+      io(&m.hb, sizeof m.hb);
     }
   }
-  for (unsigned t = 0; t < threads_; ++t) {
-    const ThreadViews& w = th_[t];
-    put(w.cur.data(), locs_);
-    put(w.acq.data(), locs_);
-    put(w.wv.data(), locs_);
-    put(w.wown.data(), locs_);
-    put(w.relv.data(), locs_);
-    put(&w.hb, sizeof w.hb);
-    put(&w.hb_acq, sizeof w.hb_acq);
-    put(&w.hb_w, sizeof w.hb_w);
-    put(&w.hb_rel, sizeof w.hb_rel);
+  for (unsigned t = 0; t < self.threads_; ++t) {
+    auto& w = self.th_[t];
+    for (auto* v : {&w.cur, &w.acq, &w.wv, &w.wown, &w.relv}) io(v->data(), self.locs_);
+    for (auto* h : {&w.hb, &w.hb_acq, &w.hb_w, &w.hb_rel}) io(h, sizeof *h);
   }
-  put(g_.data(), locs_);
+  io(self.g_.data(), self.locs_);
+}
+
+void Machine::serialize(std::string& out) const {
+  visit(
+      *this, [&](const void* p, size_t n) { out.append(static_cast<const char*>(p), n); },
+      [&](unsigned x) { return static_cast<uint8_t>(hist_[x].size()); });
 }
 
 void Machine::deserialize(const std::string& in, size_t& at) {
-  const auto get = [&](void* p, size_t n) {
-    std::memcpy(p, in.data() + at, n);
-    at += n;
-  };
-  for (unsigned x = 0; x < locs_; ++x) {
-    uint8_t n = 0;
-    get(&n, 1);
-    hist_[x].resize(n);
-    for (Msg& m : hist_[x]) {
-      get(&m.val, sizeof m.val);
-      uint8_t r = 0;
-      get(&r, 1);
-      m.rmw = r != 0;
-      m.view = View{};
-      get(m.view.data(), locs_);
-      get(&m.hb, sizeof m.hb);
-    }
-  }
-  for (unsigned t = 0; t < threads_; ++t) {
-    ThreadViews& w = th_[t];
-    get(w.cur.data(), locs_);
-    get(w.acq.data(), locs_);
-    get(w.wv.data(), locs_);
-    get(w.wown.data(), locs_);
-    get(w.relv.data(), locs_);
-    get(&w.hb, sizeof w.hb);
-    get(&w.hb_acq, sizeof w.hb_acq);
-    get(&w.hb_w, sizeof w.hb_w);
-    get(&w.hb_rel, sizeof w.hb_rel);
-  }
-  get(g_.data(), locs_);
+  visit(
+      *this,
+      [&](void* p, size_t n) {
+        std::memcpy(p, in.data() + at, n);
+        at += n;
+      },
+      [&](unsigned) { return uint8_t{0}; });
   conflicts_.clear();
 }
 

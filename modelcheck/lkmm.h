@@ -186,6 +186,8 @@ class Machine {
   void access(unsigned t, unsigned x, unsigned k);
   void rmw_at(unsigned t, unsigned x, unsigned n, uint32_t nv, bool writes, Order order);
   void insert(unsigned x, unsigned pos, const Msg& m);
+  template <class M, class IO, class Resize>
+  static void visit(M& self, IO&& io, Resize&& resize);
   void join(View& a, const View& b) const;
 
   unsigned threads_ = 0, locs_ = 0;

@@ -269,7 +269,7 @@ class Oracle {
 // The clauses a verdict is charged to on this platform. POWER9's IDLE-7 is
 // the POWER9 form of IDLE-1's lock part, IDLE-2 and IDLE-3: a POWER9
 // violation of those is IDLE-7's too, and any other POWER9 violation but
-// IDLE-8's and IDLE-9's (a register set, an assertion) is IDLE-7's. The oracle's "model"
+// IDLE-8's, IDLE-9's and IDLE-10's (a register set, an assertion) is IDLE-7's. The oracle's "model"
 // (a move its model does not allow, an assertion that guards no clause) is
 // the platform's catch-all: POWER8 IDLE-1 (a thread that cannot go on),
 // POWER9 IDLE-7. Bit n: IDLE-n.
