@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <ostream>
 #include <string>
 
 #include "modelcheck/lkmm_litmus.h"
@@ -15,6 +16,13 @@ namespace {
 const char* verdict(bool sometimes) { return sometimes ? "Sometimes" : "Never"; }
 
 class LkmmLitmus : public ::testing::TestWithParam<LitmusTest> {};
+
+}  // namespace
+
+// gtest prints a parameter by its name.
+void PrintTo(const LitmusTest& t, std::ostream* os) { *os << t.name; }
+
+namespace {
 
 TEST_P(LkmmLitmus, GetsLkmmVerdict) {
   const LitmusTest& t = GetParam();
@@ -64,7 +72,16 @@ TEST(LkmmLitmus, EveryUpstreamShapeIsRunOrListed) {
   }
 }
 
-// The race bits: a plain store and a marked load of one location race
+// The conflicts that involve a plain access (what the judge calls a race:
+// the machine reports every unordered pair with a store, marked ones too).
+std::vector<Conflict> plain_conflicts(Machine& m) {
+  std::vector<Conflict> out;
+  for (const Conflict& c : m.take_conflicts())
+    if (is_plain(c.kind) || is_plain(c.other_kind)) out.push_back(c);
+  return out;
+}
+
+// The race bits: a plain store and a plain load of one location race
 // unless a release/acquire pair orders them.
 TEST(LkmmMachine, RaceNeedsHappensBefore) {
   Machine m(2, 2);
@@ -74,7 +91,7 @@ TEST(LkmmMachine, RaceNeedsHappensBefore) {
   m.set_where(2);
   EXPECT_EQ(m.load(1, 1, 0, false, /*acquire=*/true), 1u);
   EXPECT_EQ(m.load(1, 0, 0, true, false), 1u);
-  EXPECT_TRUE(m.take_conflicts().empty());
+  EXPECT_TRUE(plain_conflicts(m).empty());
 
   Machine r(2, 2);
   r.set_where(1);
@@ -83,7 +100,7 @@ TEST(LkmmMachine, RaceNeedsHappensBefore) {
   r.set_where(2);
   EXPECT_EQ(r.load(1, 1, 0, false, false), 1u);
   r.load(1, 0, 0, true, false);
-  const std::vector<Conflict> c = r.take_conflicts();
+  const std::vector<Conflict> c = plain_conflicts(r);
   ASSERT_EQ(c.size(), 1u);
   EXPECT_EQ(c[0].loc, 0u);
   EXPECT_EQ(c[0].thread, 1u);
