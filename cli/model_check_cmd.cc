@@ -8,6 +8,7 @@
 #include "impl/json.h"
 #include "impl/text.h"
 #include "modelcheck/idle_core_checker.h"
+#include "modelcheck/idle_core_lkmm.h"
 #include "verify/spec_index.h"
 
 namespace idlespec::cli {
@@ -58,6 +59,12 @@ int model_check_with(const std::vector<std::string>& argv, idle_core::mc::Exchan
       .option("random-walks", "N", "after the BFS, N random walks from the initial state")
       .option("walk-length", "N", "moves per random walk (default 200)")
       .option("seed", "N", "random walk seed (default 1)")
+      .flag("lkmm",
+            "explore the executions the Linux-kernel memory model allows (modelcheck/lkmm.h), "
+            "not only interleavings, and check IDLE-10 (data races); no symmetry or "
+            "partial-order reduction")
+      .flag("no-races", "--lkmm: do not check IDLE-10 (data races)")
+      .option("history", "N", "--lkmm: readable stores kept per location (default 3, 0: all)")
       .flag("stop-at-first", "stop at the first violation")
       .flag("quiet", "no progress on stderr")
       .flag("json", "print the result as JSON on stdout");
@@ -107,8 +114,21 @@ int model_check_with(const std::vector<std::string>& argv, idle_core::mc::Exchan
   o.stop_at_first = args.has("stop-at-first");
   o.progress = !args.has("quiet");
 
+  const bool lkmm = args.has("lkmm");
+  if (lkmm && (o.liveness || o.random_walks))
+    throw UsageError("--lkmm checks safety and IDLE-10 only (no --liveness, --random-walks)");
+  if (lkmm && ranks) throw UsageError("--lkmm runs in one process (idlespec model-check)");
+  idle_core::mc::WeakOptions wo;
+  wo.config = c;
+  wo.history = static_cast<unsigned>(args.get_u64("history", 3, 0, 200));
+  wo.races = !args.has("no-races");
+  wo.max_states = o.max_states;
+  wo.time_limit = o.time_limit;
+  wo.stop_at_first = o.stop_at_first;
+  wo.progress = o.progress;
   const auto search = [&](auto subject_tag) {
     using Subject = decltype(subject_tag);
+    if (lkmm) return idle_core::mc::check_weak<Subject>(wo);
     if (!ranks) return idle_core::mc::check<Subject>(o);
     idle_core::mc::Checker<Subject> checker(o);
     return checker.run_distributed(*ranks);

@@ -161,7 +161,11 @@ struct ThreadState {
 struct PlainWord {
   uint64_t v = 0;
   uint64_t load() const { return v; }
+  uint64_t load_once() const { return v; }  // READ_ONCE
   void store(uint64_t x) { v = x; }
+  // test_and_set_bit_lock (acquire), or with acquire false an unordered
+  // test-and-set (a witness of the weak-memory exploration)
+  template <bool acquire = true>
   bool test_and_set_bit(unsigned b) {
     const bool old = (v >> b) & 1;
     v |= uint64_t{1} << b;
@@ -181,10 +185,13 @@ struct PlainWord {
 struct AtomicWord {
   std::atomic<uint64_t>* a;
   uint64_t load() const { return a->load(std::memory_order_acquire); }
+  uint64_t load_once() const { return a->load(std::memory_order_acquire); }
   void store(uint64_t x) { a->store(x, std::memory_order_release); }
+  template <bool acquire = true>
   bool test_and_set_bit(unsigned b) {  // test_and_set_bit_lock: acquire
     const uint64_t m = uint64_t{1} << b;
-    return (a->fetch_or(m, std::memory_order_acquire) & m) != 0;
+    return (a->fetch_or(m, acquire ? std::memory_order_acquire : std::memory_order_relaxed) & m) !=
+           0;
   }
   void clear_bit_unlock(unsigned b) {  // release
     a->fetch_and(~(uint64_t{1} << b), std::memory_order_release);
@@ -268,6 +275,14 @@ struct Reference {
   static constexpr bool lock_apart = false;
   // ... and releases it after the cmpxchg (a witness forgets to).
   static constexpr bool lock_apart_released = true;
+  // Ordering that only the weak-memory exploration (modelcheck/idle_core_lkmm.h)
+  // tells apart; each is what upstream has, and a witness drops it:
+  // the lock is taken by test_and_set_bit_lock (acquire) ...
+  static constexpr bool lock_acquire = true;
+  // ... and released by clear_bit_unlock (release), not clear_bit;
+  static constexpr bool unlock_release = true;
+  // the wake path reads the word only once it holds the lock.
+  static constexpr bool peek_before_lock = false;
 };
 
 // Upstream since v6.5: the protocol of Reference with the lock apart.
@@ -423,7 +438,7 @@ StepResult step(const Config& c, unsigned t, ThreadState& th, Word& word, Env& e
 
     // --- POWER8 entry ---
     case Pc::p8_entry_lock:
-      if (word.test_and_set_bit(kLockBit)) return {Event::spin};
+      if (word.template test_and_set_bit<Subject::lock_acquire>(kLockBit)) return {Event::spin};
       if (Subject::clear_under_lock) {
         th.pc = Pc::p8_entry_load;
       } else {  // the clear already happened, outside the lock
@@ -467,7 +482,11 @@ StepResult step(const Config& c, unsigned t, ThreadState& th, Word& word, Env& e
       return {};
     }
     case Pc::p8_entry_unlock:
-      word.clear_bit_unlock(kLockBit);
+      if (Subject::unlock_release) {
+        word.clear_bit_unlock(kLockBit);
+      } else {
+        word.clear_bit(kLockBit);
+      }
       th.pc = Pc::idle_insn;
       return {};
 
@@ -484,7 +503,9 @@ StepResult step(const Config& c, unsigned t, ThreadState& th, Word& word, Env& e
 
     // --- wake without loss ---
     case Pc::p8_wake_lock:
-      if (word.test_and_set_bit(kLockBit)) return {Event::spin};
+      if (Subject::peek_before_lock && (word.load() & thread))
+        return detail::bug("WARN_ON(*state & thread) before the lock");
+      if (word.template test_and_set_bit<Subject::lock_acquire>(kLockBit)) return {Event::spin};
       th.pc = th.kind == Kind::p8_winkle ? Pc::p8_wake_winkle : Pc::unlock_load;
       return {};
     case Pc::p8_wake_winkle: {  // under the lock: one step, as p8_entry_winkle
@@ -503,7 +524,9 @@ StepResult step(const Config& c, unsigned t, ThreadState& th, Word& word, Env& e
 
     // --- wake with loss ---
     case Pc::loss_lock:
-      if (word.test_and_set_bit(kLockBit)) return {Event::spin};
+      if (Subject::peek_before_lock && (word.load() & thread))
+        return detail::bug("WARN_ON(*state & thread) before the lock");
+      if (word.template test_and_set_bit<Subject::lock_acquire>(kLockBit)) return {Event::spin};
       th.pc = th.kind == Kind::p8_winkle ? Pc::p8_loss_winkle : Pc::loss_check;
       return {};
     case Pc::p8_loss_winkle: {  // under the lock: one step
@@ -545,7 +568,7 @@ StepResult step(const Config& c, unsigned t, ThreadState& th, Word& word, Env& e
 
     // --- set own bit and release the lock: one cmpxchg loop ---
     case Pc::unlock_load: {
-      const uint64_t s = word.load();
+      const uint64_t s = word.load_once();
       th.seen = static_cast<uint32_t>(s);
       th.pc = Pc::unlock_cmpxchg;
       if (!(s & kLock)) return detail::bug("BUG_ON(!(s & PNV_CORE_IDLE_LOCK_BIT))");
@@ -564,7 +587,8 @@ StepResult step(const Config& c, unsigned t, ThreadState& th, Word& word, Env& e
       return advance(Pc::unlock_cmpxchg, Event::none);
     }
     case Pc::unlock_lock:
-      if (Subject::lock_apart_released) word.clear_bit_unlock(kLockBit);
+      if (Subject::lock_apart_released && Subject::unlock_release) word.clear_bit_unlock(kLockBit);
+      if (Subject::lock_apart_released && !Subject::unlock_release) word.clear_bit(kLockBit);
       return advance(Pc::unlock_lock, Event::none);
     case Pc::restore_thread:
       env.restore_thread(t);

@@ -86,8 +86,10 @@ struct Transition {
 // rises to the level; POWER8: the timebase is lost, and after a full winkle
 // the per-core, per-subcore and per-thread registers; POWER9: per-core and
 // per-thread registers, and the timebase at the deepest level.
-template <class Subject = Reference>
-Transition apply(const Config& c, CoreState& s, const Move& m) {
+// apply_with: the same on any Word (the weak-memory exploration's, which
+// keeps the word elsewhere and leaves s.word to its caller).
+template <class Subject, class Word>
+Transition apply_with(const Config& c, CoreState& s, const Move& m, Word& w) {
   Transition tr;
   tr.move = m;
   tr.ghost_before = s.ghost;
@@ -114,7 +116,6 @@ Transition apply(const Config& c, CoreState& s, const Move& m) {
   }
   ThreadState& th = s.th[m.thread];
   tr.before = th;
-  PlainWord w{s.word};
   switch (m.kind) {
     case MoveKind::begin_idle:
       tr.result = begin_idle<Subject>(c, th, m.idle);
@@ -128,6 +129,13 @@ Transition apply(const Config& c, CoreState& s, const Move& m) {
     case MoveKind::core_loss:
       break;
   }
+  return tr;
+}
+
+template <class Subject = Reference>
+Transition apply(const Config& c, CoreState& s, const Move& m) {
+  PlainWord w{s.word};
+  const Transition tr = apply_with<Subject>(c, s, m, w);
   s.word = static_cast<uint32_t>(w.v);
   return tr;
 }

@@ -209,12 +209,19 @@ void Oracle::restart(const Snapshot& s, size_t move_number) {
 uint32_t charged_clauses(const Config& c, const Verdict& v) {
   if (v.ok()) return 0;
   unsigned n = 0;
-  if (v.clause.size() == 6 && v.clause.compare(0, 5, "IDLE-") == 0 && v.clause[5] >= '1' &&
-      v.clause[5] <= '9') {
-    n = static_cast<unsigned>(v.clause[5] - '0');
+  if (v.clause.size() >= 6 && v.clause.size() <= 7 && v.clause.compare(0, 5, "IDLE-") == 0) {
+    for (size_t i = 5; i < v.clause.size(); ++i) {
+      if (v.clause[i] < '0' || v.clause[i] > '9') {
+        n = 0;
+        break;
+      }
+      n = n * 10 + static_cast<unsigned>(v.clause[i] - '0');
+    }
+    if (n > 10) n = 0;
   }
   if (!c.power9()) return 1u << (n ? n : 1);
-  if (n == 8 || n == 9) return 1u << n;  // liveness and efficiency: their own on POWER9 too
+  // liveness, efficiency and data races: their own on POWER9 too
+  if (n == 8 || n == 9 || n == 10) return 1u << n;
   if (n >= 1 && n <= 3) return (1u << n) | (1u << 7);
   return 1u << 7;
 }
@@ -682,6 +689,32 @@ std::string render_timeline(const Config& c, const std::vector<Row>& rows, size_
     out += line(std::to_string(i + 1), cells[i], describe_word(c, rows[i].word_after), tail);
   }
   return out;
+}
+
+}  // namespace idlespec::idle_core::oracle
+
+namespace idlespec::idle_core::oracle {
+
+Verdict data_race(const std::string& word, const Access& now, const Access& earlier,
+                  size_t move_number) {
+  Verdict v;
+  if (now.thread == earlier.thread) return v;
+  if (!now.store && !earlier.store) return v;
+  if (!now.plain && !earlier.plain) return v;
+  const auto say = [](const Access& a) {
+    return strprintf("t%u's %s %s at %s", a.thread, a.plain ? "plain" : "marked",
+                     a.store ? "store" : "load", a.where.c_str());
+  };
+  v.clause = "IDLE-10";
+  v.message = strprintf("move %zu: data race on %s: %s and %s, not ordered by happens-before",
+                        move_number, word.c_str(), say(now).c_str(), say(earlier).c_str());
+  if (now.lock_op != earlier.lock_op) {
+    v.message +=
+        " (the lock's operations on the word its section updates plainly: the race b0c5b4f1ee36 "
+        "\"powerpc: powernv: Fix KCSAN datarace warnings on idle_state contention\" removed, "
+        "v6.5, by moving the lock into paca->idle_lock)";
+  }
+  return v;
 }
 
 }  // namespace idlespec::idle_core::oracle

@@ -269,7 +269,7 @@ class Oracle {
 // The clauses a verdict is charged to on this platform. POWER9's IDLE-7 is
 // the POWER9 form of IDLE-1's lock part, IDLE-2 and IDLE-3: a POWER9
 // violation of those is IDLE-7's too, and any other POWER9 violation but
-// IDLE-8's and IDLE-9's (a register set, an assertion) is IDLE-7's. The oracle's "model"
+// IDLE-8's, IDLE-9's and IDLE-10's (a register set, an assertion) is IDLE-7's. The oracle's "model"
 // (a move its model does not allow, an assertion that guards no clause) is
 // the platform's catch-all: POWER8 IDLE-1 (a thread that cannot go on),
 // POWER9 IDLE-7. Bit n: IDLE-n.
@@ -299,6 +299,30 @@ Obligations unmet(const Obligations& enabled, const Obligations& taken);
 // function throughout it (bit t of `inside`: entering idle or on its wake
 // path), so a fair run goes round it forever and that thread never returns.
 bool breaks_idle8(const Obligations& enabled, const Obligations& taken, uint32_t inside);
+
+// --- IDLE-10: data races ---------------------------------------------------------
+
+// One access to an idle word, as a race detector reports it: which thread,
+// a store or a load, plain (a C access: `*state &= ~thread` is a plain load
+// and a plain store) or marked (READ_ONCE, WRITE_ONCE, atomics, bitops,
+// cmpxchg), and where (the program point or the line); `lock_op` when it is
+// the lock's own operation (test_and_set_bit_lock, clear_bit_unlock).
+struct Access {
+  unsigned thread = 0;
+  bool store = false;
+  bool plain = false;
+  bool lock_op = false;
+  std::string where;
+};
+// IDLE-10, as LKMM defines a data race: `now` and `earlier` touch the same
+// word (`word`: "the state word", "the lock word"), from different threads,
+// and happens-before does not order them (the explorer's finding). A race
+// when at least one is a store and at least one is plain; else ok(). A race
+// between a plain access and the lock's operations on one word is the one
+// b0c5b4f1ee36 removed by moving the lock into paca->idle_lock (v6.5): the
+// message names it.
+Verdict data_race(const std::string& word, const Access& now, const Access& earlier,
+                  size_t move_number);
 
 // --- timelines ---------------------------------------------------------------
 

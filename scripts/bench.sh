@@ -217,6 +217,7 @@ fi
 # (spin, a C compiler, the model-check command) prints a note; none fails the
 # bench. Environment:
 #   BENCH_SMT8_SECONDS  time limit of the SMT8 run (default 600; 0 skips it)
+#   BENCH_LKMM_SECONDS  time limit of each --lkmm run at SMT4 and SMT8 (default 300; 0 skips them)
 echo
 echo "== idle_core: SPIN vs idlespec model-check"
 spin_dir=$work/spin
@@ -308,6 +309,21 @@ else
     echo "  SMT8 (symmetry, partial-order reduction): ${c_secs:-?} s, peak RSS ${c_kb:-?} KB" \
          "(goal <= 60 s and <= 2 GB on one core: $(ratio "$c_secs" 60) x the time," \
          "$(ratio "$c_kb" 2097152) x the memory)"
+  fi
+  # Under the Linux-kernel memory model (--lkmm, spec/idle_core.md "Weak
+  # memory"): subject idle_lock, races checked, one process (the weak
+  # exploration is not distributed), beside the interleaving runs above.
+  lkmm_limit=${BENCH_LKMM_SECONDS:-300}
+  if [ "$lkmm_limit" = 0 ]; then
+    echo "idlespec model-check --lkmm: skipped (BENCH_LKMM_SECONDS=0)"
+  else
+    checker smt2-lkmm --threads 2 --subject idle_lock --lkmm
+    checker smt4-sc-unreduced --threads 4 --subject idle_lock --no-symmetry --no-por
+    sc_secs=$c_secs
+    checker smt4-lkmm --threads 4 --subject idle_lock --lkmm --time-limit "$lkmm_limit"
+    echo "  SMT4 LKMM / SMT4 interleavings (unreduced): time $(ratio "$c_secs" "$sc_secs") x"
+    checker smt8-lkmm --threads 8 --subject idle_lock --lkmm --time-limit "$lkmm_limit"
+    echo "  idlespec-mc-mpi --lkmm: not available (the weak exploration runs in one process)"
   fi
 fi
 

@@ -58,4 +58,31 @@ struct CoreMaskFor4 : Reference {
   static uint64_t core_thread_mask(const Config&) { return 0xf; }
 };
 
+// The next three differ from upstream (IdleLock, v6.5+) only in ordering:
+// every interleaving holds every clause, and only the weak-memory
+// exploration (model-check --lkmm) catches them.
+
+// The lock released by clear_bit instead of clear_bit_unlock: the next
+// holder may read the state word from before the last holder's plain
+// updates (IDLE-10, and what the stale read leads to).
+struct UnlockRelaxed : IdleLock {
+  static constexpr std::string_view name = "witness-unlock-relaxed";
+  static constexpr bool unlock_release = false;
+};
+
+// The lock taken by an unordered test-and-set (the acquire dropped): the
+// holder's plain reads may see the word from before the last section.
+struct LockRelaxed : IdleLock {
+  static constexpr std::string_view name = "witness-lock-relaxed";
+  static constexpr bool lock_acquire = false;
+};
+
+// The wake path reads the state word plainly before it takes the lock (a
+// WARN_ON hoisted out of the section): harmless in every interleaving, a
+// data race with the holder's plain store (IDLE-10).
+struct PeekBeforeLock : IdleLock {
+  static constexpr std::string_view name = "witness-peek-before-lock";
+  static constexpr bool peek_before_lock = true;
+};
+
 }  // namespace idlespec::idle_core::witness
