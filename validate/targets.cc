@@ -16,7 +16,7 @@ namespace idlespec::validate {
 
 const std::vector<TargetArch>& target_archs() {
   static const std::vector<TargetArch> all = {
-      {"host", "host", "", "", {}},
+      {"host", "host", "", "", {}, ""},
       {"ppc64",
        "ppc64 (big-endian)",
        "powerpc64-linux-gnu-gcc",
