@@ -23,6 +23,11 @@ constexpr long kQuotaMarginMb = 128;
 // root, the sandbox is off, or the mount is refused (nothing changes then).
 bool cap_directory(const std::string& dir);
 
+// The bytes in use on the tmpfs cap_directory mounted on `dir` (what the
+// code's unlinked but open files hold too, which no walk of the directory
+// sees), or -1 when `dir` is no mount point of its own.
+long long capped_usage(const std::string& dir);
+
 // Undo cap_directory before `dir` is removed (a lazy unmount: a process
 // still in it keeps what it has open). Async-signal-safe; harmless on a
 // directory that was never capped.

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdlib>
 #include <map>
 #include <mutex>
 
@@ -93,6 +94,9 @@ std::string exposed_copy(const std::string& file) {
   if (const auto it = made.find(file); it != made.end()) return it->second;
   if (dir.empty()) {
     dir = make_temp_dir("exposed");
+    // The copies go with the process (with --keep-temp too: they are only
+    // copies of the caller's files).
+    if (!dir.empty()) std::atexit([] { remove_tree(dir); });
     // Searchable, not listable or writable, by the sandbox's user.
     if (dir.empty() || chmod(dir.c_str(), 0711) != 0) {
       dir.clear();

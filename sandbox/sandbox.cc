@@ -749,7 +749,7 @@ class Supervisor {
     for (const auto& a : job.argv)
       if (a.rfind("-fork=", 0) == 0 || a.rfind("-jobs=", 0) == 0) fuzz_ = true;
     exposed_ = exposed_for(job.argv, job.reads, scratch_, false);
-    scratch_base_ = bytes_under(scratch_);
+    scratch_base_ = scratch_bytes();
     quota_checked_ = std::chrono::steady_clock::now();
   }
 
@@ -762,7 +762,7 @@ class Supervisor {
     if (listener < 0 || now - quota_checked_ < std::chrono::milliseconds(100)) return;
     quota_checked_ = now;
     const uint64_t quota = static_cast<uint64_t>(sandbox_options().disk_quota_mb) << 20;
-    const uint64_t scratch_now = bytes_under(scratch_);
+    const uint64_t scratch_now = scratch_bytes();
     uint64_t used = scratch_now > scratch_base_ ? scratch_now - scratch_base_ : 0;
     if (armed_ && main_ > 0)
       for (const char* mount : {"/tmp", "/dev/shm"}) {
@@ -853,6 +853,10 @@ class Supervisor {
   std::chrono::steady_clock::time_point quota_checked_;
 
   // Bytes allocated under `dir`, not following links.
+  uint64_t scratch_bytes() {  // its capped tmpfs's use as root (quota_fs.h), else a walk
+    const long long capped = capped_usage(scratch_);
+    return capped >= 0 ? static_cast<uint64_t>(capped) : bytes_under(scratch_);
+  }
   static uint64_t bytes_under(const std::string& dir) {
     uint64_t total = 0;
     std::error_code ec;
