@@ -315,7 +315,10 @@ HarnessBuild build_harness(const Options& opt, const std::string& dir,
     const std::string unit_path = dir + "/sparse_unit.c";
     const std::string unit = sparse_unit(env_header, code);
     if (spit(unit_path, unit)) {
-      const Job sj = sparse_job(opt.sparse, unit_path, opt.harness_dir + "/shims", {}, left());
+      // The harness's own directory (a --candidate's adapter is included
+      // from it), never a file the code's #line markers name.
+      const Job sj =
+          sparse_job(opt.sparse, unit_path, opt.harness_dir + "/shims", {opt.harness_dir}, left());
       hb.sparse = sparse_result(sj, run_jobs({sj}, 1, left()).front(), unit);
     }
   }

@@ -1,7 +1,18 @@
 # tests/validate/hostile_lib.sh: what the hostile scripts share (sourced
 # after lib.sh, which sets BIN, SCRATCH and fail). The scripts plant tokens
 # the code under test must never print (FILE_TOKEN, ENV_TOKEN, and those in
-# TOKENS) and check every output format of each attack for them.
+# TOKENS) and check every output format of each attack for them: a file
+# beside the run's scratch directory (OUTSIDE), readable by anyone, and the
+# caller's environment.
+chmod 755 "$SCRATCH"
+RUN_BUDGET=10
+OUTSIDE=$SCRATCH/outside
+mkdir -p "$OUTSIDE" && chmod 755 "$OUTSIDE"
+FILE_TOKEN=TOKEN-FILE-$$-x9q
+ENV_TOKEN=TOKEN-ENV-$$-k2w
+printf '%s\n' "$FILE_TOKEN" >"$OUTSIDE/token.txt"
+chmod 644 "$OUTSIDE/token.txt"
+export IDLESPEC_HOSTILE_TOKEN="$ENV_TOKEN"
 HTML=0
 command -v python3 >/dev/null && HTML=1
 

@@ -21,17 +21,7 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 CLAUSES="BUSY-1 BUSY-2 BUSY-3 BUSY-4 BUSY-5 BUSY-7"
 COMPONENT=hostile
 . "$HERE/lib.sh"
-chmod 755 "$SCRATCH"
-RUN_BUDGET=10
-OUTSIDE=$SCRATCH/outside
-mkdir -p "$OUTSIDE" && chmod 755 "$OUTSIDE"
-FILE_TOKEN=TOKEN-FILE-$$-x9q
-ENV_TOKEN=TOKEN-ENV-$$-k2w
-printf '%s\n' "$FILE_TOKEN" >"$OUTSIDE/token.txt"
-chmod 644 "$OUTSIDE/token.txt"
-export IDLESPEC_HOSTILE_TOKEN="$ENV_TOKEN"
 . "$HERE/hostile_lib.sh"
-
 # --- reads past the view --------------------------------------------------------------
 hostile procroot "char b[128] = {0}; FILE *f = fopen(\"/proc/self/root$OUTSIDE/token.txt\", \"r\"); if (f) { fread(b, 1, 127, f); fclose(f); } printf(\"%s\", b); fprintf(stderr, \"%s\", b);"
 attack procroot

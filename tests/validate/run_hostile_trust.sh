@@ -30,15 +30,7 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 CLAUSES="BUSY-1 BUSY-2 BUSY-3 BUSY-4 BUSY-5 BUSY-7"
 COMPONENT=hostile
 . "$HERE/lib.sh"
-chmod 755 "$SCRATCH"
-RUN_BUDGET=10
-OUTSIDE=$SCRATCH/outside
-mkdir -p "$OUTSIDE" && chmod 755 "$OUTSIDE"
-FILE_TOKEN=TOKEN-FILE-$$-x9q
-ENV_TOKEN=TOKEN-ENV-$$-k2w
-printf '%s\n' "$FILE_TOKEN" >"$OUTSIDE/token.txt"
-chmod 644 "$OUTSIDE/token.txt"
-export IDLESPEC_HOSTILE_TOKEN="$ENV_TOKEN"
+. "$HERE/hostile_lib.sh"
 # A secret as root keeps one: 0600 under a 0700 directory.
 SECRET_DIR=$SCRATCH/secret
 SECRET_TOKEN=TOKEN-SECRET-$$-p4z
@@ -66,7 +58,6 @@ hashes >"$SCRATCH/hashes.before"
 # Every run from the caller's working directory (what /proc/self/cwd is for
 # the driver).
 cd "$WORKDIR" || exit 1
-. "$HERE/hostile_lib.sh"
 
 # escape_or_not NAME: the run exited 1 with an escape (text and JSON runs).
 escape_found() {
@@ -145,12 +136,13 @@ attack procdots
 finding procdots "the code under test tried to create the symlink "
 
 # --- item 4: no other program, no namespace ---------------------------------------------------
-# execve of the harness itself (which the policy once let through) while a
-# second process flips the shared path to /bin/sh: every exec is refused
-# now, whatever the path read.
+# execve of the harness itself (which the policy once let through, judging
+# the path it read) while a second process flips the shared path to
+# /bin/sh for an instant now and then: every exec is refused now, whatever
+# the path read, and the refusal is the finding.
 hostile execrace "{ extern void *mmap(void *, unsigned long, int, int, int, long); extern long readlink(const char *, char *, unsigned long); extern int execve(const char *, char *const [], char *const []); extern int fork(void); extern void _exit(int);
   char *buf = mmap(0, 4096, 3, 0x21, -1, 0); char me[512] = {0}; readlink(\"/proc/self/exe\", me, 511);
-  if (fork() == 0) { for (long i = 0; i < 400000000L; i++) strcpy(buf, (i & 1) ? \"/bin/sh\" : me); _exit(0); }
+  if (fork() == 0) { for (long i = 0; i < 100000000L; i++) { strcpy(buf, \"/bin/sh\"); strcpy(buf, me); for (volatile int k = 0; k < 20; k++) ; } _exit(0); }
   char *av[] = {\"sh\", \"-c\", \"echo RAN-\$((6*7)); cat $OUTSIDE/token.txt\", 0};
   for (int t = 0; t < 2000; t++) { strcpy(buf, me); execve(buf, av, 0); } }"
 attack execrace
