@@ -244,9 +244,6 @@ bool prepare_part(const Options& opt, const Component& component, const Target& 
     fill_verdicts(component, target, part, "error", hb.verdict_reason);
     return false;
   }
-  if (opt.sanitizers && hb.san.empty())
-    part.notes.push_back("the ASan+UBSan build failed, sanitizer reports not observed: " +
-                         hb.san_note);
   return true;
 }
 

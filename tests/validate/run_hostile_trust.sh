@@ -20,10 +20,8 @@
 #   item 3  a link through /proc/self/cwd (the driver's cwd, for the driver)
 #   item 4  execve whose path another process flips to /bin/sh; clone3 and
 #           clone with CLONE_NEWUSER
-#   item 5  fallocate(FALLOC_FL_KEEP_SIZE) of unlinked files past the quota
-#   item 6  text that reads differently (or fails) under the sanitizer build;
-#           SIGINT at several moments of a run (Z3's own SIGINT handler)
-#   item 7  openat2 with an unreadable open_how; a repeated --source
+# Items 5-7 (the quota, opting out of a check, the low ones) are
+# run_hostile_limits.sh's.
 set -u
 unset IDLESPEC_NO_SANDBOX
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -31,39 +29,7 @@ CLAUSES="BUSY-1 BUSY-2 BUSY-3 BUSY-4 BUSY-5 BUSY-7"
 COMPONENT=hostile
 . "$HERE/lib.sh"
 . "$HERE/hostile_lib.sh"
-# A secret as root keeps one: 0600 under a 0700 directory.
-SECRET_DIR=$SCRATCH/secret
-SECRET_TOKEN=TOKEN-SECRET-$$-p4z
-mkdir -p "$SECRET_DIR" && chmod 700 "$SECRET_DIR"
-printf '%s\n' "$SECRET_TOKEN" >"$SECRET_DIR/token" && chmod 600 "$SECRET_DIR/token"
-# One beside the checkout.
-CHECKOUT=$(cd "$HERE/../.." && pwd)
-BESIDE_DIR=$(dirname "$CHECKOUT")/.idlespec-hostile-$$
-BESIDE_TOKEN=TOKEN-BESIDE-$$-m7r
-mkdir -p "$BESIDE_DIR" && chmod 700 "$BESIDE_DIR"
-printf '%s\n' "$BESIDE_TOKEN" >"$BESIDE_DIR/token" && chmod 600 "$BESIDE_DIR/token"
-# Host files the attacks aim their links at: one under the host's /tmp (a
-# link target the sandbox's policy allows, since its own /tmp is private),
-# one in the caller's working directory.
-VICTIM=$(mktemp /tmp/idlespec-trust-victim-XXXXXX)
-printf 'host file, not the code'"'"'s\n' >"$VICTIM" && chmod 644 "$VICTIM"
-WORKDIR=$SCRATCH/cwd
-mkdir -p "$WORKDIR" && printf 'the caller'"'"'s file\n' >"$WORKDIR/victim"
-trap '[ -n "${KEEP_SCRATCH:-}" ] || rm -rf "$SCRATCH"; rm -rf "$BESIDE_DIR" "$VICTIM"' EXIT
-TOKENS="$SECRET_TOKEN $BESIDE_TOKEN"
-WATCHED="$SECRET_DIR/token $BESIDE_DIR/token $OUTSIDE/token.txt $VICTIM $WORKDIR/victim /etc/passwd"
-# shellcheck disable=SC2086  # one path a word
-hashes() { sha256sum $WATCHED 2>&1; stat -c '%n %s %a %u %Y' $WATCHED 2>&1; ls -A "$SECRET_DIR" "$BESIDE_DIR" "$WORKDIR"; }
-hashes >"$SCRATCH/hashes.before"
-# Every run from the caller's working directory (what /proc/self/cwd is for
-# the driver).
-cd "$WORKDIR" || exit 1
-
-# escape_or_not NAME: the run exited 1 with an escape (text and JSON runs).
-escape_found() {
-  [ "$RC" = 1 ] || fail "$1: exit $RC, expected 1 (an escape attempt)"
-  grep -q '^escape: ' "$SCRATCH/$1.out" || fail "$1: no escape in the report"
-}
+. "$HERE/hostile_trust_lib.sh"
 
 # --- item 1: nothing the code controls becomes a host path ------------------------------
 # A comment in the function names the secret as the candidate library; the
@@ -157,95 +123,5 @@ hostile clonens "{ extern long syscall(long, ...); extern void _exit(int); if (s
 attack clonens
 finding clonens "the code under test tried to create a namespace (clone with flags 0x10000011)"
 
-# --- item 5: the quota is a hard limit ----------------------------------------------------------
-# Files of 220 MiB each (under RLIMIT_FSIZE, the quota), each unlinked but
-# kept open (no walk of the directory sees it) and allocated with
-# fallocate(FALLOC_FL_KEEP_SIZE) (no file size shows it), once per harness
-# process: the code says how far it got on its stdout, which the report
-# quotes. As root the scratch directory is a tmpfs of the quota (256 MiB)
-# and a 128 MiB margin (quota_fs.h): a second file does not fit (nor a
-# first while a harness run beside it holds one), and the kernel's refusal
-# undoes it, so the code never keeps more than the quota. Without the cap
-# each process would hold 3 x 220 MiB of the host's disk, unseen.
-hostile fallocate "{ extern int open(const char *, int, ...); extern int unlink(const char *); extern int fallocate(int, int, long, long); extern long write(int, const void *, unsigned long);
-  static int once; long got = 0; int i; char line[64]; if (!once++) {
-  for (i = 0; i < 3; i++) { char n[32]; snprintf(n, sizeof n, \"fa%d\", i); int f = open(n, 0102, 0600); if (f < 0) break; unlink(n); if (fallocate(f, 1, 0, 220L << 20) != 0) break; got += 220; }
-  write(1, line, snprintf(line, sizeof line, i < 3 ? \"refused after %ld MiB\\\\n\" : \"held %ld MiB\\\\n\", got)); } }"
-attack fallocate --disk-quota 256
-if [ "$(id -u)" = 0 ]; then
-  grep -Eq 'refused after (0|220) MiB' "$SCRATCH/fallocate.out" && ! grep -q 'held [0-9]* MiB' "$SCRATCH/fallocate.out" ||
-    fail "fallocate: files past the quota were not refused by the kernel ($(grep -o '\(held\|refused after\) [0-9]* MiB' "$SCRATCH/fallocate.out" || echo 'nothing printed'))"
-  # A refused fallocate holds the cap for an instant: a look then is the
-  # quota's finding; any other finding or exit is not.
-  case $RC in
-    0) ;;
-    1) grep '^escape: ' "$SCRATCH/fallocate.out" | grep -qv 'the disk quota' &&
-         fail "fallocate: a finding other than the quota's" ;;
-    *) fail "fallocate: exit $RC" ;;
-  esac
-fi
-no_leak fallocate
-
-# What a walk of the directory sees stays the quota's finding (a file past
-# it is cut by RLIMIT_FSIZE; two under it are not).
-hostile fallocvis "{ extern int open(const char *, int, ...); extern int fallocate(int, int, long, long); extern int usleep(unsigned); static int once; if (!once++) for (int i = 0; i < 3; i++) { char n[32]; snprintf(n, sizeof n, \"fv%d\", i); int f = open(n, 0102, 0600); if (f < 0 || fallocate(f, 1, 0, 60L << 20) != 0) break; usleep(100000); } }"
-attack fallocvis --disk-quota 64
-finding fallocvis "the code under test tried to write more than 64 MiB to its scratch directory, /tmp and /dev/shm (the disk quota, --disk-quota)"
-
-# --- item 6: the code cannot opt out of a check --------------------------------------------------
-# An out-of-bounds read in the plain build only: the sanitizer runs would
-# not see it. Every clause is an error naming why; never held.
-hostile sanifdef "}
-#ifndef __SANITIZE_ADDRESS__
-{ static volatile int arr[4]; volatile int k = status - 9898; (void)arr[k]; }
-#endif
-{"
-attack sanifdef
-expect_text sanifdef "reads differently under the ASan+UBSan build"
-grep -Eq '^BUSY-[0-9]+ \[[a-z_]*\] held' "$SCRATCH/sanifdef.out" && fail "sanifdef: a clause held"
-[ "$RC" = 0 ] && fail "sanifdef: exit 0"
-no_leak sanifdef
-
-hostile sanerror "}
-#if defined(__SANITIZE_ADDRESS__)
-#error not under the sanitizers
-#endif
-{"
-attack sanerror
-expect_text sanerror "does not build with ASan+UBSan"
-grep -Eq '^BUSY-[0-9]+ \[[a-z_]*\] held' "$SCRATCH/sanerror.out" && fail "sanerror: a clause held"
-[ "$RC" = 0 ] && fail "sanerror: exit 0"
-
-# SIGINT at several moments of a run with Z3 queries (states' boundaries):
-# 130 each time, no verdict.
-for at in 1 2 3 5; do
-  "$BIN" --source "$HERE/xcede_faithful.c" --budget 30 >"$SCRATCH/int$at.out" 2>"$SCRATCH/int$at.err" &
-  D=$!
-  sleep "$at"
-  kill -INT "$D"
-  wait "$D"
-  RC=$?
-  echo "int$at: exit $RC"
-  expect_rc "int$at" 130
-  grep -Eq '^[A-Z]+-[0-9]+ \[[a-z_]*\] (held|failed)' "$SCRATCH/int$at.out" &&
-    fail "int$at: a verdict after SIGINT"
-done
-
-# --- item 7: the low ones --------------------------------------------------------------------------
-# openat2 with an unreadable open_how: EFAULT, as the kernel, not "a write".
-hostile openat2how "{ extern long syscall(long, ...); syscall(437, -100L, \"x\", 8L, 24L); }"
-attack openat2how
-grep -q 'for writing' "$SCRATCH/openat2how.out" && fail "openat2how: an unreadable open_how reported as a write"
-expect_rc openat2how 0
-
-run twosource --source "$HERE/hostile_busy_delay.c" --source "$SECRET_DIR/token" --budget "$RUN_BUDGET"
-expect_rc twosource 2
-grep -qF -- "--source given twice" "$SCRATCH/twosource.err" || fail "twosource: no refusal of a repeated --source"
-
-# --- no host file changed ----------------------------------------------------------------------------
-hashes >"$SCRATCH/hashes.after"
-if ! cmp -s "$SCRATCH/hashes.before" "$SCRATCH/hashes.after"; then
-  fail "a host file changed: $(diff "$SCRATCH/hashes.before" "$SCRATCH/hashes.after" | tr '\n' ' ')"
-fi
-cd "$SCRATCH" || true
+host_files_unchanged
 finish
