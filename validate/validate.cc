@@ -640,9 +640,9 @@ void judge_against_spec(Report& rep, const Options& opt) {
       std::find(rep.notes.begin(), rep.notes.end(), framac_setup_line()) == rep.notes.end())
     rep.notes.push_back(framac_setup_line());
   // An attempt of the code under test to leave its sandbox is a finding.
-  rep.exit_code = rep.error.empty()
-                      ? command_exit_code(rep.clauses, opt.allow_unknown, any_escape(rep))
-                      : kExitUsage;
+  rep.exit_code = !rep.error.empty()
+                      ? (rep.exit_code == kExitFailed ? kExitFailed : kExitUsage)
+                      : command_exit_code(rep.clauses, opt.allow_unknown, any_escape(rep));
   make_report_safe(rep);
 }
 
@@ -1756,7 +1756,8 @@ int validate_main(const std::vector<std::string>& args, const std::string& harne
     std::cerr << prog << ": " << (rep.subject.empty() ? "" : rep.subject + ": ") << rep.error
               << "\n";
     if (p.json) std::cout << render_json(rep);
-    return kExitUsage;
+    // An escape before any part (a --candidate's initialisers) is a finding.
+    return rep.exit_code == kExitFailed ? kExitFailed : kExitUsage;
   }
   for (const auto& part : rep.parts)
     if (!part.build_error.empty())

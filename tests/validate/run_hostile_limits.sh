@@ -104,8 +104,9 @@ for at in 1 2 3 5; do
 done
 
 # --- item 7: the low ones --------------------------------------------------------------------------
-# openat2 with an unreadable open_how: EFAULT, as the kernel, not "a write".
-hostile openat2how "{ extern long syscall(long, ...); syscall(437, -100L, \"x\", 8L, 24L); }"
+# openat2 with an unreadable open_how: EFAULT, as the kernel, not "a write"
+# (of a path it may read).
+hostile openat2how "{ extern long syscall(long, ...); syscall(437, -100L, \"/usr/lib/os-release\", 8L, 24L); }"
 attack openat2how
 grep -q 'for writing' "$SCRATCH/openat2how.out" && fail "openat2how: an unreadable open_how reported as a write"
 expect_rc openat2how 0
