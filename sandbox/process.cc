@@ -574,7 +574,7 @@ std::string make_temp_dir(const std::string& tag) {
   if (got_signal) return "";  // interrupted: nothing new
   std::string tmpl = temp_root() + "/idlespec-" + tag + "-XXXXXX";
   if (!mkdtemp(tmpl.data())) return "";
-  cap_directory(tmpl);  // as root: a tmpfs of the disk quota's size (quota_fs.h)
+  if (!keep_temp_dirs) cap_directory(tmpl);  // as root: a tmpfs of the quota (quota_fs.h)
   register_temp(tmpl);
   return tmpl;
 }

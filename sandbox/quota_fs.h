@@ -8,8 +8,9 @@
 // disk use saw. The cap is the disk quota (SandboxOptions::disk_quota_mb)
 // and a margin for the driver's own files (the harness binaries it builds
 // there), so that going past the quota stays the finding it is. Without
-// root (or where mount(2) is refused) the quota is the supervisor's look
-// and RLIMIT_FSIZE, as docs/security.md says.
+// root (or where mount(2) is refused), and with --keep-temp (whose files
+// must outlive the process, so a tmpfs would stay mounted for good), the
+// quota is the supervisor's look and RLIMIT_FSIZE, as docs/security.md says.
 #pragma once
 
 #include <string>
