@@ -37,4 +37,6 @@ host_files_unchanged() {
     fail "a host file changed: $(diff "$SCRATCH/hashes.before" "$SCRATCH/hashes.after" | tr '\n' ' ')"
   fi
   cd "$SCRATCH" || true
+  # Outside SCRATCH: gone even when finish keeps SCRATCH for a failure.
+  rm -rf "$BESIDE_DIR" "$VICTIM"
 }
