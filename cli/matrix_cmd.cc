@@ -17,6 +17,7 @@
 
 #include "cli/commands.h"
 #include "impl/json.h"
+#include "impl/text.h"
 #include "sandbox/process.h"
 #include "validate/targets.h"
 #include "validate/validate.h"
@@ -165,7 +166,8 @@ std::string render(const std::vector<Column>& cols, bool markdown) {
   const std::vector<std::string> ids = row_ids(cols);
   std::vector<std::vector<std::string>> rows;
   rows.push_back({"clause"});
-  for (const auto& c : cols) rows[0].push_back(c.label);
+  for (const auto& c : cols)
+    rows[0].push_back(markdown ? validate::markdown_cell(c.label) : c.label);
   std::vector<std::string> notes;
   for (const auto& id : ids) {
     std::vector<std::string> row = {id};
@@ -282,10 +284,14 @@ int matrix_command(const std::vector<std::string>& argv) {
     Column c;
     const size_t eq = arg.find('=');
     c.path = eq == std::string::npos ? arg : arg.substr(eq + 1);
-    c.label = eq == std::string::npos ? label_for(c.path) : arg.substr(0, eq);
+    // Labels and paths are the caller's text (a tree name from a CI job):
+    // control characters shown, not sent to the terminal or the Markdown.
+    c.label = idlespec::untrusted_text(
+        eq == std::string::npos ? label_for(c.path) : arg.substr(0, eq), 200);
     struct stat st;
     if (stat(c.path.c_str(), &st) != 0) {
-      std::cerr << prog << ": " << c.path << ": no such file or directory\n";
+      std::cerr << prog << ": " << idlespec::untrusted_text(c.path, 1024)
+                << ": no such file or directory\n";
       return validate::kExitUsage;
     }
     validate::Options o = p.opt;

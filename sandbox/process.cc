@@ -16,12 +16,13 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <limits>
 #include <mutex>
 #include <sstream>
 
 #include "sandbox/emulation.h"
+#include "sandbox/quota_fs.h"
+#include "sandbox/safe_open.h"
 
 // The sandbox (bwrap, the seccomp supervisor): in its own file, compiled as
 // part of this one (the validate library's source list is CMakeLists.txt's).
@@ -120,7 +121,8 @@ void on_interrupt(int sig) {
   if (got_signal) {  // the second one: clean up and go
     if (!keep_temp_dirs)
       for (int i = 0; i < kMaxTemp; ++i)
-        if (temp_used[i].load()) raw_remove(AT_FDCWD, temp_dirs[i], 0);
+        if (temp_used[i].load())
+          uncap_directory(temp_dirs[i]), raw_remove(AT_FDCWD, temp_dirs[i], 0);
     _exit(128 + sig);
   }
   got_signal = sig;
@@ -428,18 +430,19 @@ std::vector<JobResult> run_jobs(const std::vector<Job>& jobs, unsigned parallel,
       }
       Running r{next++, st, Clock::now(), {}, {}, {}, {}, false, 0, false};
       results[r.index].unsandboxed = st.unsandboxed;
-      const int mode = O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC;
+      // Nothing the code planted in its directory is followed (safe_open.h).
+      const int mode = O_WRONLY | O_CREAT | O_TRUNC;
       r.proto.fd = st.proto;
-      r.proto.file = open(job.out.c_str(), mode, 0644);
+      r.proto.file = open_untrusted(job.out, mode);
       r.proto.cap = so.protocol_cap;
       if (st.out >= 0) {
         r.out.fd = st.out;
-        r.out.file = open((job.out + ".stdout").c_str(), mode, 0644);
+        r.out.file = open_untrusted(job.out + ".stdout", mode);
         r.out.cap = so.stdout_cap;
         r.out.keep_head = true;
       }
       r.err.fd = st.err;
-      r.err.file = open(job.err.c_str(), mode, 0644);
+      r.err.file = open_untrusted(job.err, mode);
       r.err.cap = so.stderr_cap;
       r.sup.listener = st.listener;
       r.sup.init(job, r.st.pid, st.tool);
@@ -551,19 +554,6 @@ void set_memory_limit(long mb) { default_memory_mb = std::max(0L, mb); }
 
 unsigned cpu_count() { return std::max(1u, static_cast<unsigned>(sysconf(_SC_NPROCESSORS_ONLN))); }
 
-std::string slurp(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
-
-bool spit(const std::string& path, const std::string& text) {
-  std::ofstream f(path, std::ios::binary);
-  f << text;
-  return static_cast<bool>(f);
-}
-
 std::string tail(const std::string& text, size_t max_lines) {
   std::vector<std::string> lines;
   std::istringstream in(text);
@@ -574,10 +564,17 @@ std::string tail(const std::string& text, size_t max_lines) {
   return out;
 }
 
+std::string untrusted_root(const std::string& path) {
+  for (int i = 0; i < kMaxTemp; ++i)
+    if (temp_used[i].load() && under(path, temp_dirs[i])) return temp_dirs[i];
+  return "";
+}
+
 std::string make_temp_dir(const std::string& tag) {
   if (got_signal) return "";  // interrupted: nothing new
   std::string tmpl = temp_root() + "/idlespec-" + tag + "-XXXXXX";
   if (!mkdtemp(tmpl.data())) return "";
+  if (!keep_temp_dirs) cap_directory(tmpl);  // as root: a tmpfs of the quota (quota_fs.h)
   register_temp(tmpl);
   return tmpl;
 }
@@ -585,6 +582,7 @@ std::string make_temp_dir(const std::string& tag) {
 void remove_tree(const std::string& path) {
   std::error_code ec;
   if (path.empty()) return;
+  if (untrusted_root(path) == path) uncap_directory(path.c_str());
   std::filesystem::remove_all(path, ec);
   unregister_temp(path);
 }
@@ -609,7 +607,10 @@ std::string outcome(const JobResult& r, double timeout) {
     return "was stopped: its output passed the " +
            std::to_string(sandbox_options().protocol_cap >> 20) + " MiB limit";
   if (r.timed_out) return timed_out_text(timeout);
-  if (r.signal) return "died of signal " + std::to_string(r.signal);
+  const char* name = r.signal ? sigabbrev_np(r.signal) : nullptr;  // "died of signal 31 (SIGSYS)"
+  if (r.signal)
+    return "died of signal " + std::to_string(r.signal) +
+           (name ? " (SIG" + std::string(name) + ")" : "");
   if (r.exit_code != 0) return "exited " + std::to_string(r.exit_code);
   return "finished";
 }
@@ -724,6 +725,7 @@ void cleanup_temp_dirs() {
     if (temp_used[i].load()) {
       const std::string path = temp_dirs[i];
       std::error_code ec;
+      uncap_directory(path.c_str());
       std::filesystem::remove_all(path, ec);
       temp_used[i].store(false);
     }

@@ -44,8 +44,9 @@ struct Job {
   // The directory the job may write ("" = the directory of `out`).
   std::string scratch;
   // Files the job may read beyond what its command line names (bound
-  // read-only at their own paths): the kernel text a compiler's #line
-  // markers name, which it opens to quote a line in a diagnostic.
+  // read-only at their own paths): the driver's own choice (Frama-C's
+  // shims and share), never a path read from the code's text or its
+  // scratch directory (issue 47).
   std::vector<std::string> reads;
 };
 

@@ -346,27 +346,6 @@ std::vector<std::string> named_paths(const std::vector<std::string>& argv) {
   return out;
 }
 
-// A --candidate library: its path is compiled into the harness (and the
-// probe) as IDLESPEC_CANDIDATE_PATH; the sources are in the scratch dir.
-std::vector<std::string> candidate_paths(const std::string& scratch) {
-  std::vector<std::string> out;
-  for (const char* name : {"candidate.c", "probe.c"}) {
-    const int fd = open((scratch + "/" + name).c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-    if (fd < 0) continue;
-    std::string buf(8192, '\0');
-    const ssize_t n = read(fd, buf.data(), buf.size());
-    close(fd);
-    if (n <= 0) continue;
-    buf.resize(static_cast<size_t>(n));
-    static const std::string key = "#define IDLESPEC_CANDIDATE_PATH \"";
-    const size_t at = buf.find(key);
-    if (at == std::string::npos) continue;
-    const size_t end = buf.find('"', at + key.size());
-    if (end != std::string::npos) out.push_back(buf.substr(at + key.size(), end - at - key.size()));
-  }
-  return out;
-}
-
 // --- the view ------------------------------------------------------------------------
 // Deny by default: the sandbox's root is empty but for what is bound here.
 // The toolchain and its libraries (read-only), the few files the dynamic
@@ -415,9 +394,9 @@ bool is_dir(const std::string& p) {
   return stat(p.c_str(), &sb) == 0 && S_ISDIR(sb.st_mode);
 }
 
-// The paths a job may read beyond the system's: named on its command line,
-// a candidate library, SandboxOptions::expose. `binds`: only those the view
-// hides (they need a bind of their own).
+// The paths a job may read beyond the system's, all the driver's choice
+// (issue 47): named on its command line, Job::reads, SandboxOptions::expose.
+// `binds`: only those the view hides (they need a bind of their own).
 std::vector<std::string> exposed_for(const std::vector<std::string>& argv,
                                      const std::vector<std::string>& reads,
                                      const std::string& scratch, bool binds) {
@@ -428,7 +407,6 @@ std::vector<std::string> exposed_for(const std::vector<std::string>& argv,
     const std::string exe = resolve_in_path(argv[0]);
     if (!exe.empty() && exe[0] == '/') ex.push_back(normalise(exe));
   }
-  for (const auto& c : candidate_paths(scratch)) ex.push_back(normalise(c));
   for (const auto& e : sandbox_options().expose)
     if (!e.empty() && e[0] == '/') ex.push_back(normalise(e));
   // Only what the view lacks needs a bind of its own.
@@ -492,25 +470,14 @@ std::vector<std::string> bwrap_command(const std::vector<std::string>& argv,
   const std::string quota = std::to_string(static_cast<long long>(so.disk_quota_mb) << 20);
   c.insert(c.end(), {"--proc", "/proc", "--dev", "/dev", "--size", quota, "--tmpfs", "/tmp",
                      "--size", quota, "--tmpfs", "/dev/shm"});
-  int copies = 0;
   for (const auto& p : exposed_for(argv, reads, scratch, true)) {
     if (geteuid() == 0 && !is_dir(p)) {
       // As root the run is nobody, who may not reach the file (a --candidate
-      // library in root's 0700 directory): a copy in the scratch directory,
-      // at its own path.
-      // Made once per scratch directory and never rewritten: a run in
-      // parallel may have it mapped (a rewrite would be its SIGBUS).
-      const std::string copy = scratch + "/.exposed-" + std::to_string(std::hash<std::string>{}(p));
-      std::error_code ec;
-      if (access(copy.c_str(), F_OK) != 0) {
-        const std::string part =
-            copy + ".part" + std::to_string(copies++) + "-" + std::to_string(getpid());
-        std::filesystem::copy_file(p, part, std::filesystem::copy_options::overwrite_existing, ec);
-        if (!ec && lchown(part.c_str(), kNobody, kNobody) == 0)
-          std::filesystem::rename(part, copy, ec);
-        if (ec) std::filesystem::remove(part, ec);
-      }
-      if (access(copy.c_str(), F_OK) == 0) {
+      // library in root's 0700 directory): a copy in a directory of the
+      // driver's that the code cannot write (never the scratch directory,
+      // where the code could plant a link under the copy's name), bound at
+      // the file's own path.
+      if (const std::string copy = exposed_copy(p); !copy.empty()) {
         c.insert(c.end(), {"--ro-bind", copy, p});
         continue;
       }
@@ -782,21 +749,20 @@ class Supervisor {
     for (const auto& a : job.argv)
       if (a.rfind("-fork=", 0) == 0 || a.rfind("-jobs=", 0) == 0) fuzz_ = true;
     exposed_ = exposed_for(job.argv, job.reads, scratch_, false);
-    scratch_base_ = bytes_under(scratch_);
+    scratch_base_ = scratch_bytes();
     quota_checked_ = std::chrono::steady_clock::now();
   }
 
   // The disk quota: the scratch directory's growth since the job started,
   // with what the sandbox's /tmp and /dev/shm hold, against
-  // SandboxOptions::disk_quota_mb. Looked at every 100 ms (a tmpfs is
-  // capped at the quota on its own; the scratch directory is the host's
-  // disk, and RLIMIT_FSIZE bounds one file).
+  // SandboxOptions::disk_quota_mb. Looked at every 100 ms (each tmpfs is
+  // capped on its own, as root the scratch directory too: quota_fs.h).
   void check_quota() {
     const auto now = std::chrono::steady_clock::now();
     if (listener < 0 || now - quota_checked_ < std::chrono::milliseconds(100)) return;
     quota_checked_ = now;
     const uint64_t quota = static_cast<uint64_t>(sandbox_options().disk_quota_mb) << 20;
-    const uint64_t scratch_now = bytes_under(scratch_);
+    const uint64_t scratch_now = scratch_bytes();
     uint64_t used = scratch_now > scratch_base_ ? scratch_now - scratch_base_ : 0;
     if (armed_ && main_ > 0)
       for (const char* mount : {"/tmp", "/dev/shm"}) {
@@ -847,11 +813,11 @@ class Supervisor {
       memset(&resp, 0, sizeof(resp));
       resp.id = req.id;
       int error = 0;
-      unreadable_ = false;
+      unreadable_ = quiet_ = false;
       const std::string why = judge(req, error);
       if (why.empty()) {
         resp.flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
-      } else if (unreadable_) {
+      } else if (unreadable_ || quiet_) {
         // Its path or address could not be read: the process is gone
         // (killed while the call waited: libFuzzer ends its fork-mode jobs
         // so) or the pointer is unmapped, when the kernel would refuse the
@@ -876,7 +842,7 @@ class Supervisor {
 
  private:
   pid_t child_ = -1;
-  bool armed_ = false, fuzz_ = false;
+  bool armed_ = false, fuzz_ = false, quiet_ = false;  // quiet_: refused, not reported
   bool unreadable_ = false;  // the call's path or address could not be read
   pid_t main_ = -1;          // the harness (the first process bwrap execs)
   std::set<pid_t> tools_;    // the symbolizer
@@ -887,6 +853,10 @@ class Supervisor {
   std::chrono::steady_clock::time_point quota_checked_;
 
   // Bytes allocated under `dir`, not following links.
+  uint64_t scratch_bytes() {  // its capped tmpfs's use as root (quota_fs.h), else a walk
+    const long long capped = capped_usage(scratch_);
+    return capped >= 0 ? static_cast<uint64_t>(capped) : bytes_under(scratch_);
+  }
   static uint64_t bytes_under(const std::string& dir) {
     uint64_t total = 0;
     std::error_code ec;
@@ -1109,9 +1079,9 @@ class Supervisor {
     return std::string(verb) + " " + (p.empty() ? "a path it hid" : shown(p));
   }
 
-  // A link whose target is outside what the code may read: an attempt to
-  // reach past the view (which holds nothing there: the attempt is what is
-  // reported). `link_dir`: the directory of the new link.
+  // A link is judged by what it reaches for whoever follows it (issue 47):
+  // only into the scratch directory (the sandbox's /tmp is not the driver's),
+  // with no ".." and not through /proc (/proc/self/cwd is the driver's cwd).
   std::string link_verdict(pid_t pid, const char* verb, uint64_t target_addr, int64_t dirfd,
                            uint64_t link_addr, int& error) {
     const std::string where = path_arg(pid, dirfd, link_addr);
@@ -1120,9 +1090,12 @@ class Supervisor {
       return std::string(verb) + " " + (where.empty() ? "a path it hid" : shown(where));
     std::string target;
     if (!read_string(pid, target_addr, target)) return std::string(verb) + " " + shown(where);
-    const std::string resolved = normalise(
-        target.rfind('/', 0) == 0 ? target : where.substr(0, where.rfind('/')) + "/" + target);
-    if (readable(resolved)) return "";
+    const std::string at = under(where, "/proc") ? through_proc(where) : where;
+    const std::string whole =
+        target.rfind('/', 0) == 0 ? target : at.substr(0, at.rfind('/')) + "/" + target;
+    const std::string resolved = normalise(whole);
+    const bool dots = ("/" + whole + "/").find("/../") != std::string::npos;
+    if (!dots && under(resolved, scratch_)) return "";
     return std::string(verb) + " " + shown(where) + " to " + shown(target);
   }
 
@@ -1142,20 +1115,28 @@ class Supervisor {
     return clean;
   }
 
+  // Once the harness runs, the code under test execs nothing: the call is
+  // refused, never continued, so no thread that rewrites the path after the
+  // supervisor read it can run another program (issue 47; a continued call
+  // would read the path again). Only a compiler (its toolchain) and a
+  // libFuzzer campaign (its fork-mode shell and the harness, libFuzzer's
+  // llvm-symbolizer) have execs continued, judged by the path they name.
   std::string exec_verdict(pid_t pid, int64_t dirfd, uint64_t addr, uint64_t argv, int& error) {
     const std::string p = path_arg(pid, dirfd, addr);
     error = EACCES;
     std::vector<std::string> args;
     const std::string text = argv_text(pid, argv, &args);
-    if (!p.empty()) {
+    const std::string base = p.substr(p.rfind('/') + 1);
+    const bool symbolizer = !p.empty() &&
+                            (base.rfind("llvm-symbolizer", 0) == 0 || base == "addr2line") &&
+                            under(p, "/usr");
+    if (!p.empty() && (tool_ || fuzz_)) {
       if (p == exe_) return "";
       // A compiler runs the toolchain's own programs (cc1, as, collect2, ld).
       if (tool_ && in_system_view(p)) return "";
-      const std::string base = p.substr(p.rfind('/') + 1);
-      // The sanitizers' symbolizer.
       // The sanitizers' symbolizer: a tool of ours from then on (it reads
       // debug-info caches under $HOME, hidden anyway).
-      if ((base.rfind("llvm-symbolizer", 0) == 0 || base == "addr2line") && under(p, "/usr")) {
+      if (symbolizer) {
         tools_.insert(pid);
         return "";
       }
@@ -1164,6 +1145,9 @@ class Supervisor {
           args[1] == "-c" && args[2].rfind(exe_ + " ", 0) == 0)
         return "";
     }
+    // A sanitizer runtime looking for its symbolizer (clang's ASan) is
+    // refused without a report: it prints the frames unsymbolised.
+    if (symbolizer) quiet_ = true;
     return "execve " + (p.empty() ? std::string("a program it hid") : p) +
            (text.empty() ? "" : " (" + text + ")");
   }
@@ -1281,8 +1265,13 @@ class Supervisor {
         return open_verdict(pid, static_cast<int64_t>(a[0]), a[1], a[2], error);
 #ifdef SYS_openat2
       case SYS_openat2: {
-        uint64_t flags = O_RDWR;
-        read_mem(pid, a[2], &flags, sizeof(flags));
+        uint64_t flags = 0;
+        if (!read_mem(pid, a[2], &flags, sizeof(flags))) {
+          // An unreadable open_how: the kernel would answer EFAULT.
+          error = EFAULT;
+          unreadable_ = true;
+          return "open a file with an unreadable open_how";
+        }
         return open_verdict(pid, static_cast<int64_t>(a[0]), a[1], flags, error);
       }
 #endif
@@ -1352,6 +1341,17 @@ class Supervisor {
 #ifdef SYS_clone3
         if (nr == SYS_clone3) read_mem(pid, a[0], &flags, sizeof(flags));
 #endif
+        // A new namespace in any form is an attempt, whatever the kernel
+        // would answer (issue 47); unshare and setns are refused as such.
+        // (clone's low byte is its exit signal; clone3's CLONE_NEWTIME.)
+        const uint64_t new_namespace = CLONE_NEWNS | CLONE_NEWUSER | CLONE_NEWPID | CLONE_NEWNET |
+                                       CLONE_NEWIPC | CLONE_NEWUTS | CLONE_NEWCGROUP |
+                                       (nr == SYS_clone ? 0 : 0x80);
+        if (flags & new_namespace) {
+          error = EPERM;
+          return std::string("create a namespace (") + (nr == SYS_clone ? "clone" : "clone3") +
+                 " with flags 0x" + strprintf("%llx", static_cast<unsigned long long>(flags)) + ")";
+        }
         if (flags & CLONE_THREAD) return "";
         // A bound on the processes alive at once in the sandbox (not on
         // those ever made: libFuzzer's fork mode starts a job after another,

@@ -19,8 +19,9 @@
 //   - as root the run drops to nobody (65534) first; no new privileges;
 //     rlimits on processes, file size, core dumps and CPU time; output
 //     through pipes the driver caps; /tmp and /dev/shm size-capped tmpfs,
-//     and the scratch directory, /tmp and /dev/shm together within the disk
-//     quota (SandboxOptions::disk_quota_mb), watched by the driver;
+//     as root the scratch directory too (quota_fs.h), and the scratch
+//     directory, /tmp and /dev/shm together within the disk quota
+//     (SandboxOptions::disk_quota_mb), watched by the driver;
 //   - a seccomp filter (user notification) installed before bwrap whose
 //     supervisor is the driver: every open, exec, connect/bind/send, signal
 //     to another process, process creation beyond a bound of live
@@ -54,8 +55,9 @@ struct SandboxOptions {
   // (sandbox_banner()).
   bool enabled = true;
   // Extra paths the code under test may read (e.g. a --candidate library
-  // under a hidden directory such as $HOME). Paths named on a job's command
-  // line are exposed automatically.
+  // under a hidden directory such as $HOME), set by the driver from its own
+  // command line. Paths named on a job's command line are exposed
+  // automatically; nothing the code's text names ever is (issue 47).
   std::vector<std::string> expose;
   long max_processes = 64;  // processes a run may create (beyond the harness)
   // The scratch directory's growth, /tmp and /dev/shm together (MiB);

@@ -84,6 +84,10 @@ z3::solver timed_solver(z3::context& ctx, const char* tactic = nullptr) {
   z3::solver s = tactic ? z3::tactic(ctx, tactic).mk_solver() : z3::solver(ctx);
   z3::params p(ctx);
   p.set("timeout", kQueryMs);
+  // Z3 would take SIGINT for itself during a query (and give the query up
+  // as unknown, the run going on to its verdicts): the driver's handler
+  // keeps it, so an interrupt always ends the run (exit 130).
+  p.set("ctrl_c", false);
   s.set(p);
   return s;
 }
@@ -92,6 +96,7 @@ z3::solver timed_solver(z3::context& ctx, const char* tactic = nullptr) {
 void limit(z3::solver& s, const Until& until) {
   z3::params p(s.ctx());
   p.set("timeout", until.query_ms());
+  p.set("ctrl_c", false);
   s.set(p);
 }
 
@@ -132,6 +137,7 @@ std::optional<z3::model> extreme(z3::context& ctx, const z3::expr& constraint,
   z3::optimize o(ctx);
   z3::params p(ctx);
   p.set("timeout", until.query_ms());
+  p.set("ctrl_c", false);  // SIGINT is the driver's (see timed_solver)
   o.set(p);
   o.add(constraint);
   if (greatest)

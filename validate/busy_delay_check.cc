@@ -640,7 +640,7 @@ Part check_busy_delay(const Options& opt, const Target& target) {
       else if (r.timed_out)
         rec.outcome = timed_out_text(r.seconds);
       else if (r.signal)
-        rec.outcome = "died of signal " + std::to_string(r.signal);
+        rec.outcome = outcome(r, 0);  // "died of signal 31 (SIGSYS)"
       else if (!done && r.exit_code == kHarnessExitHung)
         rec.outcome = kHungRunOutcome;
       else if (aborted)

@@ -70,7 +70,9 @@ void fill_verdicts(const Component& component, const Target& target, Part& part,
 // Build a harness: kernel.h, then `env_header` (may be empty), then `code`,
 // then the harness file, twice (plain -O3; -O1 ASan+UBSan with recovery)
 // into `dir`. On success returns "" and sets `plain`/`san` (san empty when
-// the sanitizer build failed or was not asked for; `san_note` says why).
+// not asked for). A sanitizer build that fails, runs out of the budget or
+// reads differently from the plain one is an `error` (issue 47,
+// validate/sanitizer_parity.h): the code cannot opt out of it.
 struct HarnessBuild {
   std::string plain, san, san_note, error;
   std::string fuzz, fuzz_note;  // the libFuzzer build, or why there is none

@@ -26,6 +26,7 @@
 #include "sandbox/sandbox.h"
 #include "validate/component.h"
 #include "validate/framac.h"
+#include "validate/sanitizer_parity.h"
 #include "validate/series.h"
 #include "validate/sparse_check.h"
 #include "validate/targets.h"
@@ -155,24 +156,13 @@ std::vector<std::pair<std::string, std::string>> sanitizer_env() {
           {"UBSAN_OPTIONS", "print_stacktrace=0:halt_on_error=0"}};
 }
 
-// The files the #line markers of extracted code name (extract.h): the
-// compiler opens them to quote a line in a diagnostic. Regular files only.
-std::vector<std::string> line_marker_files(const std::string& code) {
-  std::vector<std::string> files;
-  for (size_t at = code.find("#line "); at != std::string::npos; at = code.find("#line ", at + 1)) {
-    if (at > 0 && code[at - 1] != '\n') continue;
-    const size_t open = code.find('"', at), eol = code.find('\n', at);
-    if (open == std::string::npos || (eol != std::string::npos && open > eol)) continue;
-    const size_t close = code.find('"', open + 1);
-    if (close == std::string::npos || (eol != std::string::npos && close > eol)) continue;
-    std::string path = code.substr(open + 1, close - open - 1);
-    std::error_code ec;
-    if (path.empty() || path[0] != '/') path = std::filesystem::absolute(path, ec).string();
-    if (std::find(files.begin(), files.end(), path) == files.end() &&
-        std::filesystem::is_regular_file(path, ec))
-      files.push_back(path);
-  }
-  return files;
+// Flags that keep a compiler from opening the files the #line markers of
+// the compiled text name (to quote a line, or to count columns in it): the
+// code under test names those files, so they are never a host path the
+// compiler reads (issue 47). Its diagnostics keep file, line and column.
+std::vector<std::string> no_source_quotes(const std::string& cc) {
+  if (cc.find("clang") != std::string::npos) return {"-fno-caret-diagnostics"};
+  return {"-fno-diagnostics-show-caret", "-fdiagnostics-column-unit=byte"};
 }
 
 HarnessBuild build_harness(const Options& opt, const std::string& dir,
@@ -193,12 +183,13 @@ HarnessBuild build_harness(const Options& opt, const std::string& dir,
     hb.error = "cannot write " + tu;
     return hb;
   }
-  auto compile = [&](const std::string& out, std::vector<std::string> flags) {
+  auto compile = [&](const std::string& out, std::vector<std::string> flags,
+                     const std::string& cc) {
     Job j;
     // The kernel's own code-generation flags: a NULL dereference stays a
     // dereference (not a trap the optimiser made up), overflow wraps.
     // A POWER target's cross compiler and flags (validate/targets.h).
-    j.argv = {target_cc(opt),
+    j.argv = {cc,
               "-std=gnu11",
               "-w",
               "-fno-strict-aliasing",
@@ -207,6 +198,8 @@ HarnessBuild build_harness(const Options& opt, const std::string& dir,
               "-I" + opt.harness_dir + "/shims",
               "-I" + opt.harness_dir};
     j.argv.insert(j.argv.end(), flags.begin(), flags.end());
+    const std::vector<std::string> quiet = no_source_quotes(j.argv[0]);
+    j.argv.insert(j.argv.end(), quiet.begin(), quiet.end());
     const std::vector<std::string> target = target_flags(opt);
     j.argv.insert(j.argv.end(), target.begin(), target.end());
     j.argv.insert(j.argv.end(), defs.begin(), defs.end());
@@ -214,7 +207,6 @@ HarnessBuild build_harness(const Options& opt, const std::string& dir,
     j.argv.insert(j.argv.end(), libs.begin(), libs.end());
     j.out = out + ".build.out";
     j.err = out + ".build.err";
-    j.reads = line_marker_files(code);
     // The build is the part's first stage: it may take the whole --budget
     // (issue 15: every stage within it), never more.
     j.timeout = opt.budget_seconds;
@@ -231,19 +223,21 @@ HarnessBuild build_harness(const Options& opt, const std::string& dir,
   // busy_delay's 2^32 scans otherwise ran at whatever alignment the code
   // before them left, 10-25% apart from one harness change to the next
   // (its policy scan: 0.58 s per 2^28 statuses aligned, 0.66-0.81 s not).
-  std::vector<Job> builds = {compile(plain, {"-O3", "-falign-functions=64", "-falign-loops=64"})};
+  std::vector<Job> builds = {
+      compile(plain, {"-O3", "-falign-functions=64", "-falign-loops=64"}, target_cc(opt))};
   if (opt.sanitizers)
-    builds.push_back(compile(
-        san, {"-O1", "-g", "-fno-omit-frame-pointer",
-              target_has_asan(opt) ? "-fsanitize=address,undefined" : "-fsanitize=undefined",
-              "-fsanitize-recover=all"}));
+    builds.push_back(
+        compile(san,
+                {"-O1", "-g", "-fno-omit-frame-pointer",
+                 target_has_asan(opt) ? "-fsanitize=address,undefined" : "-fsanitize=undefined",
+                 "-fsanitize-recover=all"},
+                target_cc(opt)));
   const std::string fuzzer = dir + "/harness_fuzz";
   fuzz = fuzz && fuzz_seconds(opt) > 0 && target_has_asan(opt);
   if (fuzz) {
-    Job j = compile(fuzzer,
-                    {"-O1", "-g", "-fsanitize=fuzzer,address,undefined", "-DIDLESPEC_LIBFUZZER"});
-    j.argv[0] = opt.fuzz_cc;
-    builds.push_back(j);
+    builds.push_back(compile(
+        fuzzer, {"-O1", "-g", "-fsanitize=fuzzer,address,undefined", "-DIDLESPEC_LIBFUZZER"},
+        opt.fuzz_cc));
   }
   // One deadline for all of them: a third build that starts when one of the
   // first two ends gets what is left, not a budget of its own.
@@ -322,8 +316,10 @@ HarnessBuild build_harness(const Options& opt, const std::string& dir,
     const std::string unit_path = dir + "/sparse_unit.c";
     const std::string unit = sparse_unit(env_header, code);
     if (spit(unit_path, unit)) {
-      const Job sj = sparse_job(opt.sparse, unit_path, opt.harness_dir + "/shims",
-                                line_marker_files(code), left());
+      // The harness's own directory (a --candidate's adapter is included
+      // from it), never a file the code's #line markers name.
+      const Job sj =
+          sparse_job(opt.sparse, unit_path, opt.harness_dir + "/shims", {opt.harness_dir}, left());
       hb.sparse = sparse_result(sj, run_jobs({sj}, 1, left()).front(), unit);
     }
   }
@@ -339,11 +335,23 @@ HarnessBuild build_harness(const Options& opt, const std::string& dir,
                                                 : tail(slurp(builds.back().err), 3);
   }
   if (opt.sanitizers) {
-    if (built[1].exit_code == 0)
-      hb.san = san;
-    else
-      hb.san_note = built[1].timed_out || built[1].skipped ? "its build " + out_of_budget
-                                                           : tail(slurp(builds[1].err), 3);
+    // The code cannot opt out of the sanitizer runs (issue 47,
+    // validate/sanitizer_parity.h): a build that fails there, or text that
+    // reads differently there, is an error, not a note beside held clauses.
+    const bool late = built[1].timed_out || built[1].skipped;
+    const std::string why =
+        late ? "the ASan+UBSan build " + out_of_budget
+        : built[1].exit_code != 0
+            ? "the code under test does not build with ASan+UBSan, where it builds without: " +
+                  tail(slurp(builds[1].err), 3)
+            : sanitizer_parity(code, builds[0].argv, builds[1].argv, dir, left());
+    if (!why.empty()) {
+      hb.error = why;
+      hb.verdict_reason = late ? "not judged: the ASan+UBSan build ran out of the budget"
+                               : "not judged: the sanitizer runs would not see the code judged";
+      return hb;
+    }
+    hb.san = san;
   }
   return hb;
 }
@@ -633,9 +641,9 @@ void judge_against_spec(Report& rep, const Options& opt) {
       std::find(rep.notes.begin(), rep.notes.end(), framac_setup_line()) == rep.notes.end())
     rep.notes.push_back(framac_setup_line());
   // An attempt of the code under test to leave its sandbox is a finding.
-  rep.exit_code = rep.error.empty()
-                      ? command_exit_code(rep.clauses, opt.allow_unknown, any_escape(rep))
-                      : kExitUsage;
+  rep.exit_code = !rep.error.empty()
+                      ? (rep.exit_code == kExitFailed ? kExitFailed : kExitUsage)
+                      : command_exit_code(rep.clauses, opt.allow_unknown, any_escape(rep));
   make_report_safe(rep);
 }
 
@@ -644,7 +652,8 @@ namespace {
 // Load the candidate library in a child (it is not trusted) and list what it
 // implements. Returns "" or the reason it cannot be used.
 std::string probe_candidate(const Options& opt, const std::string& lib,
-                            std::vector<std::string>& implemented, std::string& name) {
+                            std::vector<std::string>& implemented, std::string& name,
+                            bool& escaped) {
   if (lib.find_first_of("\"\\\n") != std::string::npos)
     return "the library path must not contain quotes, backslashes or newlines";
   const std::string dir = make_temp_dir("candidate");
@@ -673,7 +682,11 @@ std::string probe_candidate(const Options& opt, const std::string& lib,
     const std::string out = slurp(run.out);
     const size_t err = out.find("CANDIDATE-ERROR ");
     const size_t ok = out.find("CANDIDATE abi=");
-    if (err != std::string::npos) {
+    escaped = !r.escapes.empty();
+    if (escaped) {
+      // Its initialisers tried to escape: the finding, not a crash.
+      why = "loading the library: escape: " + r.escapes.front();
+    } else if (err != std::string::npos) {
       why = out.substr(err + 16, out.find('\n', err) - err - 16);
     } else if (ok == std::string::npos || r.exit_code != 0) {
       why = "loading the library " + outcome(r, run.timeout) +
@@ -876,11 +889,16 @@ Report validate(const Options& opt) {
       return rep;
     }
     const std::string lib = std::filesystem::absolute(opt.candidate, ec).string();
+    // The library is the driver's own choice, named on its command line: the
+    // jobs' view holds it (sandbox.h), never a path the code's text names.
+    sandbox::sandbox_options().expose.push_back(lib);
     std::vector<std::string> implemented;
     std::string name;
-    if (const std::string why = probe_candidate(opt, lib, implemented, name); !why.empty()) {
+    bool escaped = false;
+    if (const std::string why = probe_candidate(opt, lib, implemented, name, escaped);
+        !why.empty()) {
       rep.error = why;
-      rep.exit_code = 2;
+      rep.exit_code = escaped ? 1 : 2;
       return rep;
     }
     Options plain = opt;
@@ -1494,10 +1512,14 @@ bool parse_common(const std::vector<std::string>& args, Parsed& p,
     std::string v;
     if (a == "--help" || a == "-h") {
       p.help = true;
-    } else if (a == "--source") {
-      if (!value(p.opt.source, "a file")) return false;
-    } else if (a == "--kernel-tree") {
-      if (!value(p.opt.kernel_tree, "a directory")) return false;
+    } else if (a == "--source" || a == "--kernel-tree") {
+      // Given twice, which one was judged would be a guess: refused.
+      std::string& where = a == "--source" ? p.opt.source : p.opt.kernel_tree;
+      if (!where.empty()) {
+        p.error = a + " given twice: one file or tree a run";
+        return false;
+      }
+      if (!value(where, a == "--source" ? "a file" : "a directory")) return false;
     } else if (a == "--function") {
       if (!values(p.opt.functions, "a name")) return false;
     } else if (a == "--component") {
@@ -1735,7 +1757,8 @@ int validate_main(const std::vector<std::string>& args, const std::string& harne
     std::cerr << prog << ": " << (rep.subject.empty() ? "" : rep.subject + ": ") << rep.error
               << "\n";
     if (p.json) std::cout << render_json(rep);
-    return kExitUsage;
+    // An escape before any part (a --candidate's initialisers) is a finding.
+    return rep.exit_code == kExitFailed ? kExitFailed : kExitUsage;
   }
   for (const auto& part : rep.parts)
     if (!part.build_error.empty())
