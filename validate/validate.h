@@ -155,6 +155,7 @@ struct ClauseVerdict {
   struct OnTarget {
     std::string target, status;
     std::string detail;  // its first counterexample or error, when not held
+    std::string proof;   // its own proof level (Frama-C): proven, tested, "" none
   };
   std::vector<OnTarget> targets;
 };
