@@ -26,7 +26,7 @@ static u8 fc_payload[4096];
 
 #ifdef HAVE_PARSE_CEDE_PARAMETERS
 int main(void) {
-  unsigned short_payload, payload_size, i;
+  unsigned short_payload, payload_size;
   Frama_C_make_unknown((char*)fc_payload, sizeof fc_payload);
   short_payload = Frama_C_unsigned_int_interval(0, 1);
   /*@ split short_payload; */
@@ -38,7 +38,8 @@ int main(void) {
   xcede_fw.payload = fc_payload;
   xcede_fw.payload_len = sizeof fc_payload; /* cut at the length the code gives */
   xcede_fw.nstatuses = FC_STATUSES;
-  for (i = 0; i < FC_STATUSES; i++) xcede_fw.statuses[i] = Frama_C_interval(INT_MIN, INT_MAX);
+  /* every answer any int: the script's bytes unknown (one builtin, not 4096 steps) */
+  Frama_C_make_unknown((char*)xcede_fw.statuses, sizeof xcede_fw.statuses);
   nr_xcede_records = 0;
   memset(&xcede_latency_parameter, 0, sizeof xcede_latency_parameter);
   (void)parse_cede_parameters();

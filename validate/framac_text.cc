@@ -18,8 +18,12 @@ bool starts_with(const std::string& s, const char* p) { return s.rfind(p, 0) == 
 // A name of the analyser's (its builtins, its own macros, its libc's), of
 // the sanitizer build's, or a -D flag only the unit gets.
 bool analyser_name(const std::string& w, const std::vector<std::string>& unit_defines) {
+  // Frama-C's, the sanitizers', the C libraries' (glibc's in the harness,
+  // Frama-C's own under the analysis: a test for either is a test for the
+  // analysis), the project's own harness and shims'.
   for (const char* p : {"__FRAMAC", "Frama_C", "FRAMA_C", "__fc_", "__FC_", "__frama_c", "__e_acsl",
-                        "E_ACSL", "__SANITIZE"})
+                        "E_ACSL", "__SANITIZE", "__GLIBC", "__GNU_LIBRARY__", "_FEATURES_H",
+                        "__USE_", "IDLESPEC_", "SHIM_", "shim_", "xcede_fw", "gov_env", "teo_env"})
     if (starts_with(w, p)) return true;
   if (w == "SHIM_ASAN" || w == "__has_feature") return true;
   const std::string suffix = "_sanitizer";
@@ -114,7 +118,7 @@ AnalysisText analysis_text(const std::string& source, const std::vector<std::str
     if (c == '"' || c == '\'') {
       size_t j = i + 1;
       for (; j < n && at(j) != c && at(j) != '\n'; ++j) {
-        if (at(j) == '@')
+        if (at(j) == '@' && !extracted)
           refuse(j, "an '@' inside a literal (where an annotation ends is unclear)");
         if (at(j) == '\\') ++j;
       }
@@ -137,9 +141,9 @@ AnalysisText analysis_text(const std::string& source, const std::vector<std::str
       size_t j = i;
       std::string w;
       while (j < n && ident_char(at(j))) w += at(j++);
-      if (at(j) == '"' && !w.empty() && w.back() == 'R')
+      if (at(j) == '"' && !w.empty() && w.back() == 'R' && !extracted)
         refuse(i, "a raw string literal (" + w + "\"...)");
-      if (analyser_name(w, unit_defines))
+      if (!extracted && analyser_name(w, unit_defines))
         refuse(i, "names " + w + " (the analyser's or the sanitizer build's own)");
       if (in_directive && directive.empty()) {
         directive = w;

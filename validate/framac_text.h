@@ -9,9 +9,12 @@
 //    byte offsets are kept: the alarms still name the file's own lines.
 //  - Names of the analyser's and of the sanitizer build's: a file that names
 //    __FRAMAC__, Frama_C_*, __fc_* / __FC_*, __SANITIZE_*, __has_feature,
-//    *_sanitizer, SHIM_ASAN or a -D flag only the Frama-C unit is given
-//    (HAVE_RTAS_BUSY_DELAY...) could analyse other code than the harness
-//    runs, or call the analyser's builtins: it cannot be proven.
+//    *_sanitizer, the C libraries' own (__GLIBC__, __USE_*: glibc's in the
+//    harness, Frama-C's under the analysis), the harness's and the shims'
+//    (IDLESPEC_*, SHIM_*, shim_*, xcede_fw, gov_env, teo_env) or a -D flag
+//    only the Frama-C unit is given (HAVE_RTAS_BUSY_DELAY...) could analyse
+//    other code than the harness runs, or call the analyser's builtins: it
+//    cannot be proven.
 //  - Directives that would reach past the code: #include inside the code,
 //    #line / `# N` (an alarm would name another file's line), raw string
 //    literals and an '@' inside a literal (where a literal ends could be
@@ -37,7 +40,8 @@ struct AnalysisText {
 // Frama-C unit gets (their use is a test for the analysis). The file's own
 // text refuses #line and `# N` (the extractor drops its top-level
 // #include lines); an extraction (`extracted`, whose #line markers are the
-// extractor's) refuses an #include left inside an item.
+// extractor's, and which may hold the harness's own text) refuses only an
+// #include left inside an item.
 AnalysisText analysis_text(const std::string& source,
                            const std::vector<std::string>& unit_defines = {},
                            bool extracted = false);
