@@ -13,10 +13,9 @@
  * latencies where the exact value, a floor and a wrapped store differ, each
  * asserted as STATES-4's exact value (KD-1's kernel rounding allowed). In
  * that order: the concrete runs first made the abstract one three times
- * slower (1.7 s of CPU instead of 0.55 s). Not here: the snooze timeout (computed by the probe, which has its
- * own build) and the exact minimum over several records (beyond EVA's
- * non-relational domains; the harness checks it). Whatever EVA cannot prove
- * keeps the clause at "tested".
+ * slower (1.7 s of CPU instead of 0.55 s). Not here: the snooze timeout (computed by the probe,
+ * which has its own build) and the exact minimum over several records (beyond EVA's non-relational
+ * domains; the harness checks it). Whatever EVA cannot prove keeps the clause at "tested".
  */
 #include "framac_driver.h"
 
