@@ -779,7 +779,7 @@ Part run_on_targets(const Options& opt, const Component& c, const Target& t, Rep
   std::vector<std::string> reduced;
   for (size_t i = 0; i < targets.size(); ++i) {
     Options o = options_for_target(opt, c.name, targets[i], reduced);
-    // sparse and Frama-C read the text, the same on every target: once.
+    // sparse reads the text, the same on every target: once.
     if (i > 0) o.sparse.clear(), o.first_target = false;
     parts.emplace_back(targets[i], run_component(o, c, t));
     if (interrupted()) break;
