@@ -37,17 +37,22 @@
  *
  * GOV-5 (no arithmetic in the predictor or menu_update() wraps, nothing
  * divides by zero) is EVA's own alarms in the code, with the signed and
- * unsigned overflow alarms on; GOV-7 (the index is within the table) is the
- * assertion GOV_7 after each selection. Whatever EVA cannot prove keeps the
+ * unsigned overflow alarms on; GOV-7 (the index is within the table, and
+ * GOV-4: no tick stopped for a polling state unless it was) is the
+ * assertion GOV_7 after each selection. GOV-1 (the state enabled) is not in
+ * it: which flag disables a state, and its exceptions, depend on the era,
+ * which the harness judges. Whatever EVA cannot prove keeps the
  * clause at "tested".
  */
 #include "framac_driver.h"
 
 #ifdef HAVE_MENU_SELECT
-#define FC_RANGE_NS ((1LL << 40) - 1)      /* times, latencies, residencies: below 2^40 ns */
-#define FC_RANGE_US (FC_RANGE_NS / 1000)   /* ... in us: the ring's samples */
-#define FC_LIMIT_US 2147483647LL           /* S32_MAX us: "no constraint" */
-#define FC_PID_MAX_LIMIT 4194304UL         /* iowaiters: at most every task */
+#define FC_RANGE_NS ((1LL << 40) - 1)    /* times, latencies, residencies: below 2^40 ns */
+#define FC_RANGE_US (FC_RANGE_NS / 1000) /* ... in us: the ring's samples */
+#define FC_LIMIT_US 2147483647LL         /* S32_MAX us: "no constraint" */
+#define FC_PID_MAX_LIMIT 4194304UL       /* iowaiters: at most every task */
+#define FC_RESOLUTION 1024               /* spec/governor.md: the correction factor's unit */
+#define FC_DECAY 8                       /* ... and its decay */
 
 static struct cpuidle_driver fc_drv;
 static struct cpuidle_device fc_dev;
@@ -57,7 +62,7 @@ static void fc_table(int count) {
   int i;
   fc_drv.state_count = count;
   for (i = 0; i < CPUIDLE_STATE_MAX; i++) {
-    struct cpuidle_state *s = &fc_drv.states[i];
+    struct cpuidle_state* s = &fc_drv.states[i];
     s->exit_latency_ns = Frama_C_long_long_interval(0, FC_RANGE_NS);
     s->target_residency_ns = Frama_C_long_long_interval(0, FC_RANGE_NS);
     s->exit_latency = (unsigned int)(s->exit_latency_ns / 1000);
@@ -98,32 +103,37 @@ static void fc_period(void) {
 /* struct menu_device as any history leaves it. */
 static void fc_history(int count) {
   unsigned i;
-  struct menu_device *data = &menu_devices;
+  struct menu_device* data = &menu_devices;
   data->needs_update = Frama_C_interval(0, 1);
   data->tick_wakeup = Frama_C_interval(0, 1);
 #ifdef MENU_NEXT_TIMER_US
   data->next_timer_us = Frama_C_unsigned_int_interval(0, (unsigned int)FC_RANGE_US);
 #else
-  data->next_timer_ns = Frama_C_nondet(0, 1) ? (u64)KTIME_MAX
-                                             : Frama_C_unsigned_long_long_interval(0, FC_RANGE_NS);
+  data->next_timer_ns =
+      Frama_C_nondet(0, 1) ? (u64)KTIME_MAX : Frama_C_unsigned_long_long_interval(0, FC_RANGE_NS);
 #endif
   data->bucket = Frama_C_unsigned_int_interval(0, ARRAY_SIZE(data->correction_factor) - 1);
   for (i = 0; i < ARRAY_SIZE(data->correction_factor); i++)
-    data->correction_factor[i] = Frama_C_unsigned_int_interval(1, RESOLUTION * DECAY);
+    data->correction_factor[i] = Frama_C_unsigned_int_interval(1, FC_RESOLUTION * FC_DECAY);
   for (i = 0; i < ARRAY_SIZE(data->intervals); i++)
-    data->intervals[i] =
-        Frama_C_nondet(0, 1) ? UINT_MAX : Frama_C_unsigned_int_interval(0, (unsigned int)FC_RANGE_US);
+    data->intervals[i] = Frama_C_nondet(0, 1)
+                             ? UINT_MAX
+                             : Frama_C_unsigned_int_interval(0, (unsigned int)FC_RANGE_US);
   data->interval_ptr = Frama_C_interval(0, (int)ARRAY_SIZE(data->intervals) - 1);
   fc_dev.cpu = 0;
   fc_dev.last_state_idx = Frama_C_interval(0, count - 1);
   fc_period();
 }
 
+/* What the selection asked of the tick (v4.17 on): GOV-4's. */
+static bool fc_stop_tick;
+
 static int fc_select(void) {
   int idx;
 #ifdef MENU_SELECT_STOP_TICK
   bool stop_tick = true;
   idx = menu_select(&fc_drv, &fc_dev, &stop_tick);
+  fc_stop_tick = stop_tick;
 #else
   idx = menu_select(&fc_drv, &fc_dev);
 #endif
@@ -138,17 +148,24 @@ static void fc_tables_of(int count) {
   fc_world();
   idx = fc_select();
   /*@ assert GOV_7: 0 <= idx < fc_drv.state_count; */
+  /*@ assert GOV_7: !(fc_drv.states[idx].flags & CPUIDLE_FLAG_POLLING) || !fc_stop_tick ||
+        gov_env.tick_stopped; */
+  /*@ assert GOV_5: \true; */
   fc_period();
   gov_env.got_tick = Frama_C_interval(0, 1);
   (void)GOV_REFLECT(&fc_dev, idx);
   fc_world();
   idx = fc_select();
   /*@ assert GOV_7: 0 <= idx < fc_drv.state_count; */
+  /*@ assert GOV_7: !(fc_drv.states[idx].flags & CPUIDLE_FLAG_POLLING) || !fc_stop_tick ||
+        gov_env.tick_stopped; */
+  /*@ assert GOV_5: \true; */
 }
 
 int main(void) {
   int count;
   for (count = 1; count <= CPUIDLE_STATE_MAX; count++) fc_tables_of(count);
+  /*@ assert FC_END: \true; */
   return 0;
 }
 #else

@@ -5,29 +5,99 @@
  * shims/states_env.h and the code extracted from the file under test
  * (fixup_cede0_latency(), with parse_cede_parameters() and the tables it
  * needs), on xcede_env.h's platform (a dedicated POWER10 LPAR at 512 MHz).
- * The abstract inputs are those of framac_xcede.c: every payload byte, every
- * payload_size, a script of FC_STATUSES answers, each any int. STATES-4
- * (no arithmetic wraps) is EVA's own overflow alarms in the code, with the
- * signed and unsigned overflow alarms on; whatever EVA cannot prove keeps
- * the clause at "tested".
+ * First the abstract inputs of framac_xcede.c: every payload byte, every
+ * payload_size, a script of FC_STATUSES answers, each any int; there
+ * STATES-4 (no arithmetic wraps) is EVA's own overflow alarms in the code,
+ * with the signed and unsigned overflow alarms on, and its assertion that
+ * EVA reached the fix-up's return. Then fc_exact(): one record at a time,
+ * latencies where the exact value, a floor and a wrapped store differ, each
+ * asserted as STATES-4's exact value (KD-1's kernel rounding allowed). In
+ * that order: the concrete runs first made the abstract one three times
+ * slower (1.7 s of CPU instead of 0.55 s). Not here: the snooze timeout (computed by the probe,
+ * which has its own build) and the exact minimum over several records (beyond EVA's non-relational
+ * domains; the harness checks it). Whatever EVA cannot prove keeps the clause at "tested".
  */
 #include "framac_driver.h"
 
-#define FC_STATUSES 4 /* answers in the script: the query may be retried 3 times */
+/* Answers in the script: as many as the harness's longest script. */
+#define FC_STATUSES XCEDE_FW_MAX_STATUSES
 static u8 fc_payload[4096];
 
 #ifdef HAVE_FIXUP_CEDE0_LATENCY
-int main(void) {
+/* One record of `ticks`, a query that succeeds, CEDE at its 10/100 us. */
+static void fc_one_record(u64 ticks) {
+  const unsigned rec = sizeof(struct xcede_latency_record);
+  const unsigned size = 1 + rec + 1; /* the record-size byte, the record, the NUL */
+  u8* latency = fc_payload + 3 + offsetof(struct xcede_latency_record, latency_ticks);
   unsigned i;
-  Frama_C_make_unknown((char *)fc_payload, sizeof fc_payload);
+  memset(fc_payload, 0, sizeof fc_payload);
+  fc_payload[0] = (u8)(size >> 8); /* big-endian */
+  fc_payload[1] = (u8)size;
+  fc_payload[2] = (u8)(rec - 1);
+  for (i = 0; i < 8; i++) latency[i] = (u8)(ticks >> (56 - 8 * i));
+  xcede_fw_reset();
+  xcede_fw.payload = fc_payload;
+  xcede_fw.payload_len = sizeof fc_payload;
+  xcede_fw.nstatuses = 1;
+  xcede_fw.statuses[0] = 0;
+  nr_xcede_records = 0;
+  memset(&xcede_latency_parameter, 0, sizeof xcede_latency_parameter);
+  dedicated_states[1].exit_latency = 10;
+  dedicated_states[1].target_residency = 100;
+  fixup_cede0_latency();
+}
+
+/* STATES-4's exact values at the spec's platform frequency (512 MHz,
+ * xcede_env.h's timebase): CEDE's exit latency is the record's latency in
+ * us rounded up, its residency ten times that, a record that does not fit
+ * an unsigned int (or ten times it) refused. KD-1: the value may be the
+ * one the kernel's tb_to_ns() gives (2 * floor(ticks * 125 / 128) ns at
+ * 512 MHz); a record of 1 tick, 0 ns that way, may be skipped. */
+#define FC_MOST_US 429496729ull /* UINT_MAX / 10 */
+static void fc_exact(void) {
+  fc_one_record(512); /* 1 us */
+  /*@ assert STATES_4: dedicated_states[1].exit_latency == 1 &&
+        dedicated_states[1].target_residency == 10; */
+  fc_one_record(768); /* 1.5 us: 2, a floor would say 1 */
+  /*@ assert STATES_4: dedicated_states[1].exit_latency == 2 &&
+        dedicated_states[1].target_residency == 20; */
+  fc_one_record(5120); /* 10 us */
+  /*@ assert STATES_4: dedicated_states[1].exit_latency == 10 &&
+        dedicated_states[1].target_residency == 100; */
+  fc_one_record(1); /* 1 us exactly, 0 us the kernel's way: skipped */
+  /*@ assert STATES_4: (dedicated_states[1].exit_latency == 1 &&
+          dedicated_states[1].target_residency == 10) ||
+        (dedicated_states[1].exit_latency == 10 && dedicated_states[1].target_residency == 100); */
+  fc_one_record(FC_MOST_US * 512); /* the largest that fits: 10 x it is 4294967290 */
+  /*@ assert STATES_4: dedicated_states[1].exit_latency == FC_MOST_US &&
+        dedicated_states[1].target_residency == 10 * FC_MOST_US; */
+  fc_one_record((FC_MOST_US + 1) * 512); /* one us more: refused */
+  /*@ assert STATES_4: dedicated_states[1].exit_latency == 10 &&
+        dedicated_states[1].target_residency == 100; */
+  fc_one_record((1ull << 33) * 512); /* 2^33 us: refused, never stored wrapped */
+  /*@ assert STATES_4: dedicated_states[1].exit_latency == 10 &&
+        dedicated_states[1].target_residency == 100; */
+  fc_one_record(0); /* a placeholder: skipped */
+  /*@ assert STATES_4: dedicated_states[1].exit_latency == 10 &&
+        dedicated_states[1].target_residency == 100; */
+}
+
+int main(void) {
+  Frama_C_make_unknown((char*)fc_payload, sizeof fc_payload);
   xcede_fw_reset();
   xcede_fw.payload = fc_payload;
   xcede_fw.payload_len = sizeof fc_payload;
   xcede_fw.nstatuses = FC_STATUSES;
-  for (i = 0; i < FC_STATUSES; i++) xcede_fw.statuses[i] = Frama_C_interval(INT_MIN, INT_MAX);
+  /* every answer any int: the script's bytes unknown (one builtin, not 4096 steps) */
+  Frama_C_make_unknown((char*)xcede_fw.statuses, sizeof xcede_fw.statuses);
   nr_xcede_records = 0;
   memset(&xcede_latency_parameter, 0, sizeof xcede_latency_parameter);
   fixup_cede0_latency();
+  /* STATES-4: EVA's overflow alarms in the fix-up; the assertion says that
+   * EVA reached its return. */
+  /*@ assert STATES_4: \true; */
+  fc_exact();
+  /*@ assert FC_END: \true; */
   return 0;
 }
 #else

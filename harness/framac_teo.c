@@ -29,7 +29,7 @@
  */
 #include "framac_driver.h"
 
-#define FC_METRIC_MAX 8199u  /* 8 x PULSE + 7 */
+#define FC_METRIC_MAX 8199u         /* 8 x PULSE + 7 */
 #define FC_NS_MAX ((1LL << 62) - 1) /* spec/teo.md: times and table values below 2^62 */
 
 #if defined(HAVE_TEO_SELECT) && defined(HAVE_TEO_REFLECT)
@@ -68,7 +68,7 @@ int main(void) {
   /* The table. */
   fc_drv.state_count = n;
   for (b = 0; b < n; b++) {
-    struct cpuidle_state *st = &fc_drv.states[b];
+    struct cpuidle_state* st = &fc_drv.states[b];
     st->exit_latency_ns = Frama_C_long_long_interval(0, FC_NS_MAX);
     st->target_residency_ns = Frama_C_long_long_interval(0, FC_NS_MAX);
     st->flags = Frama_C_interval(0, 1) ? CPUIDLE_FLAG_POLLING : 0;
@@ -162,7 +162,7 @@ int main(void) {
   {
     unsigned j;
     unsigned count[CPUIDLE_STATE_MAX] = {0};
-    /*@ assert TEO_6: 0 <= teo_cpus.next_recent_idx < NR_RECENT; */
+    /*@ assert TEO_6: 0 <= teo_cpus.next_recent_idx < ARRAY_SIZE(teo_cpus.recent_idx); */
     for (j = 0; j < ARRAY_SIZE(teo_cpus.recent_idx); j++) {
       /*@ assert TEO_6: -1 <= teo_cpus.recent_idx[j] < n; */
       if (teo_cpus.recent_idx[j] >= 0) count[teo_cpus.recent_idx[j]]++;
@@ -172,6 +172,7 @@ int main(void) {
     }
   }
 #endif
+  /*@ assert FC_END: \true; */
   return 0;
 }
 #else

@@ -29,7 +29,7 @@ static void teo_reflect(struct cpuidle_device *dev, int state);
 /*@ ensures TEO_6: \forall integer b; 0 <= b < CPUIDLE_STATE_MAX ==>
       teo_cpus.state_bins[b].recent == \old(teo_cpus.state_bins[b].recent);
     ensures TEO_6: teo_cpus.next_recent_idx == \old(teo_cpus.next_recent_idx);
-    ensures TEO_6: \forall integer j; 0 <= j < NR_RECENT ==>
+    ensures TEO_6: \forall integer j; 0 <= j < ARRAY_SIZE(teo_cpus.recent_idx) ==>
       teo_cpus.recent_idx[j] == \old(teo_cpus.recent_idx[j]); */
 static void teo_reflect(struct cpuidle_device *dev, int state);
 #endif

@@ -11,33 +11,46 @@
  * FC_STATUSES answers, each any int. After the call each clause's
  * post-condition is an assertion named after it ("assert XCEDE_4:"),
  * which validate/framac.cc reads; XCEDE-1 is EVA's own memory alarms in the
- * code. Whatever EVA cannot prove keeps the clause at "tested".
+ * code, and its assertion that the call returned. XCEDE-4's bound is the
+ * spec's capacity and the file's own buffer, whichever is smaller.
+ * Whatever EVA cannot prove keeps the clause at "tested"; FC_END, at the end
+ * of main(), says that EVA reached it (validate/framac.cc requires it).
  */
 #include "framac_driver.h"
 
-#define FC_STATUSES 8 /* answers in the script: the query may be retried 7 times */
+/* Answers in the script: as many as the harness's longest script
+ * (XCEDE_FW_MAX_STATUSES), after which the fake firmware answers -1. */
+#define FC_STATUSES XCEDE_FW_MAX_STATUSES
+#define FC_CAPACITY 16 /* spec/xcede.md: the capacity, default 16 records */
 static u8 fc_payload[4096];
 
 #ifdef HAVE_PARSE_CEDE_PARAMETERS
 int main(void) {
-  unsigned short_payload, payload_size, i;
-  Frama_C_make_unknown((char *)fc_payload, sizeof fc_payload);
+  unsigned short_payload, payload_size;
+  Frama_C_make_unknown((char*)fc_payload, sizeof fc_payload);
   short_payload = Frama_C_unsigned_int_interval(0, 1);
   /*@ split short_payload; */
-  payload_size = short_payload ? Frama_C_unsigned_int_interval(0, 1)
-                               : Frama_C_unsigned_int_interval(2, 65535);
+  payload_size =
+      short_payload ? Frama_C_unsigned_int_interval(0, 1) : Frama_C_unsigned_int_interval(2, 65535);
   fc_payload[0] = (u8)(payload_size >> 8); /* big-endian */
   fc_payload[1] = (u8)payload_size;
   xcede_fw_reset();
   xcede_fw.payload = fc_payload;
   xcede_fw.payload_len = sizeof fc_payload; /* cut at the length the code gives */
   xcede_fw.nstatuses = FC_STATUSES;
-  for (i = 0; i < FC_STATUSES; i++) xcede_fw.statuses[i] = Frama_C_interval(INT_MIN, INT_MAX);
+  /* every answer any int: the script's bytes unknown (one builtin, not 4096 steps) */
+  Frama_C_make_unknown((char*)xcede_fw.statuses, sizeof xcede_fw.statuses);
   nr_xcede_records = 0;
   memset(&xcede_latency_parameter, 0, sizeof xcede_latency_parameter);
   (void)parse_cede_parameters();
-  /*@ assert XCEDE_4: nr_xcede_records <= ARRAY_SIZE(xcede_latency_parameter.payload.records); */
+  /* XCEDE-1: EVA's memory alarms in the code; the assertion says that EVA
+   * reached the call's return. */
+  /*@ assert XCEDE_1: \true; */
+  /*@ assert XCEDE_4: nr_xcede_records <= FC_CAPACITY &&
+        nr_xcede_records <= sizeof(xcede_latency_parameter.payload.records) /
+                            sizeof(xcede_latency_parameter.payload.records[0]); */
   /*@ assert XCEDE_3: payload_size < 2 ==> nr_xcede_records == 0; */
+  /*@ assert FC_END: \true; */
   return 0;
 }
 #else

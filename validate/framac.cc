@@ -11,6 +11,8 @@
 
 #include "impl/text.h"
 #include "sandbox/sandbox.h"
+#include "validate/framac_text.h"
+#include "validate/targets.h"
 #include "validate/teo_check.h"
 
 namespace idlespec::validate {
@@ -82,7 +84,7 @@ const std::vector<Unit>& units() {
        "framac_xcede.c",
        "xcede_env.h",
        {{"parse_cede_parameters", "-DHAVE_PARSE_CEDE_PARAMETERS"}},
-       {{"XCEDE-1", ""}, {"XCEDE-3", "XCEDE_3"}, {"XCEDE-4", "XCEDE_4"}},
+       {{"XCEDE-1", "XCEDE_1"}, {"XCEDE-3", "XCEDE_3"}, {"XCEDE-4", "XCEDE_4"}},
        // XCEDE-6 on a failing query: the retry loop unrolled once (its
        // rest is reached only on a busy answer, which the contract
        // excludes); the fake firmware's contracts proved beside it.
@@ -105,7 +107,7 @@ const std::vector<Unit>& units() {
        "framac_states.c",
        "states_env.h",
        {{"fixup_cede0_latency", "-DHAVE_FIXUP_CEDE0_LATENCY"}},
-       {{"STATES-4", ""}},
+       {{"STATES-4", "STATES_4"}},
        // The probe is not in the EVA unit (its harness is built apart):
        // framac_pass() extracts it from the file for its contract.
        {{"framac_states_wp.h",
@@ -127,7 +129,10 @@ const std::vector<Unit>& units() {
        // the return, lets the caller's test separate them again (measured:
        // -eva-split-return needs -eva-slevel 100 for the same over 16
        // records, and merging the loop's iterations undoes it).
-       {"-eva-partition-history", "1", "-eva-interprocedural-history"}},
+       {"-eva-partition-history", "1", "-eva-interprocedural-history"},
+       // STATES-4 is its assertions and EVA's overflow alarms in the code
+       // together: beside a failed one, the alarm in the file comes first.
+       {"STATES-4"}},
       {"teo",
        "framac_teo.c",
        "teo_env.h",
@@ -160,7 +165,7 @@ const std::vector<Unit>& units() {
        "framac_governor.c",
        "governor_env.h",
        {},
-       {{"GOV-5", ""}, {"GOV-7", "GOV_7"}},
+       {{"GOV-5", "GOV_5"}, {"GOV-7", "GOV_7"}},
        {{"framac_governor_wp.h",
          "menu_reflect",
          "GOV-7",
@@ -172,6 +177,30 @@ const std::vector<Unit>& units() {
        {}},
   };
   return u;
+}
+
+// What a WP proof rests on besides the code (issue 48): the contract's own
+// preconditions, the contracts it uses unproved by WP in the run, the
+// options that shape it. Never the file's annotations (neutralised,
+// framac_text.h).
+std::string wp_rests_on(const WpContract& c) {
+  if (c.header == "framac_busy_delay_wp.h")
+    return "its precondition (system_state >= SYSTEM_SCHEDULING); the file's helpers inlined";
+  if (c.header == "framac_xcede_wp.h")
+    return "its preconditions (no records yet, a first answer neither success nor busy); the "
+           "shims' contracts; Frama-C's own contract of Frama_C_interval() (printk's result); "
+           "the retry loop unrolled once";
+  if (c.header == "framac_states_wp.h")
+    return "no precondition; the fix-up a call that may write anything";
+  if (c.header == "framac_teo_wp.h")
+    return "its precondition (\\valid(dev)); the contracts of the shims tick_nohz_idle_got_tick() "
+           "and local_clock() in the same header, assumed";
+  if (c.header == "framac_idle_core_wp.h")
+    return "its precondition (fc_core_ok: a valid core, 1/2/4/8 threads); the atomics' "
+           "sequential effect (shims/idle_env.h)";
+  if (c.header == "framac_governor_wp.h")
+    return "its precondition (\\valid(dev)); tick_nohz_idle_got_tick() inlined";
+  return "its preconditions";
 }
 
 const Unit* find_unit(const std::string& component) {
@@ -264,8 +293,19 @@ std::vector<std::string> framac_clauses(const std::string& component) {
   return out;
 }
 
+const char* const kFramacMachine = "gcc_x86_64";
+
+std::string framac_host_mismatch() {
+#if defined(__x86_64__) && !defined(__CHAR_UNSIGNED__)
+  return "";
+#else
+  return "the host is not x86-64 with signed char, the only 64-bit machine Frama-C 25 describes "
+         "(gcc_x86_64)";
+#endif
+}
+
 EvaResult parse_eva_report(const std::string& csv, const std::string& driver_text,
-                           const std::string& driver_name) {
+                           const std::string& driver_name, const std::string& log) {
   EvaResult r;
   const auto names = assertion_lines(driver_text);
   for (const auto& [line, name] : names) ++r.assertions[name];
@@ -283,9 +323,18 @@ EvaResult parse_eva_report(const std::string& csv, const std::string& driver_tex
     const std::string& status = f[5];
     const std::string& kind = f[4];
     const std::string& function = f[3];
-    // Frama-C's own builtins (Frama_C_show_each) have no body by design.
-    if (function.rfind("Frama_C_", 0) == 0) continue;
-    if (status == "Valid" || status == "Considered valid") continue;
+    // An assertion of the driver EVA proved: reached, and true there.
+    if (kind == "user assertion" && status == "Valid" && base_name(f[1]) == driver_name) {
+      const auto it = names.find(std::atoi(f[2].c_str()));
+      if (it != names.end()) ++r.reached[it->second];
+    }
+    if (status == "Valid") continue;
+    // "Considered valid": a specification taken as true. Only Frama-C's own
+    // library's (its builtins' and libc's contracts, which EVA uses as
+    // such); anywhere else it is not a proof. No property is skipped by a
+    // name the code chose (a function the file calls Frama_C_... is the
+    // file's: such a file is not proven at all, framac_text.h).
+    if (status == "Considered valid" && f[0].rfind("FRAMAC_SHARE", 0) == 0) continue;
     // A library function's precondition on a path EVA found unreachable.
     if (status == "Dead" && kind != "user assertion") continue;
     EvaProperty p;
@@ -300,6 +349,24 @@ EvaResult parse_eva_report(const std::string& csv, const std::string& driver_tex
       if (it != names.end()) p.assertion = it->second;
     }
     r.unproven.push_back(p);
+  }
+  // EVA's final states: "Values at end of function NAME:" followed by
+  // "  NON TERMINATING FUNCTION" when no state reached its end.
+  std::istringstream lines(log);
+  std::string function;
+  for (std::string l; std::getline(lines, l);) {
+    const std::string head = "Values at end of function ";
+    const size_t h = l.find(head);
+    if (h != std::string::npos) {
+      function = l.substr(h + head.size());
+      if (!function.empty() && function.back() == ':') function.pop_back();
+      continue;
+    }
+    if (l.find("NON TERMINATING FUNCTION") != std::string::npos && !function.empty() &&
+        std::find(r.non_terminating.begin(), r.non_terminating.end(), function) ==
+            r.non_terminating.end())
+      r.non_terminating.push_back(function);
+    if (l.find("egeneration") != std::string::npos) r.degenerated = true;
   }
   r.ran = true;
   return r;
@@ -322,8 +389,13 @@ EvaResult run_eva(const Options& opt, const std::string& dir, const std::string&
   }
   const std::string unit = dir + "/framac_unit.c", csv = dir + "/eva.csv";
   const std::string driver_path = opt.harness_dir + "/" + driver;
+  // The driver's opening (Frama-C's builtins, the WARN_ON hook) before the
+  // code, so that no macro of the code reaches it; the caller ends `code`
+  // with an #undef of every name the file defines (framac_text.h), so that
+  // none reaches the driver's C or its assertions either.
   std::string text = "#include \"kernel.h\"\n";
   if (!env_header.empty()) text += "#include \"" + env_header + "\"\n";
+  text += "#include \"framac_driver.h\"\n";
   text += code + "#include \"" + driver_path + "\"\n";
   if (!spit(unit, text)) {
     r.error = "cannot write " + unit;
@@ -332,19 +404,12 @@ EvaResult run_eva(const Options& opt, const std::string& dir, const std::string&
   std::string cpp = "-I" + opt.harness_dir + "/shims -I" + opt.harness_dir;
   for (const auto& d : defs) cpp += " " + d;
   Job j;
-  j.argv = {cmd,
-            "-machdep",
-            "gcc_x86_64",
-            "-cpp-extra-args=" + cpp,
-            unit,
-            "-eva",
-            "-eva-auto-loop-unroll",
-            "64",
-            "-warn-signed-overflow",
-            "-warn-unsigned-overflow",
-            "-eva-verbose",
-            "0",
-            "-eva-no-show-progress"};
+  j.argv = {cmd, "-machdep", kFramacMachine, "-cpp-extra-args=" + cpp, unit, "-eva",
+            "-eva-auto-loop-unroll", "64", "-warn-signed-overflow", "-warn-unsigned-overflow",
+            // Verbose 1 for the final states (a function EVA found
+            // non-terminating); the initial state and the summary, which
+            // can be long, are left out.
+            "-eva-verbose", "1", "-eva-msg-key=-initial-state,-summary", "-eva-no-show-progress"};
   j.argv.insert(j.argv.end(), extra_args.begin(), extra_args.end());
   for (const char* a : {"-then", "-report-csv"}) j.argv.push_back(a);
   j.argv.push_back(csv);
@@ -380,7 +445,7 @@ EvaResult run_eva(const Options& opt, const std::string& dir, const std::string&
     return r;
   }
   const std::string driver_text = slurp(driver_path);
-  EvaResult parsed = parse_eva_report(slurp(csv), driver_text, driver);
+  EvaResult parsed = parse_eva_report(slurp(csv), driver_text, driver, slurp(j.out) + slurp(j.err));
   parsed.seconds = r.seconds;
   return parsed;
 }
@@ -422,7 +487,7 @@ WpResult run_wp(const Options& opt, const std::string& dir, const std::string& e
   Job wp;
   // The file's own helpers (rtas_scheduler_up(), the early policy) are
   // inlined: WP sees their effects, and none needs a contract.
-  wp.argv = {cmd, "-machdep", "gcc_x86_64"};
+  wp.argv = {cmd, "-machdep", kFramacMachine};
   std::string cpp = "-I" + opt.harness_dir + "/shims -I" + opt.harness_dir;
   for (const auto& d : defs) cpp += " " + d;
   wp.argv.push_back("-cpp-extra-args=" + cpp);
@@ -513,6 +578,30 @@ void framac_pass(const Options& opt, const Component& component, const Target& t
   };
   const bool any_apart = std::any_of(u->wp.begin(), u->wp.end(), apart);
   if (covered.empty() && !wp_only && !any_apart) return;
+  // A POWER target (big-endian ppc64, little-endian ppc64le: unsigned char,
+  // LP64) has no machine description in Frama-C 25 (its machines: x86_16,
+  // x86_32, x86_64, ppc_32, msvc_x86_64): no proof there, the clause says
+  // so on that target, and the merged verdict takes the weakest level
+  // (merge_target_parts). Likewise a host Frama-C does not describe.
+  const std::string mismatch =
+      !opt.target.empty()
+          ? "Frama-C 25 has no machine description of " + target_label(opt.target) +
+                " (unsigned char, LP64; its machines are x86_16, x86_32, x86_64, ppc_32 and "
+                "msvc_x86_64), and the host's x86-64 proof is not this target's"
+          : framac_host_mismatch();
+  if (!mismatch.empty()) {
+    for (ClauseVerdict* v : covered) {
+      v->proof = "tested";
+      v->proof_note = "not proven: " + mismatch;
+    }
+    return;
+  }
+  // The text Frama-C reads: the file's annotations neutralised, its
+  // macros #undef'd before the driver; a file that names the analyser's
+  // identifiers or tests for the analysis is not proven (framac_text.h).
+  const AnalysisText neutral = analysis_text(target.text);
+  Target analysed = target;
+  analysed.text = neutral.text;
   std::vector<std::string> names = target.functions;
   if (!u->functions.empty())
     names.erase(std::remove_if(names.begin(), names.end(),
@@ -521,8 +610,9 @@ void framac_pass(const Options& opt, const Component& component, const Target& t
                                         u->functions.end();
                                }),
                 names.end());
-  Extraction ex = u->extraction ? u->extraction(target) : extract(target.text, names, target.path);
-  if (u->prepare) u->prepare(target, ex);
+  Extraction ex =
+      u->extraction ? u->extraction(analysed) : extract(analysed.text, names, analysed.path);
+  if (u->prepare) u->prepare(analysed, ex);
   std::vector<std::string> defs;
   for (const auto& [fn, d] : u->defines)
     for (const auto& f : ex.functions)
@@ -531,6 +621,34 @@ void framac_pass(const Options& opt, const Component& component, const Target& t
         defs.push_back(d);
   if (u->layout_defines)
     for (const auto& d : u->layout_defines(ex)) defs.push_back(d);
+  // The -D flags' names (every one any unit may pass, not only this run's):
+  // a text that names one tests for the analysis.
+  std::vector<std::string> unit_defines;
+  auto define_name = [](std::string d) {
+    if (d.rfind("-D", 0) == 0) d = d.substr(2);
+    return d.substr(0, d.find('='));
+  };
+  for (const auto& d : defs) unit_defines.push_back(define_name(d));
+  for (const auto& unit : units())
+    for (const auto& [fn, d] : unit.defines) unit_defines.push_back(define_name(d));
+  std::vector<std::string> refusals = analysis_text(target.text, unit_defines).refusals;
+  for (const auto& r : analysis_text(ex.code, {}, true).refusals)
+    refusals.push_back("the extraction's " + r);
+  if (!refusals.empty()) {
+    std::string why;
+    for (const auto& r : refusals) why += (why.empty() ? "" : "; ") + r;
+    part.notes.push_back("Frama-C: not run, the file speaks to the analyser: " + why);
+    for (ClauseVerdict* v : covered) {
+      v->proof = "tested";
+      v->proof_note = "not proven: the file speaks to the analyser (" + refusals.front() + ")";
+    }
+    return;
+  }
+  if (neutral.annotations > 0)
+    part.notes.push_back(strprintf(
+        "Frama-C: the file's %d ACSL annotation%s neutralised: the analysis reads none of them",
+        neutral.annotations, neutral.annotations == 1 ? "" : "s"));
+  const std::string undefs = undef_lines(neutral.macros);
   // At most 10 s under the default budget: a third of --budget, 1..10 s.
   const double timeout = std::clamp(opt.budget_seconds / 3, 1.0, 10.0);
   std::string dir = part.temp_dir;
@@ -540,7 +658,7 @@ void framac_pass(const Options& opt, const Component& component, const Target& t
   if (dir.empty())
     r.error = "cannot create a temporary directory";
   else if (!wp_only && !covered.empty())
-    r = run_eva(opt, dir, u->env_header, ex.code, u->driver, defs, timeout, u->eva_args);
+    r = run_eva(opt, dir, u->env_header, ex.code + undefs, u->driver, defs, timeout, u->eva_args);
   const bool framac_present = !framac_command().empty() && executable_on_path(framac_command());
   // The shims' contracts are about the project's own C, the same for every
   // file: the test suite proves them on their bodies (IDLESPEC_WP_SHIMS=1,
@@ -553,7 +671,7 @@ void framac_pass(const Options& opt, const Component& component, const Target& t
   for (const WpContract& c : u->wp) {
     const bool own = apart(c);
     Extraction own_ex;
-    if (own) own_ex = extract(target.text, std::vector<std::string>{c.function}, target.path);
+    if (own) own_ex = extract(analysed.text, std::vector<std::string>{c.function}, target.path);
     const Extraction& wx = own ? own_ex : ex;
     // The contract's function: one asked for, or a helper pulled in.
     const bool found =
@@ -576,8 +694,8 @@ void framac_pass(const Options& opt, const Component& component, const Target& t
       }
     // Z3's steps bound each goal (run_wp()); the seconds, the whole run's
     // backstop, are --budget's, at most 30 s.
-    WpResult wp = run_wp(opt, dir, u->env_header, wx.code, c.header, c.function, helpers, c.args,
-                         defs, std::clamp(opt.budget_seconds, 3.0, 30.0), c.after_code,
+    WpResult wp = run_wp(opt, dir, u->env_header, wx.code + undefs, c.header, c.function, helpers,
+                         c.args, defs, std::clamp(opt.budget_seconds, 3.0, 30.0), c.after_code,
                          prove_shims ? c.shims : std::vector<std::string>{});
     part.seconds += wp.seconds;
     // A contract on a clause no EVA assertion covers proves one step of it,
@@ -591,9 +709,10 @@ void framac_pass(const Options& opt, const Component& component, const Target& t
                                   : "; the shims' contracts it uses proved by the test suite";
     if (wp.ran)
       part.notes.push_back(strprintf(
-          "Frama-C WP: %s()'s contract (harness/%s%s): %d of %d goals proved with Z3, %.1f s%s",
+          "Frama-C WP: %s()'s contract (harness/%s%s): %d of %d goals proved with Z3, %.1f s%s; "
+          "rests on %s, machine %s, none of the file's annotations",
           c.function.c_str(), c.header.c_str(), step.c_str(), wp.proved, wp.goals, wp.seconds,
-          shims.c_str()));
+          shims.c_str(), wp_rests_on(c).c_str(), kFramacMachine));
     else
       part.notes.push_back("Frama-C WP: " + wp.error);
     wps.emplace_back(&c, wp);
@@ -620,8 +739,31 @@ void framac_pass(const Options& opt, const Component& component, const Target& t
   if (r.ran)
     part.notes.push_back(strprintf(
         "Frama-C EVA: %zu propert%s unproven over the spec's ranges, %.1f s (driver "
-        "harness/%s)",
-        r.unproven.size(), r.unproven.size() == 1 ? "y" : "ies", r.seconds, u->driver.c_str()));
+        "harness/%s; machine %s: x86-64, little-endian, signed char, LP64, the host's harness "
+        "build)",
+        r.unproven.size(), r.unproven.size() == 1 ? "y" : "ies", r.seconds, u->driver.c_str(),
+        kFramacMachine));
+  // Proven means reached: each clause's own assertions reached and proved
+  // (below), no function of the file EVA found non-terminating, no
+  // degeneration, and the driver's end (FC_END, after every call) reached
+  // unless an unproven assertion of the driver's stopped EVA before it.
+  std::string unreached;
+  if (r.ran) {
+    std::vector<std::string> own;  // the file's functions in the unit
+    for (const auto& f : ex.functions)
+      if (f.found) own.push_back(f.name);
+    for (const auto& item : ex.prelude)
+      if (item.rfind("function ", 0) == 0) own.push_back(item.substr(9, item.find(' ', 9) - 9));
+    const bool driver_stopped =
+        std::any_of(r.unproven.begin(), r.unproven.end(),
+                    [](const EvaProperty& p) { return p.kind == "user assertion"; });
+    if (r.degenerated) unreached = "EVA's analysis degenerated";
+    for (const auto& f : r.non_terminating)
+      if (unreached.empty() && std::find(own.begin(), own.end(), f) != own.end())
+        unreached = "EVA found the file's " + f + "() non-terminating";
+    if (unreached.empty() && !r.reached.count("FC_END") && !driver_stopped)
+      unreached = "EVA did not reach the end of the driver (assertion FC_END)";
+  }
   for (ClauseVerdict* v : covered) {
     const std::string& assertion = *clause_of(v->id);
     if (!r.ran) {
@@ -658,10 +800,14 @@ void framac_pass(const Options& opt, const Component& component, const Target& t
           first = &p;
           break;
         }
-    const bool stated = assertion.empty() || r.assertions.count(assertion);
-    if (!first && stated && v->status == "held") {
+    const bool stated = r.assertions.count(assertion) > 0;
+    const bool reached = stated && r.reached.count(assertion) > 0 && unreached.empty();
+    if (!first && reached && v->status == "held") {
       v->proof = "proven";
-      v->proof_note = "Frama-C EVA, 0 alarms over the spec's ranges";
+      v->proof_note = strprintf(
+          "Frama-C EVA, 0 alarms over the spec's ranges, every %s assertion (%d) reached and "
+          "proven, on %s",
+          assertion.c_str(), r.reached.at(assertion), kFramacMachine);
       for (const auto& [c, wp] : wps)
         if (wp.ran && v->id == c->clause && wp.goals > 0 && wp.proved == wp.goals)
           v->proof_note += "; WP proves " + c->function + "()'s contract, " +
@@ -677,6 +823,10 @@ void framac_pass(const Options& opt, const Component& component, const Target& t
                       std::to_string(v->alarm_line);
     } else if (!stated) {
       v->proof_note = "the Frama-C unit states no assertion " + assertion;
+    } else if (!unreached.empty()) {
+      v->proof_note = "not proven: " + unreached;
+    } else if (!r.reached.count(assertion)) {
+      v->proof_note = "not proven: EVA never reached assertion " + assertion;
     } else {
       v->proof_note = "EVA raised no alarm; the tests' verdict stands";
     }

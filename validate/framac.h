@@ -51,6 +51,11 @@ struct EvaResult {
   std::vector<EvaProperty> unproven;           // every property not proven
   std::map<std::string, int> assertions;       // assertion name -> how many the driver states
   std::map<int, std::string> assertion_lines;  // the driver's line -> assertion name
+  std::map<std::string, int> reached;          // assertion name -> how many EVA proved (Valid)
+  // Functions whose end EVA never reached (its "NON TERMINATING FUNCTION"),
+  // and whether its analysis degenerated (results partial from some point).
+  std::vector<std::string> non_terminating;
+  bool degenerated = false;
   double seconds = 0;
 };
 
@@ -89,9 +94,16 @@ EvaResult run_eva(const Options& options, const std::string& dir, const std::str
                   const std::vector<std::string>& extra_args = {});
 
 // Parse a report-csv file (exposed for tests). `driver` is the driver's
-// path: its assertion lines name the clause ("assert XCEDE_4:").
+// path: its assertion lines name the clause ("assert XCEDE_4:"). `log` is
+// EVA's output (-eva-verbose 1): the functions it found non-terminating and
+// a degeneration.
 EvaResult parse_eva_report(const std::string& csv, const std::string& driver_text,
-                           const std::string& driver_name);
+                           const std::string& driver_name, const std::string& log = "");
+
+// The machine Frama-C assumes (gcc_x86_64), and whether it describes the
+// host's harness build; "" when it does, else why not.
+extern const char* const kFramacMachine;
+std::string framac_host_mismatch();
 
 // The EVA stage of a part: for a component with a Frama-C unit, extracts
 // the target's functions again, runs EVA and sets each covered clause's

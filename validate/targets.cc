@@ -216,7 +216,17 @@ Part merge_target_parts(std::vector<std::pair<std::string, Part>> parts) {
         it = out.clauses.insert(out.clauses.end(), first);
       }
       ClauseVerdict& m = *it;
-      m.targets.push_back({target, v.status, first_detail(v)});
+      // The proof level: the weakest of the targets' (a target without a
+      // proof of its own makes the clause "tested", with that target's
+      // reason).
+      if (m.targets.empty()) {
+        m.proof = v.proof;
+        m.proof_note = v.proof_note.empty() || host ? v.proof_note : label + ": " + v.proof_note;
+      } else if (m.proof == "proven" && v.proof != "proven") {
+        m.proof = v.proof.empty() ? "tested" : v.proof;
+        m.proof_note = label + ": " + (v.proof_note.empty() ? "no proof" : v.proof_note);
+      }
+      m.targets.push_back({target, v.status, first_detail(v), v.proof});
       for (const auto& c : v.counterexamples) m.counterexamples.push_back(mark + c);
       if (!v.error.empty())
         m.error += (m.error.empty() ? "" : "\n") + (host ? v.error : label + ": " + v.error);
@@ -253,6 +263,9 @@ Part merge_target_parts(std::vector<std::pair<std::string, Part>> parts) {
       if (v.line > 0 && m.line == 0) m.line = v.line;
     }
   }
+  // No format carries "proven" beside a status other than held.
+  for (auto& m : out.clauses)
+    if (m.proof == "proven" && m.status != "held") m.proof = "tested";
   if (!temp_dirs.empty()) {
     out.temp_dir.clear();
     for (const auto& d : temp_dirs) out.temp_dir += (out.temp_dir.empty() ? "" : ", ") + d;
@@ -298,7 +311,8 @@ std::string targets_json(const ClauseVerdict& v) {
     const auto& t = v.targets[i];
     o += (i ? "," : "");
     o += "{\"target\":\"" + json_escape(t.target) + "\",\"status\":\"" + json_escape(t.status) +
-         "\",\"detail\":\"" + json_escape(t.detail) + "\"}";
+         "\",\"detail\":\"" + json_escape(t.detail) + "\",\"proof\":\"" +
+         json_escape(t.status == "held" ? t.proof : std::string()) + "\"}";
   }
   return o + "]";
 }

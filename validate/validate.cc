@@ -472,7 +472,7 @@ void make_report_safe(Report& report) {
     safe_all(v.counterexamples);
     safe_all(v.fails_like);
     for (auto& t : v.targets)
-      for (std::string* s : {&t.target, &t.status, &t.detail}) safe(*s);
+      for (std::string* s : {&t.target, &t.status, &t.detail, &t.proof}) safe(*s);
   };
   for (auto& p : report.parts) {
     for (std::string* s : {&p.component, &p.file, &p.build_error, &p.temp_dir}) safe(*s);
@@ -744,8 +744,9 @@ Part run_component(const Options& opt, const Component& c, Target t) {
     part = c.check(opt, t);
   }
   // Frama-C's EVA on the same text (validate/framac.h): how each covered
-  // verdict was reached; it changes no status.
-  if (!interrupted() && opt.first_target) {
+  // verdict was reached; it changes no status. On every target: a POWER
+  // target's level is its own (framac_pass() says why it is not proven).
+  if (!interrupted()) {
     SandboxLog::Scope scope(log);
     framac_pass(opt, c, t, part);
   }
@@ -792,7 +793,7 @@ Part run_on_targets(const Options& opt, const Component& c, const Target& t, Rep
   std::vector<std::string> reduced;
   for (size_t i = 0; i < targets.size(); ++i) {
     Options o = options_for_target(opt, c.name, targets[i], reduced);
-    // sparse and Frama-C read the text, the same on every target: once.
+    // sparse reads the text, the same on every target: once.
     if (i > 0) o.sparse.clear(), o.first_target = false;
     parts.emplace_back(targets[i], run_component(o, c, t));
     if (interrupted()) break;

@@ -88,7 +88,8 @@ struct Options {
   // sets it for each target's run of a component.
   std::string target;
   // Internal: the component's first target's run, the one that also runs
-  // what reads the text alone, the same on every target (sparse, Frama-C).
+  // what reads the text alone, the same on every target (sparse; Frama-C
+  // runs on every target, its level being each target's own).
   bool first_target = true;
   // sparse on the extracted unit (validate/sparse_check.h): the program, ""
   // for none. Not installed: a note, never an error.
@@ -155,6 +156,7 @@ struct ClauseVerdict {
   struct OnTarget {
     std::string target, status;
     std::string detail;  // its first counterexample or error, when not held
+    std::string proof;   // its own proof level (Frama-C): proven, tested, "" none
   };
   std::vector<OnTarget> targets;
 };

@@ -6,7 +6,7 @@
 if ! command -v frama-c >/dev/null 2>&1; then
   skip_test "frama-c is not installed (scripts/setup.sh framac)"
 fi
-PROVEN="(proven: Frama-C EVA, 0 alarms over the spec's ranges"
+PROVEN="(proven: Frama-C EVA, 0 alarms over the spec's ranges, "
 TESTED="held (tested; EVA could not prove it: "
 
 # expect_level NAME CLAUSE TEXT: the clause's verdict line carries TEXT
