@@ -297,7 +297,13 @@ UpdateJudgement judge_update(const UpdateIn& in, const UpdateSeen& seen) {
     const u128 g = u128{got} * kNsecPerUsec;  // ns
     const u128 slack = kNsecPerUsec * unit;
     const bool consistent = ratio_ok && g + slack >= lo * unit && g <= hi * unit + slack;
-    if (consistent) {
+    const u128 residency_us = in.residency * unit / kNsecPerUsec;
+    if (in.ns_era && u128{got} == residency_us) {
+      j.gov8 = text8 + ": the measured residency, which only the ring of before v3.16 held (" +
+               "this text is of the v5.7-on era: its struct menu_device keeps next_timer_ns; " +
+               "that era's ring holds the learned duration, the residency less the exit " +
+               "latency)";
+    } else if (consistent) {
       if (j.differs.empty() && j.gov5.empty())
         j.differs = text8 + ", a duration its own correction factor " + dec(got_f) +
                     " shows (another learning rule)";

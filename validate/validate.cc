@@ -26,6 +26,7 @@
 #include "sandbox/sandbox.h"
 #include "validate/component.h"
 #include "validate/framac.h"
+#include "validate/job_retry.h"
 #include "validate/sparse_check.h"
 #include "validate/targets.h"
 #include "verify/build_paths.h"
@@ -246,7 +247,7 @@ HarnessBuild build_harness(const Options& opt, const std::string& dir,
   }
   // One deadline for all of them: a third build that starts when one of the
   // first two ends gets what is left, not a budget of its own.
-  auto built = run_jobs(builds, 2, opt.budget_seconds);
+  auto built = run_jobs_retrying(builds, 2, opt.budget_seconds);
   // A pulled-in item (not a function under test) that does not compile or
   // link with the shims is dropped, a function the code only refers to
   // keeping a stub (drop_failing_items), and the builds are made again from
@@ -290,7 +291,7 @@ HarnessBuild build_harness(const Options& opt, const std::string& dir,
       hb.error = "cannot write " + tu;
       return hb;
     }
-    built = run_jobs(builds, 2, left());
+    built = run_jobs_retrying(builds, 2, left());
     failed_output = failed_text();
     all_output += failed_output;
   }
@@ -304,7 +305,8 @@ HarnessBuild build_harness(const Options& opt, const std::string& dir,
     for (const auto& l : lacks)
       if (!dropped_names.count(l.substr(0, l.find(':')))) what += (what.empty() ? "" : "; ") + l;
     hb.notes.clear();  // nothing is judged: what was dropped on the way does not matter
-    hb.error = built[0].exec_failed ? "cannot run the C compiler '" + target_cc(opt) + "'"
+    hb.error = built[0].exec_failed ? "cannot run the C compiler '" + target_cc(opt) +
+                                          "': " + start_failure(built[0])
                : built[0].timed_out || built[0].skipped
                    ? "the C compiler " + out_of_budget
                    : "the harness does not compile:\n" + (what.empty() ? "" : what + "\n") +
@@ -462,6 +464,7 @@ void make_report_safe(Report& report) {
       safe(*s);
     safe_all(v.counterexamples);
     safe_all(v.fails_like);
+    for (auto& [key, text] : v.failing_inputs) safe(key), safe(text);
     for (auto& t : v.targets)
       for (std::string* s : {&t.target, &t.status, &t.detail}) safe(*s);
   };
