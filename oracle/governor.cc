@@ -297,8 +297,15 @@ UpdateJudgement judge_update(const UpdateIn& in, const UpdateSeen& seen) {
     const u128 g = u128{got} * kNsecPerUsec;  // ns
     const u128 slack = kNsecPerUsec * unit;
     const bool consistent = ratio_ok && g + slack >= lo * unit && g <= hi * unit + slack;
+    // The measured residency, told apart from any deduction of the exit
+    // latency from it (or half of it) only where they differ in us.
     const u128 residency_us = in.residency * unit / kNsecPerUsec;
-    if (in.ns_era && u128{got} == residency_us) {
+    const u128 less_exit_us = in.residency > in.exit_latency
+                                  ? (in.residency - in.exit_latency) * unit / kNsecPerUsec
+                                  : residency_us + 1;
+    const u128 half_us = in.residency / 2 * unit / kNsecPerUsec;
+    if (in.ns_era && u128{got} == residency_us && residency_us != less_exit_us &&
+        residency_us != half_us) {
       j.gov8 = text8 + ": the measured residency, which only the ring of before v3.16 held (" +
                "this text is of the v5.7-on era: its struct menu_device keeps next_timer_ns; " +
                "that era's ring holds the learned duration, the residency less the exit " +

@@ -287,8 +287,21 @@ void judge_early(Evidence& ev, const std::vector<bo::Call>& calls,
     if (step >= 1 && step <= calls.size())
       for (const auto& [first, p] : phases)
         if (first <= step - 1) phase = p;
+    // How it failed, in the spec's early-boot terms (before the scheduler
+    // runs, a sleep is another failure than no delay at all): after a tab,
+    // so that review tells an input failing another way from one that
+    // failed the same way (validate/review.cc).
+    std::string how;
+    if (step >= 1 && step <= calls.size()) {
+      const Answer& a = answers[step - 1];
+      // The shim's primitives: 4 mdelay, 5 udelay, 7 ndelay busy-wait; the others sleep.
+      const bool busy_wait = a.primitive == 4 || a.primitive == 5 || a.primitive == 7;
+      how = a.sleeps == 0 ? (a.yields ? "a yield, no delay" : "no delay")
+            : busy_wait   ? "a busy-wait delay"
+                          : "a sleep (the scheduler's)";
+    }
     add_finding(ev, v.clause, where + v.message, v.occurrences, nullptr,
-                {"early boot, " + (phase.empty() ? "" : phase + ", ") + expected});
+                {"early boot, " + (phase.empty() ? "" : phase + ", ") + expected + "\t" + how});
   }
 }
 

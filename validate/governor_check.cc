@@ -826,7 +826,8 @@ struct Judged {
   // GOV-3: how each selection's prediction and path were found.
   size_t gov3_exact = 0, gov3_family = 0, gov3_other = 0, gov3_wrapped = 0, gov3_wording = 0;
   size_t gov3_unjudged = 0;
-  size_t declined = 0;                    // selections that answered -1 (Input::may_decline)
+  size_t gov3_beyond = 0;  // beyond GOV-5's ranges, a walk of a prediction outside them
+  size_t declined = 0;     // selections that answered -1 (Input::may_decline)
   std::string family_first, other_first;  // the first selection of each kind
   // GOV-5 through the walk: the first divergence only a prediction outside
   // exact arithmetic's range explains, set only when every divergence of the
@@ -1386,7 +1387,17 @@ Judged judge(const Input& input, const Outcome& o, size_t subject, bool ring_hol
         if (done) break;
       }
     }
-    if (!done && r.new_walk.empty()) {
+    const bool judged5 = in_range && in_ring_range(s.after);
+    if (!done && !judged5 && explainer) {
+      // Beyond the ranges GOV-5 is stated for: some subject's walk of a
+      // prediction outside what exact arithmetic allows gives the choice;
+      // GOV-3 is judged on that walk, and no claim is made about the walk.
+      ++r.gov3_beyond;
+      const Range& g = theirs.front();
+      judge3(g.walk, std::string(explainer->name) + "'s walk of a prediction of " + ns_text(g.lo));
+      done = true;
+    }
+    if (!done && judged5 && r.new_walk.empty()) {
       // No prediction, exact or wrapped, explains the choice: the file's
       // walk is not a subject's (a note, not an overflow). Where the nearest
       // subject differs: what it chooses from its own prediction, and the
@@ -1691,7 +1702,7 @@ Part check_governor(const Options& opt, const Target& target) {
         selections += jd.selections, gov5_update += jd.gov5_update, gov8_stored += jd.gov8_stored;
         gov5_predict += jd.gov5_predict, gov5_typical += jd.gov5_typical;
         g3_exact += jd.gov3_exact, g3_family += jd.gov3_family, g3_other += jd.gov3_other;
-        g3_wrapped += jd.gov3_wrapped, g3_wording += jd.gov3_wording;
+        g3_wrapped += jd.gov3_wrapped + jd.gov3_beyond, g3_wording += jd.gov3_wording;
         g3_unjudged += jd.gov3_unjudged;
         declined += jd.declined;
         if (gov8_accepted.empty() && !jd.gov8_accepted.empty())

@@ -38,25 +38,43 @@ std::vector<std::string> components_in(const std::string& path) {
 std::string key(const ClauseVerdict& v) { return v.component + " " + v.id + " " + v.function; }
 
 // A clause that fails before and after the patch: the inputs that held
-// before and fail after (newly failing: one counterexample kept) and those
-// that failed before and hold after (repaired). An input is failing on a
-// side when its key is among that side's failing inputs; both sides ran the
-// same inputs (the checks draw them from the file's component, not its
-// text), so a key on one side only is an input the patch changed. A side
-// that kept no inputs (a check that does not record them, or a verdict
-// capped at kMaxFailingInputs) is not compared. True when anything changed.
+// before and fail after (newly failing: one counterexample kept), those
+// that failed before and hold after (repaired), and those that fail on both
+// sides in another way (a key's part after a tab says how: busy_delay's
+// early boot, where a sleep before the scheduler runs is another failure
+// than no delay; counted with the newly failing, a new violation there).
+// An input is failing on a side when its key is among that side's failing
+// inputs; both sides ran the same inputs (the checks keep only inputs drawn
+// alike whatever the code does), so a key on one side only is an input the
+// patch changed. A side that kept no inputs (a check that does not record
+// them, or a verdict capped at kMaxFailingInputs) is not compared. True
+// when anything changed.
 bool compare_failing_inputs(const ClauseVerdict& was, const ClauseVerdict& now, ClauseChange& ch) {
   if (was.failing_inputs.empty() || now.failing_inputs.empty() ||
       was.failing_inputs.size() >= kMaxFailingInputs ||
       now.failing_inputs.size() >= kMaxFailingInputs)
     return false;
+  auto input_of = [](const std::string& k) { return k.substr(0, k.find('\t')); };
   std::map<std::string, std::string> before(was.failing_inputs.begin(), was.failing_inputs.end());
   std::map<std::string, std::string> after(now.failing_inputs.begin(), now.failing_inputs.end());
-  for (const auto& [k, text] : after)
-    if (!before.count(k) && ch.newly_failing++ == 0) ch.counterexamples.push_back(text);
+  std::set<std::string> inputs_before, inputs_after;
+  for (const auto& [k, text] : before) inputs_before.insert(input_of(k));
+  for (const auto& [k, text] : after) inputs_after.insert(input_of(k));
+  std::string another_example;
+  for (const auto& [k, text] : after) {
+    if (before.count(k)) continue;
+    if (!inputs_before.count(input_of(k))) {
+      if (ch.newly_failing++ == 0) ch.counterexamples.push_back(text);
+    } else if (ch.another_way++ == 0) {
+      another_example = text;
+    }
+  }
+  if (ch.counterexamples.empty() && !another_example.empty())
+    ch.counterexamples.push_back(another_example);
   for (const auto& [k, text] : before)
-    if (!after.count(k) && ch.repaired++ == 0) ch.repaired_examples.push_back(text);
-  return ch.newly_failing + ch.repaired > 0;
+    if (!inputs_after.count(input_of(k)) && ch.repaired++ == 0)
+      ch.repaired_examples.push_back(text);
+  return ch.newly_failing + ch.another_way + ch.repaired > 0;
 }
 
 // "N newly failing input(s), M repaired input(s)" for a clause failed on
@@ -64,6 +82,8 @@ bool compare_failing_inputs(const ClauseVerdict& was, const ClauseVerdict& now, 
 std::string inputs_text(const ClauseChange& c) {
   std::string t;
   if (c.newly_failing) t += std::to_string(c.newly_failing) + " newly failing input(s)";
+  if (c.another_way)
+    t += (t.empty() ? "" : ", ") + std::to_string(c.another_way) + " input(s) failing another way";
   if (c.repaired) t += (t.empty() ? "" : ", ") + std::to_string(c.repaired) + " repaired input(s)";
   return t;
 }
@@ -98,10 +118,10 @@ void add_busy6_reduction(ReviewReport& rr) {
   std::vector<ClauseChange> add;
   for (const auto& [where, parts] : by_fn) {
     std::string ids;
-    size_t newly = 0, repaired = 0;
+    size_t newly = 0, another = 0, repaired = 0;
     for (const ClauseChange* c : parts) {
       ids += (ids.empty() ? "" : ", ") + c->id;
-      newly += c->newly_failing, repaired += c->repaired;
+      newly += c->newly_failing, another += c->another_way, repaired += c->repaired;
     }
     ClauseChange ch{"BUSY-6",
                     "busy_delay",
@@ -112,7 +132,7 @@ void add_busy6_reduction(ReviewReport& rr) {
                     {},
                     {}};
     ch.where = "follows from BUSY-1/-2/-3/-5 here; changed: " + ids;
-    ch.newly_failing = newly, ch.repaired = repaired;
+    ch.newly_failing = newly, ch.another_way = another, ch.repaired = repaired;
     add.push_back(ch);
   }
   rr.changes.insert(rr.changes.end(), add.begin(), add.end());
@@ -272,7 +292,8 @@ ReviewReport review(const ReviewOptions& ro) {
     unjudged = unjudged || v.status == "error" || v.status == "unknown";
   if (unjudged && !ro.validate.allow_unknown) rr.exit_code = kExitUnjudged;
   for (const auto& c : rr.changes)
-    if ((failing(c.after) && !failing(c.before)) || c.newly_failing > 0) rr.exit_code = kExitFailed;
+    if ((failing(c.after) && !failing(c.before)) || c.newly_failing + c.another_way > 0)
+      rr.exit_code = kExitFailed;
   // An escape attempt on either side fails the review, whatever
   // --allow-unknown says; an interrupt leaves no verdict.
   for (const Report* r : {&rr.before, &rr.after})
@@ -313,9 +334,10 @@ std::string render_review_text(const ReviewReport& rr) {
       if ((c.after == "failed" || c.after == "uncovered") && c.before != "failed" &&
           c.before != "uncovered")
         o << "   NEWLY FAILED";
-      if (c.newly_failing) o << "   NEWLY FAILING INPUTS";
+      if (c.newly_failing + c.another_way) o << "   NEWLY FAILING INPUTS";
       o << "\n";
-      if (c.newly_failing && !c.counterexamples.empty()) o << "      newly failing, e.g.:\n";
+      if (c.newly_failing + c.another_way && !c.counterexamples.empty())
+        o << "      " << (c.newly_failing ? "newly failing" : "failing another way") << ", e.g.:\n";
       for (const auto& x : c.counterexamples) o << "      " << x << "\n";
       for (const auto& x : c.repaired_examples)
         o << "      repaired, e.g. (before the patch):\n      " << x << "\n";
@@ -348,7 +370,7 @@ std::string render_review_markdown(const ReviewReport& rr) {
     for (const auto& c : rr.changes) {
       const bool newly = failing(c.after) && !failing(c.before);
       o << "| " << c.id << " | `" << c.function << "` | " << c.before << " | "
-        << (newly || c.newly_failing ? "**" + c.after + "**" : c.after)
+        << (newly || c.newly_failing + c.another_way ? "**" + c.after + "**" : c.after)
         << (c.where.empty() ? "" : " (" + markdown_cell(c.where) + ")") << " | "
         << (newly ? "newly failed" : inputs_text(c)) << " |\n";
     }
@@ -359,7 +381,10 @@ std::string render_review_markdown(const ReviewReport& rr) {
         << c.after << (inputs_text(c).empty() ? "" : ": " + inputs_text(c))
         << "</summary>\n\n```\n";
       for (const auto& x : c.counterexamples)
-        o << (c.newly_failing ? "newly failing: " : "") << x << "\n";
+        o << (c.newly_failing ? "newly failing: "
+              : c.another_way ? "failing another way: "
+                              : "")
+          << x << "\n";
       for (const auto& x : c.repaired_examples) o << "repaired (before the patch): " << x << "\n";
       o << "```\n</details>\n\n";
     }
@@ -390,7 +415,8 @@ std::string render_review_json(const ReviewReport& rr) {
       << ",\"function\":" << js(c.function) << ",\"file\":" << js(c.file)
       << ",\"before\":" << js(c.before) << ",\"after\":" << js(c.after)
       << ",\"where\":" << js(c.where) << ",\"newly_failing_inputs\":" << c.newly_failing
-      << ",\"repaired_inputs\":" << c.repaired << ",\"counterexamples\":[";
+      << ",\"failing_another_way\":" << c.another_way << ",\"repaired_inputs\":" << c.repaired
+      << ",\"counterexamples\":[";
     for (size_t k = 0; k < c.counterexamples.size(); ++k)
       o << (k ? "," : "") << js(c.counterexamples[k]);
     o << "],\"repaired_examples\":[";

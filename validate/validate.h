@@ -99,7 +99,7 @@ struct Options {
 enum ExitCode : int { kExitHeld = 0, kExitFailed = 1, kExitUsage = 2, kExitUnjudged = 3 };
 
 // How many failing inputs a verdict keeps for review's comparison.
-constexpr size_t kMaxFailingInputs = 512;
+constexpr size_t kMaxFailingInputs = 8192;
 
 struct ClauseVerdict {
   std::string id;         // "BUSY-4"
@@ -261,6 +261,7 @@ struct ClauseChange {
   // after (a change, exit 1: one counterexample shown) and those that
   // failed before and hold after, each counted (ClauseVerdict::failing_inputs).
   size_t newly_failing = 0, repaired = 0;
+  size_t another_way = 0;  // failing on both sides, another way after (a change, exit 1)
   std::vector<std::string> repaired_examples = {};  // one counterexample from before
 };
 

@@ -400,7 +400,7 @@ expect_text new_walk "note: walk: on "
 expect_text new_walk "a walk of its own, judged by the clauses' words (GOV-3) and not an overflow"
 expect_text new_walk "; nearest subject mainline, first: "
 expect_text new_walk "'s walk of its own prediction "
-grep -q "a word wrapped\|the prediction wrapped" "$SCRATCH/new_walk.out" && fail "new_walk: a wrap inferred"
+grep -q "walk: a word wrapped\|the prediction wrapped: " "$SCRATCH/new_walk.out" && fail "new_walk: a wrap inferred"
 expect_no_driver_crash new_walk
 
 # The era of what the ring holds is the text's (next_timer_ns: v5.7 on), not
