@@ -22,10 +22,21 @@ std::string reason_of(const Job& job, const JobResult& r) {
 
 }  // namespace
 
+// A tool job the sandbox could not start: bwrap's own message first.
+void mark_sandbox_start_failure(const Job& job, JobResult& r) {
+  if (r.exec_failed || r.exit_code != 1 || job.err.empty()) return;
+  const std::string err = slurp(job.err);
+  if (err.rfind("bwrap: ", 0) != 0) return;
+  r.exec_failed = true;
+  r.sandbox_error = err.substr(0, err.find('\n'));
+}
+
 std::vector<JobResult> run_jobs_retrying(const std::vector<Job>& jobs, unsigned parallel,
-                                         double deadline) {
+                                         double deadline, bool tool_jobs) {
   const auto t0 = std::chrono::steady_clock::now();
   std::vector<JobResult> res = run_jobs(jobs, parallel, deadline);
+  if (tool_jobs)
+    for (size_t i = 0; i < res.size(); ++i) mark_sandbox_start_failure(jobs[i], res[i]);
   std::vector<Job> again;
   std::vector<size_t> where;
   for (size_t i = 0; i < res.size(); ++i)
@@ -39,6 +50,7 @@ std::vector<JobResult> run_jobs_retrying(const std::vector<Job>& jobs, unsigned 
   const std::vector<JobResult> second = run_jobs(again, parallel, left);
   for (size_t k = 0; k < second.size(); ++k) {
     JobResult r = second[k];
+    if (tool_jobs) mark_sandbox_start_failure(again[k], r);
     if (r.exec_failed) r.sandbox_error = reason_of(again[k], r) + " (started twice)";
     res[where[k]] = r;
   }

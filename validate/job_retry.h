@@ -19,8 +19,14 @@ using sandbox::JobResult;
 // sandbox_error names the reason: the sandbox's own, else the last line the
 // job wrote to stderr (the exec's error), else its exit status; "(started
 // twice)" follows it.
+// `tool_jobs`: the jobs are tools of this suite's choosing (compilers), whose
+// stderr the code under test cannot make begin with the sandbox's own
+// "bwrap: " (a compiler's diagnostics begin with a file name): exit status 1
+// with that line first is then the sandbox's failure to start the tool
+// (bwrap: execvp ...), not the tool's. Never for a harness, whose output is
+// the code under test's.
 std::vector<JobResult> run_jobs_retrying(const std::vector<Job>& jobs, unsigned parallel,
-                                         double deadline = 0);
+                                         double deadline = 0, bool tool_jobs = false);
 
 // Why a job did not start, for a report: the reason above, or "".
 std::string start_failure(const JobResult& r);

@@ -704,6 +704,7 @@ Part check_teo(const Options& opt, const Target& target) {
   }
 
   std::vector<Input> inputs = make_inputs(opt.seed);
+  const size_t idle_inputs = inputs.size();  // a utilised input i has its idle twin at i - this
   if (lay.util) {
     // The util-awareness of v6.3 to v6.10: every input again with the CPU
     // utilised (the clauses hold whatever the utilisation; no subject
@@ -719,7 +720,8 @@ Part check_teo(const Options& opt, const Target& target) {
         "runs with sched_cpu_util() 0 and again with " +
         std::to_string(kBusyUtil) +
         " (SCHED_CAPACITY_SCALE, a utilised CPU); the subjects model an idle CPU, so the "
-        "differential and the acceptances compare the first half only");
+        "differential compares the first half only, and an acceptance covers a utilised "
+        "input's failure only where its idle twin fails the same way at the same step");
   }
   // --budget is the part's: the runs get what the build left of it, no more.
   const Batch plain = run_inputs(hb.plain, inputs, lay, part.temp_dir, budget_left(opt, t0));
@@ -920,7 +922,11 @@ Part check_teo(const Options& opt, const Target& target) {
         const std::string clause = id;  // clang 14: no lambda capture of a structured binding
         for (size_t j = 0; j < subjects.size(); ++j)
           if (std::all_of(at->second.begin(), at->second.end(), [&](const auto& ik) {
-                return breaks[j].count({clause, ik.first, ik.second}) > 0;
+                // A utilised input: the subject (an idle CPU's) shares the
+                // failure when the idle twin fails the clause at the same
+                // step and the subject breaks it there too.
+                const size_t i = inputs[ik.first].util != 0 ? ik.first - idle_inputs : ik.first;
+                return breaks[j].count({clause, i, ik.second}) > 0;
               }))
             v.fails_like.push_back(std::string(subjects[j].name));
       }

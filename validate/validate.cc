@@ -247,7 +247,7 @@ HarnessBuild build_harness(const Options& opt, const std::string& dir,
   }
   // One deadline for all of them: a third build that starts when one of the
   // first two ends gets what is left, not a budget of its own.
-  auto built = run_jobs_retrying(builds, 2, opt.budget_seconds);
+  auto built = run_jobs_retrying(builds, 2, opt.budget_seconds, /*tool_jobs=*/true);
   // A pulled-in item (not a function under test) that does not compile or
   // link with the shims is dropped, a function the code only refers to
   // keeping a stub (drop_failing_items), and the builds are made again from
@@ -291,7 +291,7 @@ HarnessBuild build_harness(const Options& opt, const std::string& dir,
       hb.error = "cannot write " + tu;
       return hb;
     }
-    built = run_jobs_retrying(builds, 2, left());
+    built = run_jobs_retrying(builds, 2, left(), /*tool_jobs=*/true);
     failed_output = failed_text();
     all_output += failed_output;
   }

@@ -9,7 +9,8 @@
 #     (one counterexample, exit 1), those it repairs are counted (BUSY-7 in
 #     early boot when extended delays start to sleep before the scheduler
 #     runs, as 38f7b7067dae did; STATES-4 on the 0-latency record, as
-#     71737a6c2a8f repaired it); BUSY-6 named beside BUSY-1/-2/-3/-5;
+#     71737a6c2a8f repaired it, with the inputs the old defaults had hidden
+#     newly failing); BUSY-6 named beside BUSY-1/-2/-3/-5;
 #   - STATES-6 judged only where the CEDE(0) fix-up runs: a parser-only file
 #     (054e44ba99ae's shape) has it absent, and the ungated fix-up
 #     (d947fb4c965c's) fails it: absent -> failed;
@@ -92,13 +93,17 @@ patch_of "$SCRATCH/states.patch" drivers/cpuidle/cpuidle-pseries.c "$SCRATCH/sta
   "$SCRATCH/states_after.c" "cpuidle: pseries: skip the 0-latency record"
 run states review "$SCRATCH/states.patch" --kernel-tree "$SCRATCH/states_tree" --component states \
   --budget "$BUDGET" --no-sanitizers --inputs generated,z3
-expect_rc states 0
+# The 0-latency records are repaired; where the smallest other record is
+# 10 µs the defaults CEDE kept before happened to be right, and the
+# truncation now shows there: newly failing inputs too (exit 1).
+expect_rc states 1
 expect_text states "STATES-4 [fixup_cede0_latency] failed -> failed: "
 expect_text states " repaired input(s)"
 expect_text states "repaired, e.g. (before the patch):"
-grep -q "STATES-4.* newly failing" "$SCRATCH/states.out" && fail "states: STATES-4 newly failing inputs"
 grep -A1 "repaired, e.g." "$SCRATCH/states.out" | grep -q "0 ticks = 0 µs" ||
   fail "states: the repaired STATES-4 input has no 0-latency record"
+grep -A1 "newly failing, e.g." "$SCRATCH/states.out" | grep -q "0 ticks = 0 µs.*10 µs" ||
+  fail "states: the newly failing STATES-4 input is not one the defaults hid"
 
 # --- STATES-6: judged where the fix-up runs ----------------------------------
 # Before: the XCEDE parser alone, which the probe calls on a dedicated LPAR

@@ -241,7 +241,7 @@ cmp -s "$UTIL" "$SCRATCH/teo_util_late.c" && fail "util_late: nothing changed"
 run util_late --source "$SCRATCH/teo_util_late.c" --component teo --budget "$BUDGET"
 expect_rc util_late 1
 expect_clause util_late TEO-2 failed
-grep "^      " "$SCRATCH/util_late.out" | grep -q "CPU utilised (sched_cpu_util() 1024)" ||
+grep "^    " "$SCRATCH/util_late.out" | grep -q "CPU utilised (sched_cpu_util() 1024)" ||
   fail "util_late: the counterexample is not a utilised CPU's"
 expect_no_driver_crash util_late
 
