@@ -313,6 +313,8 @@ HarnessBuild build_harness(const Options& opt, const std::string& dir,
                          tail(first_plain_output, 30);
     if (built[0].timed_out || built[0].skipped)
       hb.verdict_reason = "not judged: the harness's build ran out of the budget";
+    else if (built[0].exec_failed)  // the sandbox's or the exec's own reason, in every format
+      hb.verdict_reason = hb.error;
     else if (!built[0].exec_failed && !what.empty())
       hb.verdict_reason = "the harness does not compile: " + what;
     return hb;
