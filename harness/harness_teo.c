@@ -10,12 +10,13 @@
  * (TEO_HAVE_RECENT: bins' recent and the recent_idx ring of 6.1;
  * TEO_HAVE_TICK_HITS: 6.12; TEO_HAVE_TOTAL_TICK, TEO_HAVE_TICK_INTERCEPTS,
  * TEO_HAVE_SHORT_IDLES, TEO_HAVE_TICK_WAKEUP: v6.19 and later;
- * TEO_HAVE_TIME_SPAN: 6.1, 6.12).
+ * TEO_HAVE_TIME_SPAN: 6.1, 6.12; TEO_HAVE_UTIL_THRESHOLD: v6.3 to v6.10's
+ * util-awareness).
  *
  *   harness_teo [trace]   inputs on stdin, results on stdout
  *
  * Input, one line each (blank lines are skipped):
- *   <id> <hz> <states> <steps>
+ *   <id> <hz> <states> <steps> [util=<sched_cpu_util()>]
  * states: comma-separated "<exit latency ns>:<target residency ns>:<flags>",
  * flags "-" or letters p (CPUIDLE_FLAG_POLLING), d (states_usage[i].disable);
  * steps: semicolon-separated
@@ -23,7 +24,9 @@
  *   <residency ns>/<tick woke 0|1>/<poll_time_limit 0|1>
  *
  * Per input the per-CPU struct teo_cpu starts as teo_enable_device() leaves
- * it (zeroed; 6.1's recent slots -1) and dev->last_state_idx = -1 (nothing
+ * it (zeroed; 6.1's recent slots -1; util_threshold as v6.3's sets it,
+ * the capacity shifted by the file's UTIL_THRESHOLD_SHIFT; sched_cpu_util()
+ * answers the input's util, 0 when not given) and dev->last_state_idx = -1 (nothing
  * to learn at the first selection). Per step: the scenario is set,
  * teo_select(drv, dev, &stop_tick) runs (stop_tick preset true, the core's
  * default; teo_update() of the previous period runs inside it, as in the
@@ -196,6 +199,9 @@ static void run_input(long long id, bool trace, unsigned hz) {
 #ifdef TEO_HAVE_RECENT
   for (unsigned j = 0; j < ARRAY_SIZE(teo_cpus.recent_idx); j++) teo_cpus.recent_idx[j] = -1;
 #endif
+#if defined(TEO_HAVE_UTIL_THRESHOLD) && defined(UTIL_THRESHOLD_SHIFT)
+  teo_cpus.util_threshold = arch_scale_cpu_capacity(0) >> UTIL_THRESHOLD_SHIFT;
+#endif
   memset(&gov_env, 0, sizeof(gov_env));
   gov_env.tick_nsec = (1000000000ULL + hz / 2) / hz;
   gov_env.tick_usec = (1000000ULL + hz / 2) / hz;
@@ -258,8 +264,14 @@ static void run_input(long long id, bool trace, unsigned hz) {
 }
 
 static void teo_input(long long id, char **f, int nf, bool trace) {
-  (void)nf;
   char *end;
+  teo_env_util = 0;
+  if (nf > 3) {
+    if (strncmp(f[3], "util=", 5)) bad_input("the fourth field is not util=<value>");
+    errno = 0;
+    teo_env_util = strtoul(f[3] + 5, &end, 10);
+    if (end == f[3] + 5 || *end || errno) bad_input("util is not a number");
+  }
   const long hz = strtol(f[0], &end, 10);
   if (end == f[0] || *end || hz < 1 || hz > 100000) bad_input("hz is not a number in 1..100000");
   parse_states(f[1]);
@@ -289,6 +301,8 @@ int main(int argc, char **argv) {
 #else
   backstop_report = backstop_hang_line;
   install_traps();
-  return harness_input_loop(teo_input, 3, 3, "expected four fields: <id> <hz> <states> <steps>", trace);
+  return harness_input_loop(teo_input, 3, 4,
+                            "expected four or five fields: <id> <hz> <states> <steps> [util=N]",
+                            trace);
 #endif
 }

@@ -297,7 +297,23 @@ UpdateJudgement judge_update(const UpdateIn& in, const UpdateSeen& seen) {
     const u128 g = u128{got} * kNsecPerUsec;  // ns
     const u128 slack = kNsecPerUsec * unit;
     const bool consistent = ratio_ok && g + slack >= lo * unit && g <= hi * unit + slack;
-    if (consistent) {
+    // The measured residency, told apart from any deduction of the exit
+    // latency from it (or half of it) only where they differ in us.
+    const u128 residency_us = in.residency * unit / kNsecPerUsec;
+    const u128 less_exit_us = in.residency > in.exit_latency
+                                  ? (in.residency - in.exit_latency) * unit / kNsecPerUsec
+                                  : residency_us + 1;
+    const u128 half_us = in.residency / 2 * unit / kNsecPerUsec;
+    // (A residency below the exit latency, or one the timer clamps to, says
+    // nothing of the era: any rule's duration may equal it.)
+    const u128 timer_us = in.next_timer * unit / kNsecPerUsec;
+    if (in.ns_era && in.residency > in.exit_latency && u128{got} == residency_us &&
+        residency_us != less_exit_us && residency_us != half_us && residency_us != timer_us) {
+      j.gov8 = text8 + ": the measured residency, which only the ring of before v3.16 held (" +
+               "this text is of the v5.7-on era: its struct menu_device keeps next_timer_ns; " +
+               "that era's ring holds the learned duration, the residency less the exit " +
+               "latency)";
+    } else if (consistent) {
       if (j.differs.empty() && j.gov5.empty())
         j.differs = text8 + ", a duration its own correction factor " + dec(got_f) +
                     " shows (another learning rule)";

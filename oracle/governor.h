@@ -151,6 +151,12 @@ struct UpdateIn {
   // ring holds"): the ring holds the measured residency, in us, not the
   // duration the factor learns.
   bool ring_holds_residency = false;
+  // The text's era as its other markers show it (struct menu_device keeps
+  // next_timer_ns: v5.7 on; validate sets it from the text, never from what
+  // the update does): a ring slot holding the measured residency, which
+  // only the era before v3.16 stored, is then GOV-8's failure with the era
+  // named, not another learning rule stored faithfully.
+  bool ns_era = false;
 };
 struct UpdateSteps {
   bool tick_guess = false;    // the tick woke a period meant to be long

@@ -330,3 +330,7 @@ fi
 echo
 echo "== validate on the POWER targets (issue 37)"
 "$root/scripts/bench-targets.sh" "$idlespec_bin"
+
+echo
+echo "== review of a one-function patch (issue 49)"
+"$root/scripts/bench-review.sh" "$idlespec_bin"

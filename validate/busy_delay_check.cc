@@ -50,6 +50,7 @@
 #include "sandbox/process.h"
 #include "validate/component.h"
 #include "validate/input_check.h"
+#include "validate/job_retry.h"
 
 namespace idlespec::validate {
 namespace {
@@ -83,6 +84,11 @@ struct ClauseEvidence {
   // finding of the early-boot or delay-time runs), which no subject shares.
   std::vector<std::pair<uint32_t, bool>> cases;
   bool foreign = false;
+  // The failing inputs for review (ClauseVerdict::failing_inputs): the
+  // status (each one of a small group, the range of a large one) and
+  // need_resched, or the early-boot step and what it expected; never the
+  // answer, so that a patch that fails one input otherwise is no change.
+  std::map<std::string, std::string> inputs;
 };
 using Evidence = std::map<std::string, ClauseEvidence>;
 
@@ -92,8 +98,11 @@ using Evidence = std::map<std::string, ClauseEvidence>;
 constexpr size_t kMaxCases = 4096;
 
 void add_finding(Evidence& ev, const std::string& clause, const std::string& text,
-                 unsigned long long times = 1, const std::pair<uint32_t, bool>* call = nullptr) {
+                 unsigned long long times = 1, const std::pair<uint32_t, bool>* call = nullptr,
+                 const std::vector<std::string>& keys = {}) {
   auto& e = ev[clause];
+  for (const std::string& k : keys.empty() ? std::vector<std::string>{text} : keys)
+    if (e.inputs.size() < kMaxFailingInputs) e.inputs.emplace(k, text);
   if (!call)
     e.foreign = true;
   else if (e.cases.size() < kMaxCases &&
@@ -172,6 +181,24 @@ std::string group_suffix(const bo::StatusGroup& g) {
   return b;
 }
 
+// The failing inputs of a group (Evidence::inputs): each status of a small
+// group, the range of a large one (a class of statuses answered alike).
+std::vector<std::string> input_keys(const bo::StatusGroup& g, const std::string& how) {
+  std::vector<std::string> k;
+  char b[64];
+  if (g.count <= 64) {
+    for (uint64_t s = g.first; s < uint64_t{g.first} + g.count; ++s) {
+      std::snprintf(b, sizeof(b), "status 0x%08llx, ", static_cast<unsigned long long>(s));
+      k.push_back(b + how);
+    }
+  } else {
+    std::snprintf(b, sizeof(b), "statuses 0x%08x..0x%08llx, ", g.first,
+                  static_cast<unsigned long long>(g.first + g.count - 1));
+    k.push_back(b + how);
+  }
+  return k;
+}
+
 // OBS time LO HI MS: BUSY-4 on each group.
 void judge_time_run(Evidence& ev, uint32_t lo, uint32_t hi, uint32_t ms) {
   for (const bo::StatusGroup& g : bo::status_groups(lo, hi)) {
@@ -179,7 +206,8 @@ void judge_time_run(Evidence& ev, uint32_t lo, uint32_t hi, uint32_t ms) {
     char b[96];
     std::snprintf(b, sizeof(b), ": rtas_busy_delay_time returned %u, expected %u", ms,
                   bo::spec_delay_time_ms(g.first));
-    add_finding(ev, "BUSY-4", status_prefix(g.first, "time", 0) + b + group_suffix(g), g.count);
+    add_finding(ev, "BUSY-4", status_prefix(g.first, "time", 0) + b + group_suffix(g), g.count,
+                nullptr, input_keys(g, "time"));
   }
 }
 
@@ -200,7 +228,7 @@ void judge_policy_run(Evidence& ev, int nr, uint32_t lo, uint32_t hi, const Answ
       const std::pair<uint32_t, bool> call{g.first, nr != 0};
       add_finding(ev, bo::clause_id(i),
                   status_prefix(g.first, "policy", nr) + ": " + what + group_suffix(g), g.count,
-                  &call);
+                  &call, input_keys(g, "need_resched=" + std::to_string(nr)));
     }
   }
 }
@@ -242,7 +270,38 @@ void judge_early(Evidence& ev, const std::vector<bo::Call>& calls,
               describe_answer(answers[step - 1]) +
               (answers[step - 1].retry ? ", retry" : ", no retry") + "; ";
     }
-    add_finding(ev, v.clause, where + v.message, v.occurrences);
+    // The input: the phase, the step and what the spec expected there
+    // (the message's "requested ..." is the answer, left out).
+    std::string expected = v.message;
+    const size_t req = expected.find(": requested ");
+    if (req != std::string::npos) {
+      const size_t semi = expected.find("; ", req);
+      expected.erase(req, semi == std::string::npos ? std::string::npos : semi - req);
+    }
+    // The loop and call numbers follow the answers (a retry continues a
+    // loop): the step alone names the input.
+    const size_t loop_at = expected.find(" (loop ");
+    const size_t loop_end = loop_at == std::string::npos ? loop_at : expected.find(')', loop_at);
+    if (loop_end != std::string::npos) expected.erase(loop_at, loop_end + 1 - loop_at);
+    std::string phase;
+    if (step >= 1 && step <= calls.size())
+      for (const auto& [first, p] : phases)
+        if (first <= step - 1) phase = p;
+    // How it failed, in the spec's early-boot terms (before the scheduler
+    // runs, a sleep is another failure than no delay at all): after a tab,
+    // so that review tells an input failing another way from one that
+    // failed the same way (validate/review.cc).
+    std::string how;
+    if (step >= 1 && step <= calls.size()) {
+      const Answer& a = answers[step - 1];
+      // The shim's primitives: 4 mdelay, 5 udelay, 7 ndelay busy-wait; the others sleep.
+      const bool busy_wait = a.primitive == 4 || a.primitive == 5 || a.primitive == 7;
+      how = a.sleeps == 0 ? (a.yields ? "a yield, no delay" : "no delay")
+            : busy_wait   ? "a busy-wait delay"
+                          : "a sleep (the scheduler's)";
+    }
+    add_finding(ev, v.clause, where + v.message, v.occurrences, nullptr,
+                {"early boot, " + (phase.empty() ? "" : phase + ", ") + expected + "\t" + how});
   }
 }
 
@@ -550,7 +609,7 @@ Part check_busy_delay(const Options& opt, const Target& target) {
       if (runs[i].build == "sanitizers") j.env = sanitizer_env();
       jobs.push_back(j);
     }
-    auto results = run_jobs(jobs, cpu_count(), as_deadline(budget_left(opt, t0)));
+    auto results = run_jobs_retrying(jobs, cpu_count(), as_deadline(budget_left(opt, t0)));
     // Each run's output; a run the hang backstop ended goes on after the
     // status it hung on, in a new process, its output appended.
     std::vector<std::string> outs, errs;
@@ -581,7 +640,7 @@ Part check_busy_delay(const Options& opt, const Target& target) {
         again.push_back(j);
       }
       if (again.empty()) break;
-      const auto more = run_jobs(again, cpu_count(), as_deadline(budget_left(opt, t0)));
+      const auto more = run_jobs_retrying(again, cpu_count(), as_deadline(budget_left(opt, t0)));
       for (size_t k = 0; k < which.size(); ++k) {
         const size_t i = which[k];
         const double before = results[i].seconds;
@@ -708,6 +767,7 @@ Part check_busy_delay(const Options& opt, const Target& target) {
       v.counterexamples.assign(
           e.findings.begin(),
           e.findings.begin() + std::min(e.findings.size(), kMaxCounterexamples));
+      v.failing_inputs.assign(e.inputs.begin(), e.inputs.end());
       if (e.findings_total > v.counterexamples.size())
         v.coverage = std::to_string(e.findings_total) + " findings; ";
       // Replay: the kept harness (--keep-temp) on the first status alone.

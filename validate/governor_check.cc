@@ -47,13 +47,18 @@
 //            get_typical_interval() answers, read back on the ring the
 //            selection predicted from (an answer outside the ring's samples,
 //            or one a predictor gives only with an accumulator in 32 bits);
-//            in the predictor, a choice that every subject's walk gives only
-//            for predictions outside what exact arithmetic allows the known
-//            predictors (the oracle's timer estimate, each within a
-//            microsecond), when every divergence of the input is some
-//            prediction's walk. A prediction or a learning that merely
-//            differs from the subject's is the differential's report
-//            (notes), not GOV-5.
+//            in the predictor (governor_gov5.cc), a wrap the arithmetic
+//            shows: the file's prediction recomputed from its own inputs (the
+//            time to the next timer and factor it recorded, its own
+//            get_typical_interval() answer, the known predictors') with one
+//            word wrapped where the exact value does not fit it, whose walk
+//            gives the choice that exact arithmetic does not, when every
+//            divergence of the input is some prediction's walk. A choice no
+//            prediction explains is never blamed on a wrap by elimination:
+//            it is a walk of its own (a note naming the nearest subject and
+//            where it differs; GOV-3 by the clause's words). A prediction or
+//            a learning that merely differs from the subject's is the
+//            differential's report (notes), not GOV-5.
 //   GOV-6    searched: families of inputs that differ only in the last
 //            step's latency limit (the same learned state), and selections
 //            with the same walk inputs whose predictions are known (GOV-3
@@ -116,6 +121,7 @@
 #include "sandbox/process.h"
 #include "sandbox/sandbox.h"
 #include "validate/component.h"
+#include "validate/governor_gov5.h"
 #include "validate/input_check.h"
 
 namespace idlespec::validate {
@@ -820,7 +826,8 @@ struct Judged {
   // GOV-3: how each selection's prediction and path were found.
   size_t gov3_exact = 0, gov3_family = 0, gov3_other = 0, gov3_wrapped = 0, gov3_wording = 0;
   size_t gov3_unjudged = 0;
-  size_t declined = 0;                    // selections that answered -1 (Input::may_decline)
+  size_t gov3_beyond = 0;  // beyond GOV-5's ranges, a walk of a prediction outside them
+  size_t declined = 0;     // selections that answered -1 (Input::may_decline)
   std::string family_first, other_first;  // the first selection of each kind
   // GOV-5 through the walk: the first divergence only a prediction outside
   // exact arithmetic's range explains, set only when every divergence of the
@@ -828,6 +835,7 @@ struct Judged {
   // walk is not the subject's).
   std::string gov5_walk;
   bool walk_differs = false;
+  std::string new_walk;        // the first choice no prediction explains (a walk of its own)
   std::string update_differs;  // menu_update() learns otherwise, without a wrap
   std::vector<Known> known;
   size_t gov8_stored = 0;
@@ -917,8 +925,9 @@ uint32_t typical_two_pass_zeros(const std::array<uint32_t, gov::kIntervals>& iv)
 struct WalkBase {
   gov::Prediction<Concrete> p;  // predicted_ns set per candidate
   bool timer = false;
-  std::vector<std::pair<std::string, uint64_t>> family;  // predictor -> prediction (ns)
-  uint64_t subject_ns = 0;                               // the matched subject's predictor
+  std::vector<std::pair<std::string, uint64_t>> family;    // predictor -> prediction (ns)
+  std::vector<std::pair<std::string, uint32_t>> typicals;  // predictor -> typical interval (us)
+  uint64_t subject_ns = 0;                                 // the matched subject's predictor
   uint64_t low = 0, high = ~uint64_t{0};  // what exact arithmetic allows a known predictor
 };
 
@@ -948,6 +957,11 @@ WalkBase walk_base(const Input& input, const Sel& s, const Step& x, const gf::Su
     const uint64_t t = uint64_t{typical} * gov::kNsecPerUsec;
     return w.timer ? std::min(t, timer_words) : t;
   };
+  w.typicals = {
+      {"two-pass (v6.14)", two_pass},
+      {"two-pass without the empty-ring check (v5.x..v6.1)", typical_two_pass_zeros(d.iv)},
+      {"both-ends (v6.15)", both_ends},
+      {"both-ends keeping the maximum (85975daeaa4d)", keeps_max}};
   w.family = {
       {"two-pass (v6.14)", predict(two_pass)},
       {"two-pass without the empty-ring check (v5.x..v6.1)", predict(typical_two_pass_zeros(d.iv))},
@@ -1229,6 +1243,7 @@ Judged judge(const Input& input, const Outcome& o, size_t subject, bool ring_hol
       ui.poll_time_limit = prev->poll_limit;
       ui.factor = pre.f[pre.bucket];
       ui.ring_holds_residency = ring_holds_residency;
+      ui.ns_era = !pre.us && !ring_holds_residency;  // the text's marker: next_timer_ns
       const size_t slot = static_cast<size_t>(pre.ptr);
       const gov::oracle::UpdateJudgement uj =
           gov::oracle::judge_update(ui, {s.after.f[pre.bucket], s.after.iv[slot]});
@@ -1343,26 +1358,64 @@ Judged judge(const Input& input, const Outcome& o, size_t subject, bool ring_hol
         break;
       }
     }
-    if (!done && explainer) {
-      // Only a prediction exact arithmetic cannot produce explains it.
-      ++r.gov3_wrapped;
+    if (!done && in_range && in_ring_range(s.after)) {
+      // GOV-5 through the walk: the file's own prediction recomputed from
+      // its inputs with one word wrapped (governor_gov5.cc), walked by some
+      // subject, gives the choice that exact arithmetic does not.
+      gov5::PredictionInputs pi;
+      pi.next_timer_ns = w.p.next_timer_ns.v;
+      pi.factor = s.after.f[std::min<uint32_t>(s.after.bucket, gov::kBuckets - 1)];
+      pi.timer = w.timer;
+      if (s.typical >= 0 && s.typical <= gov::kUintMax)
+        pi.typicals.push_back({"file's own", static_cast<uint32_t>(s.typical)});
+      pi.typicals.insert(pi.typicals.end(), w.typicals.begin(), w.typicals.end());
+      for (const gov5::WrappedPrediction& wp : gov5::wrapped_predictions(pi)) {
+        for (const gf::Subject* by : order) {
+          const auto ww = walk_by(by, wp.predicted_ns);
+          if (!same(ww)) continue;
+          ++r.gov3_wrapped;
+          judge3(ww, std::string(by->name) + "'s walk of the wrapped prediction " +
+                         ns_text(wp.predicted_ns));
+          wrapped.push_back(
+              {k, at + ": " +
+                      gov5::wrap_text(wp, std::string(by->name),
+                                      choice_text(walk_by(by, wp.exact_ns).idx.v,
+                                                  walk_by(by, wp.exact_ns).stop_tick))});
+          done = true;
+          break;
+        }
+        if (done) break;
+      }
+    }
+    const bool judged5 = in_range && in_ring_range(s.after);
+    if (!done && !judged5 && explainer) {
+      // Beyond the ranges GOV-5 is stated for: some subject's walk of a
+      // prediction outside what exact arithmetic allows gives the choice;
+      // GOV-3 is judged on that walk, and no claim is made about the walk.
+      ++r.gov3_beyond;
       const Range& g = theirs.front();
       judge3(g.walk, std::string(explainer->name) + "'s walk of a prediction of " + ns_text(g.lo));
-      if (explainer == &subj && in_range && in_ring_range(s.after)) {
-        std::string dev = "next_timer " + ns_text(w.p.next_timer_ns.v);
-        if (w.timer)
-          dev += ", correction factor " +
-                 std::to_string(s.after.f[std::min<uint32_t>(s.after.bucket, 5)]) + " of bucket " +
-                 std::to_string(s.after.bucket);
-        wrapped.push_back(
-            {k, at + ", which " + std::string(subj.name) + "'s walk gives for a prediction of " +
-                    ns_text(g.lo) + "; exact arithmetic predicts " + ns_text(w.subject_ns) + " (" +
-                    dev + "), where it gives " + choice_text(exact.idx.v, exact.stop_tick) +
-                    "; no prediction in " + range_text(w.low, w.high) +
-                    " (what exact arithmetic allows the known predictors) gives "
-                    "the choice, by any subject's walk: a word wrapped"});
-      }
-    } else if (!done) {
+      done = true;
+    }
+    if (!done && judged5 && r.new_walk.empty()) {
+      // No prediction, exact or wrapped, explains the choice: the file's
+      // walk is not a subject's (a note, not an overflow). Where the nearest
+      // subject differs: what it chooses from its own prediction, and the
+      // predictions (if any) for which it would make the file's choice.
+      std::string ranges;
+      for (size_t q = 0; q < theirs.size() && q < 3; ++q)
+        ranges += (q ? ", " : "") + range_text(theirs[q].lo, theirs[q].hi);
+      r.new_walk = at + "; " + std::string(subj.name) + "'s walk of its own prediction " +
+                   ns_text(w.subject_ns) + " gives " + choice_text(exact.idx.v, exact.stop_tick) +
+                   (explainer != nullptr && !ranges.empty()
+                        ? "; " + std::string(explainer->name) +
+                              "'s walk gives the file's choice only for predictions in " + ranges
+                        : "; no subject's walk of any prediction gives the file's choice") +
+                   ", none of which the file's predictor (exact, or with a word wrapped) makes "
+                   "here (" +
+                   range_text(w.low, w.high) + " is what exact arithmetic allows)";
+    }
+    if (!done) {
       // No subject's walk of any prediction gives it: the clause's own words.
       // Exempt: the fall-back, the GOV-1 exceptions, a choice the polling
       // rule or the tick-stopped promotion could make; else the target
@@ -1632,6 +1685,8 @@ Part check_governor(const Options& opt, const Target& target) {
   size_t gov8_input = 0;
   long long gov8_step = -1;
   std::vector<std::pair<size_t, std::string>> walk_findings;
+  std::string new_walk;
+  size_t new_walks = 0;
   std::vector<Known> known;
   size_t walk_differs = 0, declined = 0;
   for (size_t i = 0; i < inputs.size(); ++i) {
@@ -1647,7 +1702,7 @@ Part check_governor(const Options& opt, const Target& target) {
         selections += jd.selections, gov5_update += jd.gov5_update, gov8_stored += jd.gov8_stored;
         gov5_predict += jd.gov5_predict, gov5_typical += jd.gov5_typical;
         g3_exact += jd.gov3_exact, g3_family += jd.gov3_family, g3_other += jd.gov3_other;
-        g3_wrapped += jd.gov3_wrapped, g3_wording += jd.gov3_wording;
+        g3_wrapped += jd.gov3_wrapped + jd.gov3_beyond, g3_wording += jd.gov3_wording;
         g3_unjudged += jd.gov3_unjudged;
         declined += jd.declined;
         if (gov8_accepted.empty() && !jd.gov8_accepted.empty())
@@ -1656,6 +1711,8 @@ Part check_governor(const Options& opt, const Target& target) {
         if (other_first.empty()) other_first = jd.other_first;
         if (update_differs.empty()) update_differs = jd.update_differs;
         walk_differs += jd.walk_differs;
+        new_walks += !jd.new_walk.empty();
+        if (new_walk.empty()) new_walk = jd.new_walk;
         if (!jd.gov5_walk.empty()) walk_findings.push_back({i, jd.gov5_walk});
         for (auto& k : jd.known) known.push_back(std::move(k));
       }
@@ -1666,6 +1723,16 @@ Part check_governor(const Options& opt, const Target& target) {
   // everywhere: every divergence of every input is explained by one.
   if (walk_differs == 0)
     for (const auto& w : walk_findings) findings["GOV-5"].push_back(w);
+  if (!new_walk.empty())
+    part.notes.push_back(
+        "walk: on " + std::to_string(new_walks) +
+        " input(s) the file's choice is no subject's walk of any prediction its predictor makes "
+        "(exact, or with a word wrapped): a walk of its own, judged by the clauses' words (GOV-3) "
+        "and not an overflow (GOV-5 fails only on a wrap its arithmetic shows)" +
+        (walk_findings.empty()
+             ? std::string()
+             : "; the wraps seen beside it are not blamed while the walk differs") +
+        "; nearest subject " + sname + ", first: " + new_walk);
   if (declined > 0)
     part.notes.push_back(std::to_string(declined) +
                          " input(s) ended where menu_select() answered -1, no state: before "
@@ -1811,7 +1878,7 @@ Part check_governor(const Options& opt, const Target& target) {
                                  it->second.find(kFollowsGov5) != std::string::npos))
           found = it->second;
         else if (clause == "GOV-5" && !jd.gov5_walk.empty() &&
-                 text.find("walk gives") != std::string::npos)
+                 text.find("the prediction wrapped: ") != std::string::npos)
           found = jd.gov5_walk;
         if (!found.empty() && keep) {
           const std::vector<std::string> like = failing_like(c, b.outcomes[i], clause);
@@ -1942,6 +2009,10 @@ Part check_governor(const Options& opt, const Target& target) {
         if (k != start) v.counterexamples.push_back(list[k].second);
       v.coverage =
           std::to_string(list.size()) + " of " + std::to_string(inputs.size()) + " inputs fail";
+      // The inputs are the seed's alike on every run (review compares them).
+      for (const auto& [i, t] : list)
+        if (v.failing_inputs.size() < kMaxFailingInputs)
+          v.failing_inputs.emplace_back(input_line(0, inputs[i]), t);
       const std::string line = input_line(0, small);
       v.replay = "printf '" + line.substr(0, line.size() - 1) + "\\n' | " +
                  (san && text.find("San ") != std::string::npos ? "harness_san trace" : "harness");
@@ -1963,10 +2034,12 @@ Part check_governor(const Options& opt, const Target& target) {
                    " failing inputs follow from GOV-5 (the update wrapped); the others do not";
         }
       }
-      if (id == "GOV-5" && text.find("walk gives") != std::string::npos)
-        v.note = "the prediction is inferred: the file's choice is subject " + sname +
-                 "'s walk only of predictions exact arithmetic cannot give from the file's "
-                 "learned state, and every divergence of the input is some prediction's walk";
+      if (id == "GOV-5" && text.find("the prediction wrapped: ") != std::string::npos)
+        v.note =
+            "the prediction is recomputed from the file's own inputs (its time to the next "
+            "timer, correction factor and typical interval): with the word named wrapped it "
+            "gives the file's choice, exactly it does not, and every divergence of the "
+            "input is some prediction's walk";
     } else if (id == "GOV-8" && !gov8_accepted.empty() && plain.errors.empty()) {
       // No GOV-8 finding, but the violation spec/governor.md accepts for
       // every subject (the truncated KTIME_MAX after a polling time-out

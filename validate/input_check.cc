@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "sandbox/process.h"
+#include "validate/job_retry.h"
 
 namespace idlespec::validate {
 namespace {
@@ -56,7 +57,7 @@ HarnessBatch run_harness_inputs(const std::string& harness, bool sanitizers,
     if (sanitizers) j.argv.push_back("trace"), j.env = sanitizer_env();
     j.in = stem + ".in", j.out = stem + ".out", j.err = stem + ".err";
     j.timeout = left;
-    const JobResult r = run_jobs({j}, 1).front();
+    const JobResult r = run_jobs_retrying({j}, 1).front();
     const std::string out = slurp(j.out);
     std::istringstream is(out);
     size_t last = next;  // the highest id seen + 1

@@ -102,6 +102,12 @@ struct InputChecker {
   std::function<std::optional<std::vector<std::string>>(const std::string& clause, const Input& in,
                                                         const std::string& finding)>
       fails_like;
+  // The inputs every run with the same options draws alike, whatever the
+  // code under test does (generated from the seed, Z3's): their failures
+  // are kept as ClauseVerdict::failing_inputs for review's comparison. A
+  // fuzz campaign's or RapidCheck's inputs follow the code's behaviour and
+  // are not. Null: none is kept.
+  std::function<bool(const Input&)> reproducible;
 };
 
 namespace detail {
@@ -232,6 +238,11 @@ void check_inputs(const Options& opt, const HarnessBuild& hb, const Component& c
         v.counterexamples.push_back(c.describe(inputs[list[k].input]) + ": " + list[k].text);
       v.coverage =
           std::to_string(list.size()) + " of " + std::to_string(inputs.size()) + " inputs fail";
+      if (c.reproducible)
+        for (const auto& x : list)
+          if (v.failing_inputs.size() < kMaxFailingInputs && c.reproducible(inputs[x.input]))
+            v.failing_inputs.emplace_back(c.line(inputs[x.input]),
+                                          c.describe(inputs[x.input]) + ": " + x.text);
       v.replay =
           "printf '0 " + c.line(small) + "\\n' | " + (via_san ? "harness_san trace" : "harness");
       if (const auto n = c.failure_notes.find(id); n != c.failure_notes.end()) v.note = n->second;

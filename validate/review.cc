@@ -37,6 +37,107 @@ std::vector<std::string> components_in(const std::string& path) {
 
 std::string key(const ClauseVerdict& v) { return v.component + " " + v.id + " " + v.function; }
 
+// A clause that fails before and after the patch: the inputs that held
+// before and fail after (newly failing: one counterexample kept), those
+// that failed before and hold after (repaired), and those that fail on both
+// sides in another way (a key's part after a tab says how: busy_delay's
+// early boot, where a sleep before the scheduler runs is another failure
+// than no delay; counted with the newly failing, a new violation there).
+// An input is failing on a side when its key is among that side's failing
+// inputs; both sides ran the same inputs (the checks keep only inputs drawn
+// alike whatever the code does), so a key on one side only is an input the
+// patch changed. A side that kept no inputs (a check that does not record
+// them, or a verdict capped at kMaxFailingInputs) is not compared. True
+// when anything changed.
+bool compare_failing_inputs(const ClauseVerdict& was, const ClauseVerdict& now, ClauseChange& ch) {
+  if (was.failing_inputs.empty() || now.failing_inputs.empty() ||
+      was.failing_inputs.size() >= kMaxFailingInputs ||
+      now.failing_inputs.size() >= kMaxFailingInputs)
+    return false;
+  auto input_of = [](const std::string& k) { return k.substr(0, k.find('\t')); };
+  std::map<std::string, std::string> before(was.failing_inputs.begin(), was.failing_inputs.end());
+  std::map<std::string, std::string> after(now.failing_inputs.begin(), now.failing_inputs.end());
+  std::set<std::string> inputs_before, inputs_after;
+  for (const auto& [k, text] : before) inputs_before.insert(input_of(k));
+  for (const auto& [k, text] : after) inputs_after.insert(input_of(k));
+  std::string another_example;
+  for (const auto& [k, text] : after) {
+    if (before.count(k)) continue;
+    if (!inputs_before.count(input_of(k))) {
+      if (ch.newly_failing++ == 0) ch.counterexamples.push_back(text);
+    } else if (ch.another_way++ == 0) {
+      another_example = text;
+    }
+  }
+  if (ch.counterexamples.empty() && !another_example.empty())
+    ch.counterexamples.push_back(another_example);
+  for (const auto& [k, text] : before)
+    if (!inputs_after.count(input_of(k)) && ch.repaired++ == 0)
+      ch.repaired_examples.push_back(text);
+  return ch.newly_failing + ch.another_way + ch.repaired > 0;
+}
+
+// "N newly failing input(s), M repaired input(s)" for a clause failed on
+// both sides; "" for a verdict that changed.
+std::string inputs_text(const ClauseChange& c) {
+  std::string t;
+  if (c.newly_failing) t += std::to_string(c.newly_failing) + " newly failing input(s)";
+  if (c.another_way)
+    t += (t.empty() ? "" : ", ") + std::to_string(c.another_way) + " input(s) failing another way";
+  if (c.repaired) t += (t.empty() ? "" : ", ") + std::to_string(c.repaired) + " repaired input(s)";
+  return t;
+}
+
+// BUSY-6 (a retry loop's bound) is judged on real text through the
+// per-call clauses (spec/busy_delay.md): a loop whose calls each hold
+// BUSY-1, -2, -3 and -5 holds it. When a patch changes any of them on a
+// function, review names BUSY-6 beside them with the verdict that
+// reduction gives on each side.
+constexpr const char* kBusy6Parts[] = {"BUSY-1", "BUSY-2", "BUSY-3", "BUSY-5"};
+
+bool busy6_part(const std::string& id) {
+  return std::find(std::begin(kBusy6Parts), std::end(kBusy6Parts), id) != std::end(kBusy6Parts);
+}
+
+std::string busy6_status(const std::vector<ClauseVerdict>& side, const std::string& file,
+                         const std::string& fn) {
+  std::set<std::string> st;
+  for (const auto& v : side)
+    if (v.component == "busy_delay" && v.file == file && v.function == fn && busy6_part(v.id))
+      st.insert(v.status);
+  if (st.empty()) return "absent";
+  for (const char* s : {"failed", "uncovered", "error", "unknown", "accepted", "absent", "n/a"})
+    if (st.count(s)) return s;
+  return "held";
+}
+
+void add_busy6_reduction(ReviewReport& rr) {
+  std::map<std::pair<std::string, std::string>, std::vector<const ClauseChange*>> by_fn;
+  for (const auto& c : rr.changes)
+    if (c.component == "busy_delay" && busy6_part(c.id)) by_fn[{c.file, c.function}].push_back(&c);
+  std::vector<ClauseChange> add;
+  for (const auto& [where, parts] : by_fn) {
+    std::string ids;
+    size_t newly = 0, another = 0, repaired = 0;
+    for (const ClauseChange* c : parts) {
+      ids += (ids.empty() ? "" : ", ") + c->id;
+      newly += c->newly_failing, another += c->another_way, repaired += c->repaired;
+    }
+    ClauseChange ch{"BUSY-6",
+                    "busy_delay",
+                    where.second,
+                    where.first,
+                    busy6_status(rr.before.clauses, where.first, where.second),
+                    busy6_status(rr.after.clauses, where.first, where.second),
+                    {},
+                    {}};
+    ch.where = "follows from BUSY-1/-2/-3/-5 here; changed: " + ids;
+    ch.newly_failing = newly, ch.another_way = another, ch.repaired = repaired;
+    add.push_back(ch);
+  }
+  rr.changes.insert(rr.changes.end(), add.begin(), add.end());
+}
+
 }  // namespace
 
 ReviewReport review(const ReviewOptions& ro) {
@@ -161,6 +262,15 @@ ReviewReport review(const ReviewOptions& ro) {
     seen.insert(key(v));
     const auto it = before.find(key(v));
     const std::string was = it == before.end() ? "absent" : it->second->status;
+    if (was == v.status && v.status == "failed") {
+      // Failed on both sides: compare the inputs it fails on.
+      ClauseChange ch{v.id, v.component, v.function, v.file, was, v.status, {}, {}};
+      if (compare_failing_inputs(*it->second, v, ch)) {
+        ch.where = where_text(v);
+        rr.changes.push_back(ch);
+      }
+      continue;
+    }
     if (was == v.status) continue;
     ClauseChange ch{v.id, v.component, v.function, v.file, was, v.status, {}, {}};
     if (v.status == "failed" || v.status == "accepted") ch.counterexamples = v.counterexamples;
@@ -171,6 +281,8 @@ ReviewReport review(const ReviewOptions& ro) {
     if (!seen.count(key(v)))
       rr.changes.push_back({v.id, v.component, v.function, v.file, v.status, "absent", {}, {}});
 
+  add_busy6_reduction(rr);
+
   // 1: a clause newly failed; 3: nothing did, but after the patch something
   // could not be judged (a harness that no longer compiles, an unknown).
   auto failing = [](const std::string& s) { return s == "failed" || s == "uncovered"; };
@@ -180,7 +292,8 @@ ReviewReport review(const ReviewOptions& ro) {
     unjudged = unjudged || v.status == "error" || v.status == "unknown";
   if (unjudged && !ro.validate.allow_unknown) rr.exit_code = kExitUnjudged;
   for (const auto& c : rr.changes)
-    if (failing(c.after) && !failing(c.before)) rr.exit_code = kExitFailed;
+    if ((failing(c.after) && !failing(c.before)) || c.newly_failing + c.another_way > 0)
+      rr.exit_code = kExitFailed;
   // An escape attempt on either side fails the review, whatever
   // --allow-unknown says; an interrupt leaves no verdict.
   for (const Report* r : {&rr.before, &rr.after})
@@ -216,12 +329,18 @@ std::string render_review_text(const ReviewReport& rr) {
     o << "clauses whose verdict changed (before -> after):\n";
     for (const auto& c : rr.changes) {
       o << "  " << c.id << " [" << c.function << "] " << c.before << " -> " << c.after;
+      if (!inputs_text(c).empty()) o << ": " << inputs_text(c);
       if (!c.where.empty()) o << " (" << c.where << ")";
       if ((c.after == "failed" || c.after == "uncovered") && c.before != "failed" &&
           c.before != "uncovered")
         o << "   NEWLY FAILED";
+      if (c.newly_failing + c.another_way) o << "   NEWLY FAILING INPUTS";
       o << "\n";
+      if (c.newly_failing + c.another_way && !c.counterexamples.empty())
+        o << "      " << (c.newly_failing ? "newly failing" : "failing another way") << ", e.g.:\n";
       for (const auto& x : c.counterexamples) o << "      " << x << "\n";
+      for (const auto& x : c.repaired_examples)
+        o << "      repaired, e.g. (before the patch):\n      " << x << "\n";
     }
     o << "unchanged";
   }
@@ -251,16 +370,22 @@ std::string render_review_markdown(const ReviewReport& rr) {
     for (const auto& c : rr.changes) {
       const bool newly = failing(c.after) && !failing(c.before);
       o << "| " << c.id << " | `" << c.function << "` | " << c.before << " | "
-        << (newly ? "**" + c.after + "**" : c.after)
+        << (newly || c.newly_failing + c.another_way ? "**" + c.after + "**" : c.after)
         << (c.where.empty() ? "" : " (" + markdown_cell(c.where) + ")") << " | "
-        << (newly ? "newly failed" : "") << " |\n";
+        << (newly ? "newly failed" : inputs_text(c)) << " |\n";
     }
     o << "\n";
     for (const auto& c : rr.changes) {
-      if (c.counterexamples.empty()) continue;
+      if (c.counterexamples.empty() && c.repaired_examples.empty()) continue;
       o << "<details><summary>" << c.id << " [" << c.function << "] " << c.before << " -> "
-        << c.after << "</summary>\n\n```\n";
-      for (const auto& x : c.counterexamples) o << x << "\n";
+        << c.after << (inputs_text(c).empty() ? "" : ": " + inputs_text(c))
+        << "</summary>\n\n```\n";
+      for (const auto& x : c.counterexamples)
+        o << (c.newly_failing ? "newly failing: "
+              : c.another_way ? "failing another way: "
+                              : "")
+          << x << "\n";
+      for (const auto& x : c.repaired_examples) o << "repaired (before the patch): " << x << "\n";
       o << "```\n</details>\n\n";
     }
   }
@@ -289,9 +414,14 @@ std::string render_review_json(const ReviewReport& rr) {
     o << (i ? "," : "") << "{\"id\":" << js(c.id) << ",\"component\":" << js(c.component)
       << ",\"function\":" << js(c.function) << ",\"file\":" << js(c.file)
       << ",\"before\":" << js(c.before) << ",\"after\":" << js(c.after)
-      << ",\"where\":" << js(c.where) << ",\"counterexamples\":[";
+      << ",\"where\":" << js(c.where) << ",\"newly_failing_inputs\":" << c.newly_failing
+      << ",\"failing_another_way\":" << c.another_way << ",\"repaired_inputs\":" << c.repaired
+      << ",\"counterexamples\":[";
     for (size_t k = 0; k < c.counterexamples.size(); ++k)
       o << (k ? "," : "") << js(c.counterexamples[k]);
+    o << "],\"repaired_examples\":[";
+    for (size_t k = 0; k < c.repaired_examples.size(); ++k)
+      o << (k ? "," : "") << js(c.repaired_examples[k]);
     o << "]}";
   }
   std::string before = render_json(rr.before), after = render_json(rr.after);

@@ -77,7 +77,13 @@ struct Input {
   unsigned hz = 1000;
   std::vector<Entry> table;
   std::vector<Step> steps;
+  // What sched_cpu_util() answers (teo.c of v6.3 to v6.10 reads it): 0, an
+  // idle CPU, or SCHED_CAPACITY_SCALE, a busy one (spec/teo.md).
+  unsigned long util = 0;
 };
+
+// SCHED_CAPACITY_SCALE (harness/shims/teo_env.h): a CPU utilised to capacity.
+constexpr unsigned long kBusyUtil = 1024;
 
 // struct teo_cpu as the harness printed it, and which members it has.
 struct Metrics {
@@ -113,6 +119,9 @@ struct Layout {
   // v6.14 to v6.18: artificial_wakeup instead of tick_wakeup, and `total`
   // decayed on its own (no subject models this era; spec/teo.md, TEO-6).
   bool artificial_wakeup = false;
+  // v6.3 to v6.10: struct teo_cpu has util_threshold (9ce0f7c4bc64's
+  // util-awareness): the inputs run again with the CPU utilised.
+  bool util = false;
   teo::Era era = teo::Era::kMainline;
 };
 
@@ -394,6 +403,7 @@ std::string line_of(const Input& in) {
         static_cast<unsigned long long>(x.residency), x.got_tick ? 1 : 0, x.poll_limit ? 1 : 0);
     s += b;
   }
+  if (in.util) s += " util=" + std::to_string(in.util);
   return s;
 }
 
@@ -536,6 +546,7 @@ std::string describe_step(const Step& x) {
 
 std::string where(size_t id, const Input& in, size_t k) {
   return "input " + std::to_string(id) + (in.name == "random" ? "" : " (" + in.name + ")") +
+         (in.util ? ", CPU utilised (sched_cpu_util() " + std::to_string(in.util) + ")" : "") +
          ", HZ=" + std::to_string(in.hz) + ", table [" + describe_table(in.table) + "], step " +
          std::to_string(k) + " of " + std::to_string(in.steps.size()) + " (" +
          describe_step(in.steps[k]) + ")";
@@ -577,6 +588,7 @@ Layout read_layout(const Extraction& ex) {
   lay.tick_wakeup = has_member(ex.code, "teo_cpu", "tick_wakeup");
   lay.time_span = has_member(ex.code, "teo_cpu", "time_span_ns");
   lay.artificial_wakeup = has_member(ex.code, "teo_cpu", "artificial_wakeup") && !lay.tick_wakeup;
+  lay.util = has_member(ex.code, "teo_cpu", "util_threshold");
   lay.era = lay.recent        ? teo::Era::k61
             : lay.tick_hits   ? teo::Era::k612
             : lay.short_idles ? teo::Era::k619
@@ -594,6 +606,7 @@ std::vector<std::string> layout_defines(const Layout& lay) {
   if (lay.short_idles) defs.push_back("-DTEO_HAVE_SHORT_IDLES");
   if (lay.tick_wakeup) defs.push_back("-DTEO_HAVE_TICK_WAKEUP");
   if (lay.time_span) defs.push_back("-DTEO_HAVE_TIME_SPAN");
+  if (lay.util) defs.push_back("-DTEO_HAVE_UTIL_THRESHOLD");
   return defs;
 }
 
@@ -690,7 +703,26 @@ Part check_teo(const Options& opt, const Target& target) {
                          "; the plain build only (no ASan+UBSan run for teo)");
   }
 
-  const std::vector<Input> inputs = make_inputs(opt.seed);
+  std::vector<Input> inputs = make_inputs(opt.seed);
+  const size_t idle_inputs = inputs.size();  // a utilised input i has its idle twin at i - this
+  if (lay.util) {
+    // The util-awareness of v6.3 to v6.10: every input again with the CPU
+    // utilised (the clauses hold whatever the utilisation; no subject
+    // models it, so the differential leaves these inputs out).
+    const size_t n = inputs.size();
+    for (size_t i = 0; i < n; ++i) {
+      Input busy = inputs[i];
+      busy.util = kBusyUtil;
+      inputs.push_back(std::move(busy));
+    }
+    part.notes.push_back(
+        "struct teo_cpu has util_threshold (the util-awareness of v6.3 to v6.10): every input "
+        "runs with sched_cpu_util() 0 and again with " +
+        std::to_string(kBusyUtil) +
+        " (SCHED_CAPACITY_SCALE, a utilised CPU); the subjects model an idle CPU, so the "
+        "differential compares the first half only, and an acceptance covers a utilised "
+        "input's failure only where its idle twin fails the same way at the same step");
+  }
   // --budget is the part's: the runs get what the build left of it, no more.
   const Batch plain = run_inputs(hb.plain, inputs, lay, part.temp_dir, budget_left(opt, t0));
   part.runs = plain.runs;
@@ -798,11 +830,14 @@ Part check_teo(const Options& opt, const Target& target) {
   {
     std::vector<size_t> equal(subjects.size(), 0);
     std::vector<std::string> first(subjects.size());
+    size_t compared = 0;  // the selections of inputs with an idle CPU (the subjects' model)
     for (size_t j = 0; j < subjects.size(); ++j) {
       for (size_t i = 0; i < inputs.size(); ++i) {
         const Input& in = inputs[i];
         const Outcome& o = plain.outcomes[i];
-        if (!o.reported) continue;
+        if (!o.reported || in.util != 0) continue;
+        if (j == 0)
+          for (size_t k = 0; k < o.sels.size() && o.sels[k].ok; ++k) ++compared;
         const std::vector<TState> st = states_of(in.table);
         teo::ConcreteCpu cpu = teo::fresh_cpu<Concrete>();
         for (size_t k = 0; k < o.sels.size() && o.sels[k].ok; ++k) {
@@ -831,7 +866,7 @@ Part check_teo(const Options& opt, const Target& target) {
     size_t best = 0;
     for (size_t j = 0; j < subjects.size(); ++j) {
       if (equal[j] > equal[best]) best = j;
-      if (selections > 0 && equal[j] == selections)
+      if (compared > 0 && equal[j] == compared)
         all += (all.empty() ? "" : ", ") + std::string(subjects[j].name);
       else
         others += (others.empty() ? "" : ", ") + std::string(subjects[j].name) + " " +
@@ -840,11 +875,11 @@ Part check_teo(const Options& opt, const Target& target) {
     std::string line;
     if (!all.empty())
       line = "differential: the file's index and stop_tick equal subject " + all + " on all " +
-             std::to_string(selections) + " selections (each from the file's own struct teo_cpu)";
+             std::to_string(compared) + " selections (each from the file's own struct teo_cpu)";
     else
       line = "differential: no subject matches every selection; closest " +
              std::string(subjects[best].name) + " (" + std::to_string(equal[best]) + " of " +
-             std::to_string(selections) + "), first departure: " + first[best];
+             std::to_string(compared) + "), first departure: " + first[best];
     if (!others.empty()) line += "; others (equal selections): " + others;
     part.notes.push_back(line);
   }
@@ -878,12 +913,20 @@ Part check_teo(const Options& opt, const Target& target) {
       v.coverage =
           std::to_string(list.size()) + " of " + std::to_string(inputs.size()) + " inputs fail";
       v.replay = "printf '0 " + line_of(inputs[list.front().first]) + "\\n' | harness";
+      // The inputs are the seed's alike on every run (review compares them).
+      for (const auto& [i, text] : list)
+        if (v.failing_inputs.size() < kMaxFailingInputs)
+          v.failing_inputs.emplace_back(line_of(inputs[i]), text);
       if (const auto at = failed_at.find(id); at != failed_at.end()) {
         v.subjects_compared = true;
         const std::string clause = id;  // clang 14: no lambda capture of a structured binding
         for (size_t j = 0; j < subjects.size(); ++j)
           if (std::all_of(at->second.begin(), at->second.end(), [&](const auto& ik) {
-                return breaks[j].count({clause, ik.first, ik.second}) > 0;
+                // A utilised input: the subject (an idle CPU's) shares the
+                // failure when the idle twin fails the clause at the same
+                // step and the subject breaks it there too.
+                const size_t i = inputs[ik.first].util != 0 ? ik.first - idle_inputs : ik.first;
+                return breaks[j].count({clause, i, ik.second}) > 0;
               }))
             v.fails_like.push_back(std::string(subjects[j].name));
       }

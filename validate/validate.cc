@@ -26,6 +26,7 @@
 #include "sandbox/sandbox.h"
 #include "validate/component.h"
 #include "validate/framac.h"
+#include "validate/job_retry.h"
 #include "validate/sanitizer_parity.h"
 #include "validate/series.h"
 #include "validate/sparse_check.h"
@@ -241,7 +242,7 @@ HarnessBuild build_harness(const Options& opt, const std::string& dir,
   }
   // One deadline for all of them: a third build that starts when one of the
   // first two ends gets what is left, not a budget of its own.
-  auto built = run_jobs(builds, 2, opt.budget_seconds);
+  auto built = run_jobs_retrying(builds, 2, opt.budget_seconds, /*tool_jobs=*/true);
   // A pulled-in item (not a function under test) that does not compile or
   // link with the shims is dropped, a function the code only refers to
   // keeping a stub (drop_failing_items), and the builds are made again from
@@ -285,7 +286,7 @@ HarnessBuild build_harness(const Options& opt, const std::string& dir,
       hb.error = "cannot write " + tu;
       return hb;
     }
-    built = run_jobs(builds, 2, left());
+    built = run_jobs_retrying(builds, 2, left(), /*tool_jobs=*/true);
     failed_output = failed_text();
     all_output += failed_output;
   }
@@ -299,13 +300,16 @@ HarnessBuild build_harness(const Options& opt, const std::string& dir,
     for (const auto& l : lacks)
       if (!dropped_names.count(l.substr(0, l.find(':')))) what += (what.empty() ? "" : "; ") + l;
     hb.notes.clear();  // nothing is judged: what was dropped on the way does not matter
-    hb.error = built[0].exec_failed ? "cannot run the C compiler '" + target_cc(opt) + "'"
+    hb.error = built[0].exec_failed ? "cannot run the C compiler '" + target_cc(opt) +
+                                          "': " + start_failure(built[0])
                : built[0].timed_out || built[0].skipped
                    ? "the C compiler " + out_of_budget
                    : "the harness does not compile:\n" + (what.empty() ? "" : what + "\n") +
                          tail(first_plain_output, 30);
     if (built[0].timed_out || built[0].skipped)
       hb.verdict_reason = "not judged: the harness's build ran out of the budget";
+    else if (built[0].exec_failed)  // the sandbox's or the exec's own reason, in every format
+      hb.verdict_reason = hb.error;
     else if (!built[0].exec_failed && !what.empty())
       hb.verdict_reason = "the harness does not compile: " + what;
     return hb;
@@ -471,6 +475,7 @@ void make_report_safe(Report& report) {
       safe(*s);
     safe_all(v.counterexamples);
     safe_all(v.fails_like);
+    for (auto& [key, text] : v.failing_inputs) safe(key), safe(text);
     for (auto& t : v.targets)
       for (std::string* s : {&t.target, &t.status, &t.detail, &t.proof}) safe(*s);
   };

@@ -99,6 +99,9 @@ struct Options {
 // The exit codes of verify, check, validate and review.
 enum ExitCode : int { kExitHeld = 0, kExitFailed = 1, kExitUsage = 2, kExitUnjudged = 3 };
 
+// How many failing inputs a verdict keeps for review's comparison.
+constexpr size_t kMaxFailingInputs = 8192;
+
 struct ClauseVerdict {
   std::string id;         // "BUSY-4"
   std::string component;  // "busy_delay"
@@ -109,8 +112,14 @@ struct ClauseVerdict {
   std::string coverage;   // what the runs covered
   std::vector<std::string> counterexamples;  // shrunk, readable
   std::string replay;                        // a command that replays the first counterexample
-  std::string error;                         // for error
-  std::string note;                          // what the check adds (coverage, differential)
+  // failed: the inputs it fails on, each as (key, readable counterexample):
+  // the key names the input and what the clause expected there, never what
+  // the code answered, so that `idlespec review` can tell the inputs a patch
+  // newly breaks from those it repairs when the clause fails on both sides
+  // (at most kMaxFailingInputs; empty where the check does not keep them).
+  std::vector<std::pair<std::string, std::string>> failing_inputs;
+  std::string error;  // for error
+  std::string note;   // what the check adds (coverage, differential)
   // failed: the clause whose failure this one follows from on the same
   // counterexample ("GOV-5" for a GOV-8 finding on an update that wrapped);
   // the note says how. Read that clause's failure first.
@@ -250,6 +259,12 @@ struct ClauseChange {
   std::string before, after;                 // verdicts ("absent" when the side lacks it)
   std::vector<std::string> counterexamples;  // after's, when newly failed
   std::string where;  // after's verdict per target (validate/targets.h), "" for the host alone
+  // A clause failed on both sides: the inputs that held before and fail
+  // after (a change, exit 1: one counterexample shown) and those that
+  // failed before and hold after, each counted (ClauseVerdict::failing_inputs).
+  size_t newly_failing = 0, repaired = 0;
+  size_t another_way = 0;  // failing on both sides, another way after (a change, exit 1)
+  std::vector<std::string> repaired_examples = {};  // one counterexample from before
 };
 
 struct ReviewReport {

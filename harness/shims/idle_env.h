@@ -13,7 +13,7 @@
  * (isa300_idle_stop_mayloss/noloss, POWER8's isa206_idle_insn_mayloss: the
  * thread then stays in hardware idle until the scheduler wakes it, with the
  * SRR1 wake state and PSSCR[PLS] the core's history gives), a write of a
- * per-core or per-subcore SPR (POWER9: PTCR, RPR, TSCR, LDBAR; POWER8: TSCR,
+ * per-core or per-subcore SPR (POWER9: PTCR, RPR, TSCR; POWER8: TSCR,
  * WORC per core, SDR1, RPR per subcore: the restores others may not run
  * ahead of), opal_resync_timebase() and the fastsleep workaround's OPAL call
  * (opal_config_cpu_idle_state).
@@ -26,8 +26,8 @@
  * next scheduling point (the word differs from what the last operation
  * left) and judges it then (made without the lock: IDLE-2 / IDLE-5).
  *
- * SPRs are a register file: per core (PTCR, RPR, TSCR, LDBAR) and per thread
- * (the rest). A core state loss overwrites them with garbage, so that a
+ * SPRs are a register file: per core (PTCR, RPR, TSCR) and per thread
+ * (the rest, LDBAR among them). A core state loss overwrites them with garbage, so that a
  * thread that returns to running before they are restored is seen doing so.
  *
  * The lock: until v6.4 a bit of the word itself; since b0c5b4f1ee36
@@ -339,9 +339,13 @@ enum {
   SPRN_PTCR = 1, /* per core */
   SPRN_RPR,
   SPRN_TSCR,
+  /* Per thread from here. LDBAR is a thread's own (spec/idle_core.md,
+   * IDLE-7): upstream writes it back on every thread with the per-thread
+   * registers, and a restore by the core's first thread alone loses the
+   * others'. Its value stays 4 (the harness's name table). */
   SPRN_LDBAR,
-  IC_FIRST_THREAD_SPR,
-  SPRN_LPCR = IC_FIRST_THREAD_SPR, /* per thread */
+  IC_FIRST_THREAD_SPR = SPRN_LDBAR,
+  SPRN_LPCR, /* per thread */
   SPRN_HFSCR,
   SPRN_FSCR,
   SPRN_PID,

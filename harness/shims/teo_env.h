@@ -22,6 +22,29 @@ static u64 teo_env_clock_ns = 1000000000ULL;
 static inline u64 local_clock(void) { return teo_env_clock_ns; }
 static inline u64 sched_clock(void) { return teo_env_clock_ns; }
 
+/*
+ * include/linux/sched/topology.h, kernel/sched: the CPU's utilisation and
+ * capacity, which teo.c of v6.3 to v6.10 reads (the util-awareness of
+ * 9ce0f7c4bc64: sched_cpu_util() above util_threshold, set from
+ * arch_scale_cpu_capacity() by teo_enable_device()). spec/teo.md: the
+ * clauses hold whatever the utilisation; the harness sets it per input
+ * (teo_env_util: 0, an idle CPU, or SCHED_CAPACITY_SCALE, a busy one) and
+ * every CPU has the full capacity.
+ */
+#ifndef SCHED_CAPACITY_SHIFT
+#define SCHED_CAPACITY_SHIFT 10
+#define SCHED_CAPACITY_SCALE (1L << SCHED_CAPACITY_SHIFT)
+#endif
+static unsigned long teo_env_util;
+static inline unsigned long sched_cpu_util(int cpu) {
+  (void)cpu;
+  return teo_env_util;
+}
+static inline unsigned long arch_scale_cpu_capacity(int cpu) {
+  (void)cpu;
+  return SCHED_CAPACITY_SCALE;
+}
+
 #ifndef LATENCY_THRESHOLD_NS /* v6.19 teo.c defines it itself */
 #endif
 

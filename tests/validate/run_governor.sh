@@ -197,10 +197,13 @@ expect_no_driver_crash limit_after_residency
 run prediction_32bit --source "$(src_variant prediction_32bit)" --component governor --budget "$BUDGET" --no-sanitizers
 expect_rc prediction_32bit 1
 expect_only_failed prediction_32bit GOV-5
-expect_text prediction_32bit "which mainline's walk gives for a prediction of "
-expect_text prediction_32bit " ns; exact arithmetic predicts "
-expect_text prediction_32bit "(what exact arithmetic allows the known predictors) gives the choice, by any subject's walk: a word wrapped"
-expect_text prediction_32bit "note: the prediction is inferred"
+# The wrap the arithmetic shows: the file's timer estimate recomputed from
+# its own next_timer and factor, with the product in 32 bits, is what the
+# walk took (not a choice nothing else explains).
+expect_text prediction_32bit "the prediction wrapped: the timer estimate's product (time to the next timer x correction factor) in 32 bits: "
+expect_text prediction_32bit ") exceeds 2^32; so computed, with the "
+expect_text prediction_32bit "'s walk of it gives the file's choice; exact arithmetic predicts "
+expect_text prediction_32bit "note: the prediction is recomputed from the file's own inputs"
 expect_no_driver_crash prediction_32bit
 
 run ratio_32bit --source "$(src_variant ratio_32bit)" --component governor --budget "$BUDGET" --no-sanitizers
@@ -384,5 +387,34 @@ expect_text ring_ns "the spec accepts a GOV-8 violation for v6.14, seed-v2, seed
 expect_text ring_ns "us for a learned 13 us"
 expect_text ring_ns ": the duration in ns, not us"
 expect_no_driver_crash ring_ns
+
+# A walk no subject has (the polling rule without its exit-latency-within-
+# the-prediction condition, as upstream's walks have changed in v6.15-v6.19):
+# a choice no prediction explains is a walk of its own, named with the
+# nearest subject and where it differs; GOV-5 holds (it fails only on a wrap
+# the arithmetic shows, never by elimination).
+variant new_walk 's/^\t    st->exit_latency_ns <= \*predicted \&\&$/\t    1 \&\&/'
+run new_walk --source "$(src_variant new_walk)" --component governor --budget "$BUDGET" --no-sanitizers
+expect_clause new_walk GOV-5 held
+expect_text new_walk "note: walk: on "
+expect_text new_walk "a walk of its own, judged by the clauses' words (GOV-3) and not an overflow"
+expect_text new_walk "; nearest subject mainline, first: "
+expect_text new_walk "'s walk of its own prediction "
+grep -q "walk: a word wrapped\|the prediction wrapped: " "$SCRATCH/new_walk.out" && fail "new_walk: a wrap inferred"
+expect_no_driver_crash new_walk
+
+# The era of what the ring holds is the text's (next_timer_ns: v5.7 on), not
+# the behaviour's: a modern menu_update() that no longer deducts the exit
+# latency stores the measured residency, which only the ring of before v3.16
+# held; GOV-8 fails with the era named (its factor learns the same way, so
+# the range its factor shows would otherwise excuse it).
+variant no_deduction '/variant: deduct_always/s/if (got <= 2 \* used->exit_latency_ns)/if (0)/
+s/^\t\t\tgot -= used->exit_latency_ns;$/\t\t\tgot += 0;/'
+run no_deduction --source "$(src_variant no_deduction)" --component governor --budget "$BUDGET" --no-sanitizers
+expect_rc no_deduction 1
+expect_clause no_deduction GOV-8 failed
+expect_clause no_deduction GOV-5 held
+expect_text no_deduction ": the measured residency, which only the ring of before v3.16 held (this text is of the v5.7-on era: its struct menu_device keeps next_timer_ns"
+expect_no_driver_crash no_deduction
 
 finish

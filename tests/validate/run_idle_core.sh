@@ -145,6 +145,17 @@ expect_rc amor_lost 1
 expect_only_failed amor_lost IDLE-7
 expect_text amor_lost "with its own AMOR lost"
 
+# LDBAR is a thread's own on POWER9 (spec/idle_core.md, IDLE-7): written
+# back by the core's first thread alone, the other
+# threads return to running with theirs lost; every thread writing it back
+# (as upstream does, and the faithful file) holds.
+variant ldbar_core_once 's/{ SPRN_PTCR, SPRN_RPR, SPRN_TSCR }/{ SPRN_PTCR, SPRN_RPR, SPRN_TSCR, SPRN_LDBAR }/
+/^\tSPRN_LDBAR,$/d'
+run ldbar_core_once --source "$(src_variant ldbar_core_once)" --budget "$BUDGET" --no-sanitizers
+expect_rc ldbar_core_once 1
+expect_only_failed ldbar_core_once IDLE-7
+expect_text ldbar_core_once "with its own LDBAR lost"
+
 run era_5 --source "$(src_variant era_5)" --budget "$BUDGET" --no-sanitizers
 expect_rc era_5 0
 expect_only_failed era_5

@@ -211,4 +211,38 @@ for v in 6.1 6.12; do
   expect_text "debian_${v}_broken" "$said"
 done
 
+# The util-awareness of v6.3 to v6.10 (9ce0f7c4bc64), in this suite's words:
+# struct teo_cpu gains util_threshold and a CPU that sched_cpu_util() says
+# is busy takes the shallowest enabled state that does not poll. The shims
+# give sched_cpu_util() and arch_scale_cpu_capacity(); every input runs with
+# an idle and with a utilised CPU. Taken before the PM QoS clamp, every
+# clause holds as on the faithful file (and the differential, on the idle
+# half, still equals mainline); taken after it, as 9ce0f7c4bc64's early
+# return did with two states, a busy CPU leaves the limit (TEO-2), on a
+# utilised input only.
+UTIL="$SCRATCH/teo_util.c"
+sed -e 's/^\tbool tick_wakeup;$/\tbool tick_wakeup;\n\tunsigned long util_threshold;/' \
+    -e 's/^static int teo_select(struct cpuidle_driver \*drv, struct cpuidle_device \*dev,$/#define UTIL_THRESHOLD_SHIFT 6\n\n\/* Busy: the scheduler says this CPU is used above its threshold. *\/\nstatic bool teo_cpu_busy(int cpu, struct teo_cpu *td)\n{\n\treturn sched_cpu_util(cpu) > td->util_threshold;\n}\n\n\/* The shallowest enabled state up to @last that does not poll, else @last. *\/\nstatic int teo_first_real(struct cpuidle_driver *drv, struct cpuidle_device *dev, int last)\n{\n\tint k;\n\n\tfor (k = 0; k < last; k++)\n\t\tif (!teo_disabled(dev, k) \&\& !(drv->states[k].flags \& CPUIDLE_FLAG_POLLING))\n\t\t\treturn k;\n\treturn last;\n}\n\n&/' \
+    -e 's/^\tif (pick > allowed) \/\* variant: no_constraint \*\/$/\tif (teo_cpu_busy(dev->cpu, td))\t\/* variant: busy_after_clamp *\/\n\t\tpick = teo_first_real(drv, dev, pick);\n&/' \
+    "$(src faithful)" >"$UTIL"
+grep -q "util_threshold;" "$UTIL" && grep -q "variant: busy_after_clamp" "$UTIL" && grep -q "^static bool teo_cpu_busy" "$UTIL" ||
+  fail "util: the util-aware file was not made"
+run util --source "$UTIL" --component teo --budget "$BUDGET"
+expect_rc util 0
+expect_no_driver_crash util
+expect_teo util accepted
+expect_text util "struct teo_cpu has util_threshold (the util-awareness of v6.3 to v6.10)"
+expect_text util "equal subject mainline on all"
+# After the clamp: the busy CPU's state is taken whatever the limit.
+sed -e '/variant: busy_after_clamp/{N;d}' \
+    -e 's/^\t\tpick = allowed;$/&\n\tif (teo_cpu_busy(dev->cpu, td))\n\t\tpick = teo_first_real(drv, dev, drv->state_count - 1);/' \
+    "$UTIL" >"$SCRATCH/teo_util_late.c"
+cmp -s "$UTIL" "$SCRATCH/teo_util_late.c" && fail "util_late: nothing changed"
+run util_late --source "$SCRATCH/teo_util_late.c" --component teo --budget "$BUDGET"
+expect_rc util_late 1
+expect_clause util_late TEO-2 failed
+grep "^    " "$SCRATCH/util_late.out" | grep -q "CPU utilised (sched_cpu_util() 1024)" ||
+  fail "util_late: the counterexample is not a utilised CPU's"
+expect_no_driver_crash util_late
+
 finish
