@@ -16,7 +16,7 @@ namespace idlespec::validate {
 
 const std::vector<TargetArch>& target_archs() {
   static const std::vector<TargetArch> all = {
-      {"host", "host", "", "", {}},
+      {"host", "host", "", "", {}, ""},
       {"ppc64",
        "ppc64 (big-endian)",
        "powerpc64-linux-gnu-gcc",
@@ -134,6 +134,19 @@ Options options_for_target(const Options& opt, const std::string& component,
                     "hours; the host ran them)");
   }
   return o;
+}
+
+double target_budget_seconds(const std::vector<std::string>& order, size_t i, double left_seconds) {
+  const double share = i < order.size() ? left_seconds / static_cast<double>(order.size() - i) : 0;
+  return std::max(share, 1e-3);
+}
+
+std::vector<std::string> target_run_order(const std::vector<std::string>& targets) {
+  std::vector<std::string> order;
+  for (const auto& t : targets)
+    if (t != "host") order.push_back(t);
+  if (std::find(targets.begin(), targets.end(), "host") != targets.end()) order.push_back("host");
+  return order;
 }
 
 std::string target_cc(const Options& opt) {
