@@ -790,7 +790,7 @@ Part run_on_targets(const Options& opt, const Component& c, const Target& t, Rep
   std::vector<std::string> reduced;
   // --budget is the part's, every target's together (issue 53): the
   // targets run one after another, each within its share of what the ones
-  // before it left, the host last (target_run_order(), validate/targets.h).
+  // before it left, the host first (target_run_order(), validate/targets.h).
   const std::vector<std::string> order = target_run_order(targets);
   const auto start = Clock::now();
   for (size_t i = 0; i < order.size(); ++i) {
