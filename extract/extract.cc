@@ -558,6 +558,8 @@ Extraction extract(std::string_view source, std::span<const std::string> names,
   const std::string label(file_label);
   std::vector<std::string> have;
   std::unordered_set<std::string> have_seen;
+  // Names some chosen item defines other than by an `extern` declaration.
+  std::unordered_set<std::string> defined_here;
   for (size_t i : chosen) {  // std::set: source order
     const auto& it = items[i];
     const bool target = targets.count(i) > 0;
@@ -570,6 +572,12 @@ Extraction extract(std::string_view source, std::span<const std::string> names,
     for (const auto& d : it.defines)
       if (have_seen.insert(d).second && std::all_of(d.begin(), d.end(), ident_char))
         have.push_back(d);
+    const std::string_view head = source.substr(it.begin, std::min<size_t>(7, it.end - it.begin));
+    const bool extern_only =
+        it.kind == TopLevelItem::kDeclaration && head.substr(0, 6) == "extern" &&
+        (head.size() < 7 || !ident_char(head[6])) &&
+        source.substr(it.begin, it.end - it.begin).find('=') == std::string_view::npos;
+    if (!extern_only) defined_here.insert(it.defines.begin(), it.defines.end());
     out.code += std::string("/* idlespec item ") + (target ? "target " : "pulled ") + kind + " " +
                 name + " */\n";
     if (it.kind == TopLevelItem::kDirective && !it.defines.empty())
@@ -593,7 +601,10 @@ Extraction extract(std::string_view source, std::span<const std::string> names,
     out.code += "\n";
   }
   out.code += "/* idlespec item end */\n";
-  for (const auto& d : have) out.code += "#define IDLESPEC_HAVE_" + d + " 1\n";
+  for (const auto& d : have) {
+    out.code += "#define IDLESPEC_HAVE_" + d + " 1\n";
+    if (!defined_here.count(d)) out.code += "#define IDLESPEC_EXTERN_" + d + " 1\n";
+  }
   return out;
 }
 

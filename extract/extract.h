@@ -24,7 +24,9 @@
 // harness is built for the host. After the code, one line per name the
 // fragment defines, `#define IDLESPEC_HAVE_<name> 1`, lets a harness refer
 // to the file's own globals (`snooze_timeout`) only in the eras that have
-// them.
+// them; `#define IDLESPEC_EXTERN_<name> 1` besides for a variable the
+// fragment only declares `extern` (another file of the kernel defines it:
+// the harness may define it in its place).
 //
 // Cost: linear in the size of the source (a 5 MB file extracts in well under
 // a second).

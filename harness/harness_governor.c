@@ -17,7 +17,8 @@
  * Input, one line each (blank lines are skipped):
  *   <id> <hz> <states> <steps>
  * states: comma-separated "<exit latency ns>:<target residency ns>:<flags>",
- * flags "-" or letters p (CPUIDLE_FLAG_POLLING), d (disabled by the user:
+ * flags "-" or letters p (CPUIDLE_FLAG_POLLING, and a proposed patch's
+ * CPUIDLE_FLAG_POLLING_SOFT: shims/cpuidle.h), d (disabled by the user:
  * states_usage[i].disable); steps: semicolon-separated
  *   <latency_req ns>/<sleep length ns>/<delta_tick ns>/<tick stopped 0|1>/
  *   <residency ns>/<tick woke 0|1>/<poll_time_limit 0|1>/<entered 0|1>
@@ -132,7 +133,7 @@ static void parse_states(char *s) {
     st->target_residency = (unsigned int)(target_ns / 1000);
     for (; *p; p++) {
       if (*p == 'p')
-        st->flags |= CPUIDLE_FLAG_POLLING;
+        st->flags |= CPUIDLE_FLAG_POLLING | CPUIDLE_FLAG_POLLING_SOFT;
       else if (*p == 'd')
         dev.states_usage[n].disable = CPUIDLE_STATE_DISABLED_BY_USER;
       else if (*p != '-')

@@ -18,7 +18,8 @@
  * Input, one line each (blank lines are skipped):
  *   <id> <hz> <states> <steps> [util=<sched_cpu_util()>]
  * states: comma-separated "<exit latency ns>:<target residency ns>:<flags>",
- * flags "-" or letters p (CPUIDLE_FLAG_POLLING), d (states_usage[i].disable);
+ * flags "-" or letters p (CPUIDLE_FLAG_POLLING and CPUIDLE_FLAG_POLLING_SOFT),
+ * d (states_usage[i].disable);
  * steps: semicolon-separated
  *   <latency_req ns>/<sleep length ns>/<delta_tick ns>/<tick stopped 0|1>/
  *   <residency ns>/<tick woke 0|1>/<poll_time_limit 0|1>
@@ -95,7 +96,7 @@ static void parse_states(char *s) {
     st->target_residency = (unsigned int)(target_ns / 1000);
     for (; *p; p++) {
       if (*p == 'p')
-        st->flags |= CPUIDLE_FLAG_POLLING;
+        st->flags |= CPUIDLE_FLAG_POLLING | CPUIDLE_FLAG_POLLING_SOFT;
       else if (*p == 'd')
         dev.states_usage[n].disable = CPUIDLE_STATE_DISABLED_BY_USER;
       else if (*p != '-')

@@ -25,15 +25,20 @@
 #       EXPOSURE_CAP     seconds per trial (default 60; --short 20)
 #       EXPOSURE_ONLY    a regex: only the witnesses whose name matches
 #       EXPOSURE_NO_AFL  1: libFuzzer only, even where AFL++ is installed
+#       EXPOSURE_AFL     the afl-fuzz program (default afl-fuzz on PATH)
 #
 # Prints a table per witness (found k/N, median and worst seconds, median
 # executions, per engine and start) and, last, exactly
 #   time-to-exposure: W witnesses; libFuzzer found all in every trial: yes|no, worst median S s; AFL++ found all in every trial: yes|no, worst median S s
+# or, where AFL++ did not run, the same line ending in
+#   ...; AFL++ not installed, not compared (install it with: scripts/setup.sh fuzz, as root)
+#   ...; AFL++ not run (EXPOSURE_NO_AFL=1)
 # A median over trials that missed is ">CAP". Exit 0 when libFuzzer found
 # every witness in every trial, 1 when it missed one (AFL++'s misses are
 # reported, not failed: it is the comparison), 2 on a usage or build error.
-# Without AFL++ installed it says so once, with the set-up line, and runs
-# libFuzzer only. Scratch goes to LIBFUZZER_BUILD/exposure-work.
+# Without AFL++ installed (`make fuzz-exposure` installs it first where it
+# can) it says so at the start and in the last line, with the set-up line,
+# and runs libFuzzer only. Scratch goes to LIBFUZZER_BUILD/exposure-work.
 set -uo pipefail
 
 short=
@@ -64,13 +69,16 @@ starts=(corpus empty)
 [ -n "$short" ] && starts=(empty)
 
 afl=1
+afl_fuzz=${EXPOSURE_AFL:-afl-fuzz}
+afl_absent="AFL++ not installed, not compared (install it with: scripts/setup.sh fuzz, as root)"
 if [ "${EXPOSURE_NO_AFL:-0}" = 1 ]; then
   afl=
+  afl_absent="AFL++ not run (EXPOSURE_NO_AFL=1)"
   echo "fuzz_exposure.sh: libFuzzer only (EXPOSURE_NO_AFL=1)"
-elif ! command -v afl-fuzz >/dev/null; then
+elif ! command -v "$afl_fuzz" >/dev/null; then
   afl=
-  echo "fuzz_exposure.sh: AFL++ is not installed; running libFuzzer only" \
-       "(set up with: scripts/setup.sh fuzz)"
+  echo "fuzz_exposure.sh: AFL++ is not installed ($afl_fuzz not found); running libFuzzer only" \
+       "(install it with: scripts/setup.sh fuzz, as root)"
 fi
 
 witnesses=()
@@ -145,7 +153,7 @@ afl_trial() {  # NAME START TRIAL DIR
   (cd "$dir" && AFL_NO_UI=1 AFL_SKIP_CPUFREQ=1 AFL_NO_AFFINITY=1 AFL_BENCH_UNTIL_CRASH=1 \
      AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 \
      AFL_QUIET=1 AFL_TRY_AFFINITY=0 \
-     exec nice -n 10 timeout -k 5 $((cap + 60)) afl-fuzz -i "$input" -o "$dir/out" -s "$trial" \
+     exec nice -n 10 timeout -k 5 $((cap + 60)) "$afl_fuzz" -i "$input" -o "$dir/out" -s "$trial" \
      -V "$cap" -m none -t 10000 ${dict:+-x "$root/fuzz/$dict"} ${max_len:+-G "$max_len"} \
      -- "$afl_build/$name") >"$dir/log" 2>&1
   secs=$(since "$t0")
@@ -253,12 +261,11 @@ if [ -n "$afl" ]; then
   fi
 fi
 echo "details: $work/<witness>/<engine>-<start>-<trial>/log"
-lf_median=${worst_median[libFuzzer]}
-afl_found=no afl_median=-
+lf_line="time-to-exposure: ${#witnesses[@]} witnesses; libFuzzer found all in every trial:"
+lf_line+=" ${all_found[libFuzzer]}, worst median ${worst_median[libFuzzer]} s"
 if [ -n "$afl" ]; then
-  afl_found=${all_found[AFL++]} afl_median=${worst_median[AFL++]}
+  echo "$lf_line; AFL++ found all in every trial: ${all_found[AFL++]}, worst median ${worst_median[AFL++]} s"
+else
+  echo "$lf_line; $afl_absent"
 fi
-echo "time-to-exposure: ${#witnesses[@]} witnesses; libFuzzer found all in every trial:" \
-     "${all_found[libFuzzer]}, worst median $lf_median s; AFL++ found all in every trial:" \
-     "$afl_found, worst median $afl_median s"
 [ "${all_found[libFuzzer]}" = yes ]

@@ -737,9 +737,8 @@ Part check_busy_delay(const Options& opt, const Target& target) {
         if (run.scan == scan)
           for (const auto& c : run.clauses) ev[c].covered.insert(label);
       if (!cut.empty())
-        rep.notes.push_back("--budget " + std::to_string(static_cast<int>(opt.budget_seconds)) +
-                            " s cut the exhaustive " + scan + ": statuses " + cut +
-                            " were covered by the sampled scan only");
+        rep.notes.push_back(budget_words(opt) + " cut the exhaustive " + scan + ": statuses " +
+                            cut + " were covered by the sampled scan only");
     }
     if (!opt.keep_temp) remove_tree(rep.temp_dir), rep.temp_dir.clear();
   }

@@ -107,6 +107,10 @@ double property_seconds(const Options& options);
 // part's work ends by the budget and only the teardown and the report
 // come after it (the promise: the budget + 10 % + 1 s).
 
+// How a message names the budget a stage ran out of: "--budget 10 s", or
+// on one target of several "the host's share (6.2 s) of --budget 10 s".
+std::string budget_words(const Options& options);
+
 // Seconds left of the part's budget (negative once it is spent).
 double budget_left(const Options& options, std::chrono::steady_clock::time_point start);
 // What is left as a run_jobs deadline: positive, since 0 would mean none.

@@ -649,8 +649,12 @@ void framac_pass(const Options& opt, const Component& component, const Target& t
         "Frama-C: the file's %d ACSL annotation%s neutralised: the analysis reads none of them",
         neutral.annotations, neutral.annotations == 1 ? "" : "s"));
   const std::string undefs = undef_lines(neutral.macros);
-  // At most 10 s under the default budget: a third of --budget, 1..10 s.
-  const double timeout = std::clamp(opt.budget_seconds / 3, 1.0, 10.0);
+  // At most 10 s under the default budget: a third of the part's --budget
+  // (all targets' together, not this target's share: Frama-C runs on the
+  // host alone, and its verdicts ought not to change with the number of
+  // targets asked for), 1..10 s.
+  const double whole = opt.part_budget_seconds > 0 ? opt.part_budget_seconds : opt.budget_seconds;
+  const double timeout = std::clamp(whole / 3, 1.0, 10.0);
   std::string dir = part.temp_dir;
   const bool own_dir = dir.empty();
   if (own_dir) dir = make_temp_dir("framac");

@@ -136,6 +136,22 @@ Options options_for_target(const Options& opt, const std::string& component,
   return o;
 }
 
+double target_budget_seconds(const std::vector<std::string>& order, size_t i, double left_seconds) {
+  auto weight = [](const std::string& t) { return t == "host" ? 2.0 : 1.0; };
+  double weights = 0;
+  for (size_t j = i; j < order.size(); ++j) weights += weight(order[j]);
+  const double share = i < order.size() ? left_seconds * weight(order[i]) / weights : 0;
+  return std::max(share, 1e-3);
+}
+
+std::vector<std::string> target_run_order(const std::vector<std::string>& targets) {
+  std::vector<std::string> order;
+  if (std::find(targets.begin(), targets.end(), "host") != targets.end()) order.push_back("host");
+  for (const auto& t : targets)
+    if (t != "host") order.push_back(t);
+  return order;
+}
+
 std::string target_cc(const Options& opt) {
   const TargetArch* t = opt.target.empty() ? nullptr : find_target(opt.target);
   return t && !t->cc.empty() ? t->cc : opt.cc;

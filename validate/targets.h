@@ -74,6 +74,26 @@ std::vector<std::string> targets_for(const Options& opt, const std::string& comp
 Options options_for_target(const Options& opt, const std::string& component,
                            const std::string& target, std::vector<std::string>& notes);
 
+// --budget is a part's (a component on one file), every target's together
+// (issue 53): the targets run one after another, in target_run_order(),
+// and the i-th to run gets its weight's share of `left_seconds` (what the
+// targets before it left of the budget) among the targets still to run:
+// the host 2, a POWER target 1 (under the default 30 s with three targets,
+// the host 15 s, then each POWER target half of what is left). A target
+// that ends early leaves the later ones more; one whose code spends its
+// share (a hang, a flood) leaves them theirs. Never below 1 ms (a run_jobs
+// deadline of 0 would mean none): a target that starts with the budget
+// spent is not judged, and says so.
+double target_budget_seconds(const std::vector<std::string>& order, size_t i, double left_seconds);
+
+// The order the targets run in: the host first, then the POWER targets.
+// The host does the most (the libFuzzer campaign, ASan, all of
+// RapidCheck's cases, busy_delay's 2^32 scans) and what it asks Z3 for
+// xcede, once complete, every later target reuses (xcede_boundaries());
+// a POWER target's work is bounded (no campaign, a fifth of the cases,
+// busy_delay's sampled scan), so it mostly ends within its share.
+std::vector<std::string> target_run_order(const std::vector<std::string>& targets);
+
 // The compiler and the extra flags of opt.target's builds; `sanitizer`
 // selects the sanitizer build's flags (UBSan alone on a POWER target).
 std::string target_cc(const Options& opt);

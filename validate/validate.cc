@@ -24,6 +24,7 @@
 #include "impl/text.h"
 #include "sandbox/process.h"
 #include "sandbox/sandbox.h"
+#include "validate/assumed_values.h"
 #include "validate/component.h"
 #include "validate/framac.h"
 #include "validate/job_retry.h"
@@ -290,8 +291,7 @@ HarnessBuild build_harness(const Options& opt, const std::string& dir,
     failed_output = failed_text();
     all_output += failed_output;
   }
-  const std::string out_of_budget =
-      "did not finish within the budget (--budget " + strprintf("%g", opt.budget_seconds) + " s)";
+  const std::string out_of_budget = "did not finish within the budget (" + budget_words(opt) + ")";
   if (built[0].exit_code != 0) {
     const std::string shims = opt.harness_dir + "/shims";
     const std::vector<std::string> lacks =
@@ -369,11 +369,23 @@ double fuzz_seconds(const Options& opt) {
 double property_seconds(const Options& opt) { return std::clamp(opt.budget_seconds / 6, 1.0, 5.0); }
 
 double budget_left(const Options& opt, std::chrono::steady_clock::time_point start) {
-  return opt.budget_seconds -
-         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const auto now = std::chrono::steady_clock::now();
+  const double left = opt.budget_seconds - std::chrono::duration<double>(now - start).count();
+  if (opt.deadline == std::chrono::steady_clock::time_point{}) return left;
+  return std::min(left, std::chrono::duration<double>(opt.deadline - now).count());
 }
 
 double as_deadline(double left) { return std::max(left, 1e-3); }
+
+std::string budget_words(const Options& opt) {
+  const std::string whole =
+      "--budget " +
+      strprintf("%g", opt.part_budget_seconds > 0 ? opt.part_budget_seconds : opt.budget_seconds) +
+      " s";
+  if (opt.part_budget_seconds <= 0) return whole;
+  const std::string who = (opt.target.empty() ? std::string("the host") : opt.target) + "'s";
+  return who + " share (" + strprintf("%.1f", opt.budget_seconds) + " s) of " + whole;
+}
 
 double later_shares_seconds(const Options& opt, Stage stage) {
   double shares = property_seconds(opt);  // the runs'
@@ -796,14 +808,33 @@ Part run_on_targets(const Options& opt, const Component& c, const Target& t, Rep
   }
   std::vector<std::pair<std::string, Part>> parts;
   std::vector<std::string> reduced;
-  for (size_t i = 0; i < targets.size(); ++i) {
-    Options o = options_for_target(opt, c.name, targets[i], reduced);
-    // sparse reads the text, the same on every target: once.
-    if (i > 0) o.sparse.clear(), o.first_target = false;
-    parts.emplace_back(targets[i], run_component(o, c, t));
+  // --budget is the part's, every target's together (issue 53): the
+  // targets run one after another, each within its share of what the ones
+  // before it left, the host first (target_run_order(), validate/targets.h).
+  const std::vector<std::string> order = target_run_order(targets);
+  const auto start = Clock::now();
+  for (size_t i = 0; i < order.size(); ++i) {
+    Options o = options_for_target(opt, c.name, order[i], reduced);
+    const double left =
+        opt.budget_seconds - std::chrono::duration<double>(Clock::now() - start).count();
+    o.budget_seconds = target_budget_seconds(order, i, left);
+    if (order.size() > 1) o.part_budget_seconds = opt.budget_seconds;
+    o.deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                    std::chrono::duration<double>(o.budget_seconds));
+    // sparse reads the text, the same on every target: once, with the
+    // first of `targets` (the host's when it runs). Frama-C runs on each
+    // target, its level that target's own (validate/framac.h).
+    if (order[i] != targets.front()) o.sparse.clear(), o.first_target = false;
+    parts.emplace_back(order[i], run_component(o, c, t));
     if (interrupted()) break;
   }
+  // Merged in `targets` order (the host's first), whatever the run order.
+  std::stable_sort(parts.begin(), parts.end(), [&](const auto& a, const auto& b) {
+    return std::find(targets.begin(), targets.end(), a.first) <
+           std::find(targets.begin(), targets.end(), b.first);
+  });
   Part part = merge_target_parts(std::move(parts));
+  note_assumed_values(opt, t, part);  // validate/assumed_values.h
   for (const auto& n : reduced)
     if (std::find(part.notes.begin(), part.notes.end(), n) == part.notes.end())
       part.notes.push_back(n);

@@ -37,6 +37,7 @@
 // clause judged at all); --allow-unknown folds 3 into 0.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <set>
 #include <string>
@@ -91,6 +92,13 @@ struct Options {
   // what reads the text alone, the same on every target (sparse; Frama-C
   // runs on every target, its level being each target's own).
   bool first_target = true;
+  // Internal: when this run of a component must end, every stage included
+  // (Frama-C's too); run_on_targets sets it for each target's share of
+  // --budget (validate/targets.h). time_point{}: none but budget_seconds.
+  std::chrono::steady_clock::time_point deadline{};
+  // Internal: the part's --budget when budget_seconds is one target's share
+  // of it (0: budget_seconds is the whole part's); budget_words() names both.
+  double part_budget_seconds = 0;
   // sparse on the extracted unit (validate/sparse_check.h): the program, ""
   // for none. Not installed: a note, never an error.
   std::string sparse = "sparse";

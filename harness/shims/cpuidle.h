@@ -18,6 +18,17 @@
 #define CPUIDLE_FLAG_OFF (1UL << 4)
 #define CPUIDLE_FLAG_TLB_FLUSHED (1UL << 5)
 #define CPUIDLE_FLAG_RCU_IDLE (1UL << 6)
+/* A proposed patch's flag (the v6.8 cycle's TIF_NR_POLLING series, not
+ * merged): CPUIDLE_FLAG_POLLING renamed for the states that poll
+ * need_resched() in software, beside a CPUIDLE_FLAG_POLLING_HARD. Its only
+ * use is a test against a state's flags, so its value is a bit no other
+ * flag here or upstream uses, and the governor and teo harnesses set it
+ * with CPUIDLE_FLAG_POLLING on every state they make polling (the state
+ * the patch gives it). A file that defines it keeps its value.
+ * idlespec assumed: CPUIDLE_FLAG_POLLING_SOFT = 1 << 24 (a flag bit of its own, set with CPUIDLE_FLAG_POLLING on each polling state) */
+#ifndef CPUIDLE_FLAG_POLLING_SOFT
+#define CPUIDLE_FLAG_POLLING_SOFT (1UL << 24)
+#endif
 #define CPUIDLE_STATE_DISABLED_BY_USER (1ULL << 0)
 #define CPUIDLE_STATE_DISABLED_BY_DRIVER (1ULL << 1)
 

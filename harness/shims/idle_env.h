@@ -303,6 +303,14 @@ static void ic_workaround(unsigned long what, unsigned long how, int line);
 
 /* --- PSSCR and SRR1 (arch/powerpc/include/asm/reg.h) ---------------------- */
 #define PSSCR_RL_MASK 0x0000000FUL
+/* The greatest stop level (Power ISA v3.0, Book III 4.3.x: PSSCR's RL,
+ * MTL and PSLL fields are 4 bits, levels 0 to 15). Upstream's idle.c
+ * defines it itself (0xF since v4.6), a derivative's in a header of its
+ * own; a file that defines it keeps its value.
+ * idlespec assumed: MAX_STOP_STATE = 0xF (the Power ISA's greatest stop level: PSSCR[RL] is 4 bits) */
+#ifndef MAX_STOP_STATE
+#define MAX_STOP_STATE 0xF
+#endif
 #define PSSCR_MTL_MASK 0x000000F0UL
 #define PSSCR_TR_MASK 0x00000300UL
 #define PSSCR_PSLL_MASK 0x000F0000UL

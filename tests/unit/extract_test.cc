@@ -132,6 +132,25 @@ TEST(Extract, HaveMarkersForWhatTheFragmentDefines) {
   EXPECT_FALSE(has(ex.code, "IDLESPEC_HAVE_other_global"));
 }
 
+// A variable the fragment only declares `extern` (another file of the
+// kernel defines it) also gets IDLESPEC_EXTERN_, so a harness may define it;
+// one the file defines, static or not, does not (issue 53).
+TEST(Extract, ExternMarkersForWhatAnotherFileDefines) {
+  const std::string src =
+      "extern unsigned int cede_latency_override;\n"
+      "static int own_override = 1;\n"
+      "extern int shared_count;\n"
+      "int shared_count = 2;\n"
+      "int probe(void)\n{\n\treturn cede_latency_override + own_override + shared_count;\n}\n";
+  const Extraction ex = run(src, {"probe"});
+  EXPECT_TRUE(has(ex.code, "#define IDLESPEC_HAVE_cede_latency_override 1"));
+  EXPECT_TRUE(has(ex.code, "#define IDLESPEC_EXTERN_cede_latency_override 1")) << ex.code;
+  EXPECT_TRUE(has(ex.code, "#define IDLESPEC_HAVE_own_override 1"));
+  EXPECT_FALSE(has(ex.code, "IDLESPEC_EXTERN_own_override"));
+  EXPECT_FALSE(has(ex.code, "IDLESPEC_EXTERN_shared_count")) << ex.code;
+  EXPECT_FALSE(has(ex.code, "IDLESPEC_EXTERN_probe"));
+}
+
 TEST(Extract, FindsTheLastFunctionOfAFiveMegabyteSource) {
   // 5 MB of small functions and tables, the function under test at the end.
   std::string src;

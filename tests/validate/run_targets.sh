@@ -1,5 +1,5 @@
 #!/bin/sh
-# ctest: budget=10 timeout=600
+# ctest: budget=30 timeout=600
 # tests/validate/run_targets.sh IDLESPEC_VALIDATE [BUDGET_SECONDS]
 #
 # validate --targets (issue 37, validate/targets.h) beyond the XCEDE-8
