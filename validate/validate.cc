@@ -819,8 +819,13 @@ Part run_on_targets(const Options& opt, const Component& c, const Target& t, Rep
         opt.budget_seconds - std::chrono::duration<double>(Clock::now() - start).count();
     o.budget_seconds = target_budget_seconds(order, i, left);
     if (order.size() > 1) o.part_budget_seconds = opt.budget_seconds;
-    o.deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
-                                    std::chrono::duration<double>(o.budget_seconds));
+    // A hard deadline only where targets share the budget: on one target
+    // each stage's share already sums within it, and a deadline over the
+    // whole would leave a later stage (states' probe, after a fix-up input
+    // that hangs) unjudged instead of judged within its share.
+    if (order.size() > 1)
+      o.deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                      std::chrono::duration<double>(o.budget_seconds));
     // sparse reads the text, the same on every target: once, with the
     // first of `targets` (the host's when it runs). Frama-C runs on each
     // target, its level that target's own (validate/framac.h).
