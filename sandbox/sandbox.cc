@@ -1454,7 +1454,11 @@ std::string sandbox_unavailable() {
       return;
     }
     Job j;
-    j.argv = {resolve_in_path("true")};
+    // The system's own, as the sandbox's PATH finds it, not the caller's
+    // PATH: a directory of the caller's (under its /tmp, say) is not in the
+    // sandbox's view.
+    j.argv = {access("/usr/bin/true", X_OK) == 0 ? std::string("/usr/bin/true")
+                                                 : resolve_in_path("true")};
     j.out = dir + "/probe.out";
     j.err = dir + "/probe.err";
     j.timeout = 20;

@@ -77,17 +77,6 @@ bool compare_failing_inputs(const ClauseVerdict& was, const ClauseVerdict& now, 
   return ch.newly_failing + ch.another_way + ch.repaired > 0;
 }
 
-// "N newly failing input(s), M repaired input(s)" for a clause failed on
-// both sides; "" for a verdict that changed.
-std::string inputs_text(const ClauseChange& c) {
-  std::string t;
-  if (c.newly_failing) t += std::to_string(c.newly_failing) + " newly failing input(s)";
-  if (c.another_way)
-    t += (t.empty() ? "" : ", ") + std::to_string(c.another_way) + " input(s) failing another way";
-  if (c.repaired) t += (t.empty() ? "" : ", ") + std::to_string(c.repaired) + " repaired input(s)";
-  return t;
-}
-
 // BUSY-6 (a retry loop's bound) is judged on real text through the
 // per-call clauses (spec/busy_delay.md): a loop whose calls each hold
 // BUSY-1, -2, -3 and -5 holds it. When a patch changes any of them on a
@@ -139,6 +128,15 @@ void add_busy6_reduction(ReviewReport& rr) {
 }
 
 }  // namespace
+
+std::string inputs_text(const ClauseChange& c) {
+  std::string t;
+  if (c.newly_failing) t += std::to_string(c.newly_failing) + " newly failing input(s)";
+  if (c.another_way)
+    t += (t.empty() ? "" : ", ") + std::to_string(c.another_way) + " input(s) failing another way";
+  if (c.repaired) t += (t.empty() ? "" : ", ") + std::to_string(c.repaired) + " repaired input(s)";
+  return t;
+}
 
 ReviewReport review(const ReviewOptions& ro) {
   ReviewReport rr;

@@ -531,8 +531,11 @@ std::string render_series_text(const SeriesReport& sr) {
         if (!c.where.empty()) o << " (" << c.where << ")";
         if (failing(c.after) && !failing(c.before)) o << "   NEWLY FAILED";
         if (passing(c.after) && failing(c.before)) o << "   repaired";
+        // A clause failed on both sides whose inputs changed (review.cc):
+        // newly failing or failing another way is a change (exit 1).
+        if (const std::string in = inputs_text(c); !in.empty()) o << "   " << in;
         o << "\n";
-        if (failing(c.after) && !failing(c.before))
+        if ((failing(c.after) && !failing(c.before)) || c.newly_failing + c.another_way > 0)
           for (const auto& x : c.counterexamples) o << "          " << x << "\n";
       }
       for (const auto& e : p.report.escapes) o << "      escape: " << e << "\n";

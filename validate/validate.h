@@ -274,6 +274,9 @@ struct ClauseChange {
   size_t another_way = 0;  // failing on both sides, another way after (a change, exit 1)
   std::vector<std::string> repaired_examples = {};  // one counterexample from before
 };
+// "N newly failing input(s), M repaired input(s)" for a clause failed on
+// both sides; "" for a verdict that changed (validate/review.cc).
+std::string inputs_text(const ClauseChange& c);
 
 struct ReviewReport {
   std::string patch, subject;
