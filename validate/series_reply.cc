@@ -112,7 +112,7 @@ std::string quote(const std::vector<std::string>& lines, const QuotedHunk& h) {
   return out;
 }
 
-// "Nathan Lynch" of "Nathan Lynch <nathanl@example.com>".
+// "Ada Example" of "Ada Example <ada@example.org>".
 std::string author_name(const std::string& from) {
   std::string name = from.substr(0, from.find('<'));
   while (!name.empty() && (name.back() == ' ' || name.back() == '"')) name.pop_back();
