@@ -4,7 +4,9 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -20,13 +22,13 @@
 #include <mutex>
 #include <sstream>
 
+#include "impl/text.h"
 #include "sandbox/emulation.h"
+#include "sandbox/internal.h"
 #include "sandbox/quota_fs.h"
 #include "sandbox/safe_open.h"
-
-// The sandbox (bwrap, the seccomp supervisor): in its own file, compiled as
-// part of this one (the validate library's source list is CMakeLists.txt's).
-#include "sandbox/sandbox.cc"
+#include "sandbox/sandbox.h"
+#include "sandbox/supervisor.h"
 
 namespace idlespec::sandbox {
 namespace {

@@ -28,7 +28,7 @@
 //     processes, ptrace, process_vm_*, mount, namespace, io_uring, bpf,
 //     perf_event_open, userfaultfd and keyring call, and every system call
 //     through another ABI (int $0x80, x32), of every process of the code
-//     under test is judged against the policy in sandbox.cc; one outside it
+//     under test is judged against the policy in supervisor_policy.cc; one outside it
 //     is an escape: it is denied, the run is stopped, and the attempt is
 //     reported ("the code under test tried to open /etc/shadow for
 //     reading"), never silent and never a pass. Once the harness runs no
