@@ -100,6 +100,16 @@
 // Each failed clause's first counterexample is shrunk (every shorter prefix,
 // each step left out, fewer states, plainer steps; the smallest candidate
 // that still fails wins a round) by re-running the harness on candidates.
+//
+// This file is the driver (extract, build, run, judge, verdicts); the jobs
+// it calls each have a file: the inputs (governor_inputs.cc), the harness
+// line and its answers (governor_harness_run.cc, with what TEO shares in
+// cpuidle_run.cc), the words of findings (governor_describe.cc), the text's
+// era (governor_era.cc), the subjects replayed from the file's state
+// (governor_replay.cc), the judge and GOV-6's search (governor_judge.cc,
+// GOV-5 through the walk in governor_gov5.cc), shrinking
+// (governor_shrink.cc) and the notes (governor_notes.cc); governor_run.h
+// holds what they share.
 
 #include <algorithm>
 #include <optional>
@@ -114,6 +124,8 @@ namespace idlespec::validate {
 
 using namespace menu;  // this file is the governor check's driver
 using Clock = std::chrono::steady_clock;
+
+constexpr size_t kMaxCounterexamples = 3;
 
 Part check_governor(const Options& opt, const Target& target) {
   const auto t0 = Clock::now();

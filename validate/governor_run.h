@@ -25,7 +25,6 @@ namespace gov = idlespec::governor;
 namespace gf = idlespec::governor_fuzz;
 using CState = gov::State<Concrete>;
 
-constexpr size_t kMaxCounterexamples = 3;
 constexpr uint64_t kNoLimitNs = kCpuidleNoLimitNs;  // S32_MAX us
 constexpr uint64_t kS64Max = 0x7fffffffffffffffULL;
 constexpr uint64_t kRangeNs = uint64_t{1} << 40;
@@ -150,7 +149,11 @@ void differ(const Input& input, const Outcome& o, Diff& d);
 // The subject the file matches best (the first of the most matches).
 size_t best_subject(const Diff& d);
 
-// What the file's walk started from (governor_replay.cc says how).
+// What the file's walk started from, as far as its own state after the
+// selection shows it: the time to the next timer it recorded, whether it
+// asked the tick layer (then the tick delta is the step's, else half a
+// tick), and the predictions the known predictors make from its own ring and
+// correction factor.
 struct WalkBase {
   gov::Prediction<Concrete> p;  // predicted_ns set per candidate
   bool timer = false;
@@ -161,7 +164,11 @@ struct WalkBase {
 };
 WalkBase walk_base(const Input& input, const Sel& s, const Step& x, const gf::Subject& subj);
 
-// Predictions [lo, hi] for which a subject's walk gives a choice.
+// The predictions for which the subject's walk gives `idx`/`stop`, as
+// maximal ranges [lo, hi] with the walk's own choice (path, adjusted
+// prediction) for each. The walk compares the prediction only with target
+// residencies, exit latencies and the tick, so between those values (each
+// and its successor) it is constant: one walk per value finds every range.
 struct Range {
   uint64_t lo, hi;
   gov::Choice<Concrete> walk;
@@ -171,6 +178,10 @@ std::vector<Range> explaining(const gf::Subject& subj, std::span<const CState> s
                               const gov::Inputs<Concrete>& in, long long idx, bool stop);
 // The file's choice at a selection as the oracle judges it.
 gov::Choice<Concrete> file_choice(const Sel& s);
+// The subjects that break `clause` as the file does on `input`; whether
+// every subject returns state 0 before its walk where the file breaks it;
+// the subjects whose menu_update() stores what the file stored at selection
+// k (governor_replay.cc says how each is found).
 std::vector<std::string> failing_like(const Input& input, const Outcome& o,
                                       const std::string& clause);
 bool subjects_return_early(const Input& input, const Outcome& o, const std::string& clause);
@@ -208,6 +219,9 @@ struct Judged {
   std::vector<Known> known;
   size_t gov8_stored = 0;
 };
+// One input's outcome judged, the subjects' walks tried in the order the
+// matched `subject` first; `ring_holds_residency`: the text's ring is of the
+// era before v3.16 (GOV-8's meaning then, oracle/governor.h's UpdateIn).
 Judged judge(const Input& input, const Outcome& o, size_t subject, bool ring_holds_residency);
 
 // GOV-6 searched: the counterexamples (at most two of each half) and the
@@ -220,6 +234,8 @@ Gov6 search_gov6(const std::vector<Input>& inputs, const Batch& plain,
                  const std::vector<Known>& known);
 
 // --- shrinking (governor_shrink.cc) ----------------------------------------------------
+// What shrinking re-runs candidates with: the era, the harnesses, the
+// first runs' outcomes, the part's directory and budget, the subject matched.
 struct ShrinkRun {
   const MenuEra& era;
   const std::string& harness_plain;
