@@ -32,12 +32,6 @@ std::string harness_field(const std::string& line, const std::string& key) {
   return line.substr(b, line.find(' ', b) - b);
 }
 
-std::string trap_text(const std::string& word, std::istringstream& rest) {
-  std::string sig, name;
-  rest >> sig >> name;
-  return word == "CRASH" ? "signal " + sig + " (" + name + ")" : "no return within 2 s";
-}
-
 void add_per_cpu(const Target& target, Extraction& ex, const std::string& name) {
   const size_t use = ex.code.find(name);
   if (use == std::string::npos) return;

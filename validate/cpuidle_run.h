@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <cstdlib>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -64,9 +65,25 @@ std::string steps_line(const std::vector<Step>& steps, More more) {
 // The value of ` key=` in a harness line ("" when absent).
 std::string harness_field(const std::string& line, const std::string& key);
 
-// A CRASH or HANG line's words after its step (the signal and its name) as
-// the report says them.
-std::string trap_text(const std::string& word, std::istringstream& rest);
+// A selection line (S step idx=... stop_tick=...; `line` with a space
+// before its first word): the selection made, its index and stop_tick.
+template <class Sel>
+void read_choice(Sel& s, const std::string& line) {
+  s.ok = true;
+  s.idx = std::strtoll(harness_field(line, "idx").c_str(), nullptr, 10);
+  s.stop = harness_field(line, "stop_tick") == "1";
+}
+
+// A CRASH or HANG line at `step` (`rest` after the step: the signal and its
+// name): the outcome crashed or hung there, in the report's words.
+template <class Outcome>
+void read_trap(Outcome& o, const std::string& word, long long step, std::istringstream& rest) {
+  (word == "CRASH" ? o.crashed : o.hung) = true;
+  o.crash_step = step;
+  std::string sig, name;
+  rest >> sig >> name;
+  o.crash = word == "CRASH" ? "signal " + sig + " (" + name + ")" : "no return within 2 s";
+}
 
 // `static DEFINE_PER_CPU(struct ..., name);` defines nothing to the
 // extractor: put the line (with its #line marker) ahead of the first item of

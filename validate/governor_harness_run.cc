@@ -70,9 +70,7 @@ Batch run_inputs(const std::string& harness, bool sanitizers, const std::vector<
         o.init = parse_dev(" " + line);
       } else if (word == "S" && step_ok) {
         Sel& s = o.sels[static_cast<size_t>(step)];
-        s.ok = true;
-        s.idx = std::strtoll(harness_field(" " + line, "idx").c_str(), nullptr, 10);
-        s.stop = harness_field(" " + line, "stop_tick") == "1";
+        read_choice(s, " " + line);
         s.timer = harness_field(" " + line, "timer") != "0";
       } else if (word == "U" && step_ok) {
         o.sels[static_cast<size_t>(step)].after = parse_dev(" " + line);
@@ -80,9 +78,7 @@ Batch run_inputs(const std::string& harness, bool sanitizers, const std::vector<
         o.sels[static_cast<size_t>(step)].typical =
             std::strtoll(harness_field(" " + line, "typical").c_str(), nullptr, 10);
       } else if (word == "CRASH" || word == "HANG") {
-        (word == "CRASH" ? o.crashed : o.hung) = true;
-        o.crash_step = step;
-        o.crash = trap_text(word, l);
+        read_trap(o, word, step, l);
       }
     }
   };

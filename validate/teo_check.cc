@@ -455,16 +455,11 @@ Batch run_inputs(const std::string& harness, const std::vector<Input>& inputs, c
       l >> word >> step;
       const bool step_ok = step >= 0 && static_cast<size_t>(step) < o.sels.size();
       if (word == "S" && step_ok) {
-        Sel& s = o.sels[static_cast<size_t>(step)];
-        s.ok = true;
-        s.idx = std::strtoll(harness_field(" " + line, "idx").c_str(), nullptr, 10);
-        s.stop = harness_field(" " + line, "stop_tick") == "1";
+        read_choice(o.sels[static_cast<size_t>(step)], " " + line);
       } else if (word == "M" && step_ok) {
         o.sels[static_cast<size_t>(step)].after = parse_metrics(" " + line, lay);
       } else if (word == "CRASH" || word == "HANG") {
-        (word == "CRASH" ? o.crashed : o.hung) = true;
-        o.crash_step = step;
-        o.crash = trap_text(word, l);
+        read_trap(o, word, step, l);
         if (step >= 0) o.trap_step = step, o.trap_hang = word == "HANG", o.trap = o.crash;
       }
     }
