@@ -49,6 +49,7 @@
 #include "oracle/teo.h"
 #include "sandbox/process.h"
 #include "validate/component.h"
+#include "validate/cpuidle_run.h"
 #include "validate/input_check.h"
 
 namespace idlespec::validate {
@@ -58,19 +59,14 @@ using Clock = std::chrono::steady_clock;
 using TState = teo::State<Concrete>;
 
 constexpr size_t kMaxCounterexamples = 3;
-constexpr uint64_t kNoLimitNs = uint64_t{0x7fffffff} * 1000;  // PM QoS "no limit" (S32_MAX us)
+constexpr uint64_t kNoLimitNs = kCpuidleNoLimitNs;  // PM QoS "no limit" (S32_MAX us)
 
 struct Entry {
   uint64_t exit_ns = 0, target_ns = 0;
   bool polling = false, disabled = false;
 };
 
-struct Step {
-  uint64_t latency_req = kNoLimitNs, sleep = 0, dtick = 0;
-  bool stopped = false;
-  uint64_t residency = 0;
-  bool got_tick = false, poll_limit = false;
-};
+using Step = IdleStep;
 
 struct Input {
   std::string name;  // hand-picked inputs say what they aim at
@@ -381,37 +377,12 @@ std::vector<Input> make_inputs(uint64_t seed) {
 
 // --- the line protocol -----------------------------------------------------------
 
-std::string table_text(const std::vector<Entry>& t) {
-  std::string s;
-  for (size_t i = 0; i < t.size(); ++i) {
-    s += (i ? "," : "") + std::to_string(t[i].exit_ns) + ":" + std::to_string(t[i].target_ns) + ":";
-    const std::string f = std::string(t[i].polling ? "p" : "") + (t[i].disabled ? "d" : "");
-    s += f.empty() ? "-" : f;
-  }
-  return s;
-}
-
 std::string line_of(const Input& in) {
-  std::string s = std::to_string(in.hz) + " " + table_text(in.table) + " ";
-  for (size_t k = 0; k < in.steps.size(); ++k) {
-    const Step& x = in.steps[k];
-    char b[200];
-    std::snprintf(
-        b, sizeof(b), "%s%llu/%llu/%llu/%d/%llu/%d/%d", k ? ";" : "",
-        static_cast<unsigned long long>(x.latency_req), static_cast<unsigned long long>(x.sleep),
-        static_cast<unsigned long long>(x.dtick), x.stopped ? 1 : 0,
-        static_cast<unsigned long long>(x.residency), x.got_tick ? 1 : 0, x.poll_limit ? 1 : 0);
-    s += b;
-  }
+  std::string s = std::to_string(in.hz) + " " +
+                  table_line(in.table, &Entry::exit_ns, &Entry::target_ns) + " " +
+                  steps_line(in.steps, [](const Step&) { return ""; });
   if (in.util) s += " util=" + std::to_string(in.util);
   return s;
-}
-
-std::string field(const std::string& line, const std::string& key) {
-  const size_t p = line.find(" " + key + "=");
-  if (p == std::string::npos) return "";
-  const size_t b = p + key.size() + 2;
-  return line.substr(b, line.find(' ', b) - b);
 }
 
 std::vector<long long> list_of(const std::string& s) {
@@ -423,7 +394,7 @@ std::vector<long long> list_of(const std::string& s) {
 }
 
 uint32_t u32_of(const std::string& line, const std::string& key) {
-  return static_cast<uint32_t>(std::strtoull(field(line, key).c_str(), nullptr, 10));
+  return static_cast<uint32_t>(std::strtoull(harness_field(line, key).c_str(), nullptr, 10));
 }
 
 Metrics parse_metrics(const std::string& line, const Layout& lay) {
@@ -431,15 +402,15 @@ Metrics parse_metrics(const std::string& line, const Layout& lay) {
   m.ok = line.find(" h=") != std::string::npos;
   teo::ConcreteCpu& c = m.cpu;
   c.sleep_length_ns =
-      Word<64>(static_cast<uint64_t>(std::strtoll(field(line, "sl").c_str(), nullptr, 10)));
+      Word<64>(static_cast<uint64_t>(std::strtoll(harness_field(line, "sl").c_str(), nullptr, 10)));
   c.total = Word<32>(u32_of(line, "total"));
-  const auto h = list_of(field(line, "h")), i = list_of(field(line, "i"));
+  const auto h = list_of(harness_field(line, "h")), i = list_of(harness_field(line, "i"));
   for (size_t b = 0; b < teo::kMaxStates; ++b) {
     c.bins[b].hits = Word<32>(b < h.size() ? static_cast<uint32_t>(h[b]) : 0);
     c.bins[b].intercepts = Word<32>(b < i.size() ? static_cast<uint32_t>(i[b]) : 0);
   }
   if (lay.recent) {
-    const auto r = list_of(field(line, "r")), ri = list_of(field(line, "ri"));
+    const auto r = list_of(harness_field(line, "r")), ri = list_of(harness_field(line, "ri"));
     for (size_t b = 0; b < teo::kMaxStates; ++b)
       c.bins[b].recent = Word<32>(b < r.size() ? static_cast<uint32_t>(r[b]) : 0);
     for (size_t j = 0; j < teo::kNrRecent; ++j)
@@ -450,7 +421,7 @@ Metrics parse_metrics(const std::string& line, const Layout& lay) {
   if (lay.total_tick) c.total_tick = Word<32>(u32_of(line, "total_tick"));
   if (lay.tick_intercepts) c.tick_intercepts = Word<32>(u32_of(line, "tick_intercepts"));
   if (lay.short_idles) c.short_idles = Word<32>(u32_of(line, "short_idles"));
-  if (lay.tick_wakeup) c.tick_wakeup = field(line, "tick_wakeup") == "1";
+  if (lay.tick_wakeup) c.tick_wakeup = harness_field(line, "tick_wakeup") == "1";
   return m;
 }
 
@@ -471,27 +442,11 @@ void overlay(teo::ConcreteCpu& into, const teo::ConcreteCpu& file, const Layout&
   if (lay.tick_wakeup) into.tick_wakeup = file.tick_wakeup;
 }
 
-struct Batch {
-  std::vector<Outcome> outcomes;
-  std::vector<RunRecord> runs;
-  std::vector<std::string> errors;
-};
+using Batch = HarnessRun<Outcome>;
 
 Batch run_inputs(const std::string& harness, const std::vector<Input>& inputs, const Layout& lay,
                  const std::string& dir, double budget) {
-  std::vector<std::string> lines;
-  for (const auto& in : inputs) lines.push_back(line_of(in));
-  const HarnessBatch hb = run_harness_inputs(harness, false, lines, dir, "plain", budget);
-  Batch b;
-  b.runs = hb.runs;
-  b.errors = hb.errors;
-  b.outcomes.resize(inputs.size());
-  for (size_t i = 0; i < inputs.size(); ++i) {
-    const HarnessOutcome& h = hb.outcomes[i];
-    Outcome& o = b.outcomes[i];
-    o.sels.resize(inputs[i].steps.size());
-    o.reported = h.reported;
-    o.warns = h.warns;
+  auto read = [&](const HarnessOutcome& h, Outcome& o) {
     if (h.reported && h.lines.empty()) o.crashed = true, o.crash = h.crash;
     for (const auto& line : h.lines) {
       std::istringstream l(line);
@@ -500,23 +455,16 @@ Batch run_inputs(const std::string& harness, const std::vector<Input>& inputs, c
       l >> word >> step;
       const bool step_ok = step >= 0 && static_cast<size_t>(step) < o.sels.size();
       if (word == "S" && step_ok) {
-        Sel& s = o.sels[static_cast<size_t>(step)];
-        s.ok = true;
-        s.idx = std::strtoll(field(" " + line, "idx").c_str(), nullptr, 10);
-        s.stop = field(" " + line, "stop_tick") == "1";
+        read_choice(o.sels[static_cast<size_t>(step)], " " + line);
       } else if (word == "M" && step_ok) {
         o.sels[static_cast<size_t>(step)].after = parse_metrics(" " + line, lay);
       } else if (word == "CRASH" || word == "HANG") {
-        (word == "CRASH" ? o.crashed : o.hung) = true;
-        o.crash_step = step;
-        std::string sig, name;
-        l >> sig >> name;
-        o.crash = word == "CRASH" ? "signal " + sig + " (" + name + ")" : "no return within 2 s";
+        read_trap(o, word, step, l);
         if (step >= 0) o.trap_step = step, o.trap_hang = word == "HANG", o.trap = o.crash;
       }
     }
-  }
-  return b;
+  };
+  return run_governor_harness<Outcome>(harness, false, inputs, line_of, dir, "plain", budget, read);
 }
 
 // --- describing and judging --------------------------------------------------------
@@ -616,48 +564,18 @@ std::vector<std::string> teo_layout_defines(const Extraction& ex) {
   return layout_defines(read_layout(ex));
 }
 
-void add_teo_cpus(const Target& target, Extraction& ex) {
-  // `static DEFINE_PER_CPU(struct teo_cpu, teo_cpus);` defines nothing to
-  // the extractor: put it (with its line) ahead of the first item using it.
-  if (const size_t use = ex.code.find("teo_cpus"); use != std::string::npos) {
-    std::istringstream is(target.text);
-    int line_no = 0;
-    for (std::string line; std::getline(is, line);) {
-      ++line_no;
-      if (line.find("DEFINE_PER_CPU") == std::string::npos ||
-          line.find("teo_cpus") == std::string::npos)
-        continue;
-      const size_t at = ex.code.rfind("#line", use);
-      const std::string text =
-          "#line " + std::to_string(line_no) + " \"" + target.path + "\"\n" + line + "\n";
-      ex.code.insert(at == std::string::npos ? 0 : at, text);
-      ex.prelude.push_back("per-CPU teo_cpus (line " + std::to_string(line_no) + ")");
-      break;
-    }
-  }
-}
+void add_teo_cpus(const Target& target, Extraction& ex) { add_per_cpu(target, ex, "teo_cpus"); }
 
 Part check_teo(const Options& opt, const Target& target) {
   const auto t0 = Clock::now();
   const Component& component = *find_component("teo");
-  Part part;
-  part.component = component.name;
-  part.file = target.display;
   std::vector<std::string> wanted = target.functions;
   for (const char* f : {"teo_select", "teo_reflect", "teo_update"})
     if (std::find(wanted.begin(), wanted.end(), f) == wanted.end()) wanted.push_back(f);
   Extraction ex = extract(target.text, wanted, target.path);
   add_teo_cpus(target, ex);
-  for (const auto& f : ex.functions)
-    if (std::find(target.functions.begin(), target.functions.end(), f.name) !=
-        target.functions.end())
-      part.functions.push_back(f);
-  part.prelude = ex.prelude;
-  auto found = [&](const std::string& name) {
-    for (const auto& f : ex.functions)
-      if (f.name == name && f.found) return true;
-    return false;
-  };
+  Part part = start_part(component, target, ex);
+  auto found = [&](const std::string& name) { return found_function(ex, name); };
   if (!found("teo_select")) {
     fill_verdicts(component, target, part, "absent", "");
     return part;
@@ -666,29 +584,19 @@ Part check_teo(const Options& opt, const Target& target) {
     fill_verdicts(component, target, part, "unknown", "teo_reflect() is not in the file");
     return part;
   }
-  part.temp_dir = make_temp_dir("validate");
-  if (part.temp_dir.empty()) {
-    fill_verdicts(component, target, part, "error", "cannot create a temporary directory");
-    return part;
-  }
   const Layout lay = read_layout(ex);
   std::vector<std::string> defs = {"-DHAVE_TEO_SELECT"};
   for (const auto& d : layout_defines(lay)) defs.push_back(d);
   Options plain_only = opt;
   plain_only.sanitizers = false;
-  const HarnessBuild hb =
-      build_harness(plain_only, part.temp_dir, "teo_env.h", ex.code, "harness_teo.c", defs);
-  part.notes.insert(part.notes.end(), hb.notes.begin(), hb.notes.end());
+  HarnessBuild hb;
+  if (!build_part_harness(plain_only, component, target, part, "teo_env.h", ex.code,
+                          "harness_teo.c", defs, hb, t0))
+    return part;
   auto finish = [&] {
-    part.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
-    if (!opt.keep_temp) remove_tree(part.temp_dir), part.temp_dir.clear();
+    finish_part(opt, part, t0);
     return part;
   };
-  if (!hb.error.empty()) {
-    part.build_error = hb.error;
-    fill_verdicts(component, target, part, "error", hb.verdict_reason);
-    return finish();
-  }
   {
     std::string era = lay.era == teo::Era::k61    ? "6.1 (bins with recent, the recent_idx ring)"
                       : lay.era == teo::Era::k612 ? "6.12 (tick_hits)"
@@ -893,13 +801,7 @@ Part check_teo(const Options& opt, const Target& target) {
   const std::string coverage = std::to_string(selections) + " selections of " +
                                std::to_string(inputs.size()) + " inputs (plain)";
   for (const auto& [id, fn] : component.clauses) {
-    ClauseVerdict v;
-    v.id = id;
-    v.component = component.name;
-    v.function = fn;
-    v.file = target.display;
-    for (const auto& f : part.functions)
-      if (f.name == fn && f.found) v.line = f.first_line;
+    ClauseVerdict v = clause_verdict(component, target, part, id, fn);
     const auto it = findings.find(id);
     if (it != findings.end() && !it->second.empty()) {
       v.status = "failed";
