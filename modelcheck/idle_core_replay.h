@@ -17,6 +17,22 @@
 
 namespace idlespec::idle_core::mc {
 
+template <class Subject>
+TraceRow Checker<Subject>::traced_move(CoreState& conc, const Move& m, Transition& tr) {
+  TraceRow row;
+  row.move = m;
+  row.pc_before = conc.th[m.thread].pc;
+  row.kind = conc.th[m.thread].kind;
+  tr = apply<Subject>(c_, conc, m);
+  row.pc_after = conc.th[m.thread].pc;
+  if (row.kind == Kind::none) row.kind = conc.th[m.thread].kind;
+  row.result = tr.result;
+  row.loss = tr.loss;
+  row.word_after = conc.word;
+  row.ghost_after = conc.ghost;
+  return row;
+}
+
 // Replays the path to f.state on concrete states: each stored move was taken
 // on a representative; perm maps the representative's threads to the
 // concrete ones.
@@ -75,18 +91,9 @@ std::string Checker<Subject>::replay_steps(const Found& f, const std::vector<uin
     const Move rm = unpack_move(c_, steps[k]);
     Move cm = rm;
     cm.thread = pi[rm.thread];
-    TraceRow row;
-    row.move = cm;
-    row.pc_before = conc.th[cm.thread].pc;
-    row.kind = conc.th[cm.thread].kind;
     const CoreState before = conc;
-    const Transition tr = apply<Subject>(c_, conc, cm);
-    row.pc_after = conc.th[cm.thread].pc;
-    if (row.kind == Kind::none) row.kind = conc.th[cm.thread].kind;
-    row.result = tr.result;
-    row.loss = tr.loss;
-    row.word_after = conc.word;
-    row.ghost_after = conc.ghost;
+    Transition tr;
+    TraceRow row = traced_move(conc, cm, tr);
     const bool last = k + 1 == steps.size();
     said.clear();
     along.observe_all(tr, conc.word, seen_in(c_, shape_, &tr, conc, k + 1), said);
@@ -166,18 +173,8 @@ std::string Checker<Subject>::replay_lasso(const Lasso& l) {
   CoreState conc = initial_state(c_);
   std::vector<TraceRow> rows;
   for (const auto& [mb, note] : steps) {
-    const Move m = unpack_move(c_, mb);
-    TraceRow row;
-    row.move = m;
-    row.pc_before = conc.th[m.thread].pc;
-    row.kind = conc.th[m.thread].kind;
-    const Transition tr = apply<Subject>(c_, conc, m);
-    row.pc_after = conc.th[m.thread].pc;
-    if (row.kind == Kind::none) row.kind = conc.th[m.thread].kind;
-    row.result = tr.result;
-    row.loss = tr.loss;
-    row.word_after = conc.word;
-    row.ghost_after = conc.ghost;
+    Transition tr;
+    TraceRow row = traced_move(conc, unpack_move(c_, mb), tr);
     row.note = note;
     rows.push_back(row);
   }

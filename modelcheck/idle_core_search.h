@@ -95,6 +95,9 @@ class Checker {
   std::string replay_steps(const Found& f, const std::vector<uint8_t>& steps,
                            std::vector<TraceRow>& rows, CoreState& final_state, bool& confirmed);
   std::string replay_lasso(const Lasso& l);
+  // Move m applied to the concrete state conc (its transition in tr), as a
+  // row of the timeline.
+  TraceRow traced_move(CoreState& conc, const Move& m, Transition& tr);
   void random_walks();
 
   CheckerOptions o_;
