@@ -141,7 +141,7 @@ TEST(IdleCoreChecker, SymmetryOnAndOffAgree) {
 }
 
 // The partial-order reduction of the lock holder's critical section
-// (idle_core_checker.h; spec/idle_core.md states why it is sound): on and
+// (idle_core_reduction.h; spec/idle_core.md states why it is sound): on and
 // off, every subject breaks the same clauses on every POWER8 configuration
 // small enough to explore unreduced, with symmetry on and off; each
 // counterexample of the reduced run is a real run (replayed move by move on

@@ -1,7 +1,7 @@
 // The processes of a distributed search (Checker::run_distributed in
-// modelcheck/idle_core_checker.h) and the collective exchanges it needs.
+// modelcheck/idle_core_distributed.h) and the collective exchanges it needs.
 // Every process ("rank") calls each collective in the same order. Two
-// implementations: MPI's (modelcheck/idle_core_mpi.cc, the idlespec-mc-mpi
+// implementations: MPI's (modelcheck/mpi/idlespec_mc_mpi.cc, the idlespec-mc-mpi
 // program under mpirun), and threads of one process that stand for ranks
 // (ThreadExchange, for the tests of the search itself).
 #pragma once

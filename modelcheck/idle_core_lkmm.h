@@ -48,8 +48,10 @@
 #include "impl/idle_core.h"
 #include "impl/idle_core_model.h"
 #include "impl/text.h"
-#include "modelcheck/idle_core_checker.h"
+#include "modelcheck/idle_core_check_run.h"
 #include "modelcheck/idle_core_observer.h"
+#include "modelcheck/idle_core_state_encoding.h"
+#include "modelcheck/idle_core_timeline.h"
 #include "modelcheck/lkmm.h"
 #include "oracle/idle_core.h"
 

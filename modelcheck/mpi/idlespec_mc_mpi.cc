@@ -1,6 +1,6 @@
 // idlespec-mc-mpi: `idlespec model-check` distributed over the ranks of an
 // MPI job (Open MPI from Debian: `make mpi-check`, scripts/mpi-check.sh).
-// The search is modelcheck/idle_core_checker.h's Checker::run_distributed;
+// The search is modelcheck/idle_core_distributed.h's Checker::run_distributed;
 // this file gives it MPI's collectives. Built only where CMake finds MPI.
 //
 //   mpirun -np 2 idlespec-mc-mpi idle_core --threads 8 [model-check options]
