@@ -20,7 +20,6 @@ using governor::Inputs;
 using governor::Prediction;
 
 constexpr uint64_t kKtimeMax = 0x7fffffffffffffffULL;
-constexpr std::array<uint64_t, 7> kPowers = {1, 100, 1000, 10000, 100000, 1000000, 10000000};
 constexpr uint64_t kTenMinutesNs = 600ULL * 1000000000ULL;
 
 using idlespec::oracle::dec;
@@ -62,68 +61,16 @@ std::string where(size_t selection, const Inputs<Concrete>& in) {
       ns(in.last_residency_ns.v).c_str(), in.poll_time_limit ? ", poll_time_limit" : "");
 }
 
-const char* subject_override() {
-  static const char* const value = [] {
-    const char* v = std::getenv("IDLESPEC_GOVERNOR_SUBJECT");
-    return v != nullptr && *v != '\0' ? v : nullptr;
-  }();
-  return value;
-}
+// The time encoding: fuzz/cpuidle_input.h, the long times 10 to 80 minutes.
+const cpuidle_fuzz::TimeCode kTimes = {
+    &named_time,
+    {kTenMinutesNs, 2 * kTenMinutesNs, 3 * kTenMinutesNs, 4 * kTenMinutesNs, 5 * kTenMinutesNs,
+     6 * kTenMinutesNs, 7 * kTenMinutesNs, 8 * kTenMinutesNs}};
 
-// --- the time encoding ------------------------------------------------------
-
-class Reader {
- public:
-  explicit Reader(std::span<const uint8_t> d) : d_(d) {}
-  bool done() const { return i_ >= d_.size(); }
-  // A byte; 0 past the end (and the reader is then exhausted).
-  uint8_t byte() {
-    if (i_ >= d_.size()) {
-      short_ = true;
-      return 0;
-    }
-    return d_[i_++];
-  }
-  bool ran_short() const { return short_; }
-  uint64_t time(unsigned hz) {
-    const uint8_t t = byte();
-    if (t < 0xe0) return (t & 31u) * kPowers[t >> 5];
-    if (t < 0xf0) return named_time(t & 15u, hz);
-    if (t < 0xf8) {
-      uint64_t v = 0;
-      for (int k = 0; k < t - 0xef; ++k) v = v << 8 | byte();
-      return v;
-    }
-    return uint64_t(t - 0xf7) * kTenMinutesNs;
-  }
-
- private:
-  std::span<const uint8_t> d_;
-  size_t i_ = 0;
-  bool short_ = false;
-};
+using Reader = cpuidle_fuzz::Reader;
 
 void put_time(std::vector<uint8_t>& out, uint64_t v, unsigned hz) {
-  for (size_t i = 0; i < kNamedTimeCount; ++i) {
-    if (named_time(i, hz) == v) {
-      out.push_back(static_cast<uint8_t>(0xe0 | i));
-      return;
-    }
-  }
-  for (size_t e = 0; e < kPowers.size(); ++e) {
-    if (v % kPowers[e] == 0 && v / kPowers[e] < 32) {
-      out.push_back(static_cast<uint8_t>(e << 5 | v / kPowers[e]));
-      return;
-    }
-  }
-  if (v % kTenMinutesNs == 0 && v / kTenMinutesNs >= 1 && v / kTenMinutesNs <= 8) {
-    out.push_back(static_cast<uint8_t>(0xf7 + v / kTenMinutesNs));
-    return;
-  }
-  int bytes = 1;
-  while (bytes < 8 && (v >> (8 * bytes)) != 0) ++bytes;
-  out.push_back(static_cast<uint8_t>(0xef + bytes));
-  for (int k = bytes - 1; k >= 0; --k) out.push_back(static_cast<uint8_t>(v >> (8 * k)));
+  cpuidle_fuzz::put_time(out, v, hz, kTimes);
 }
 
 }  // namespace
@@ -204,8 +151,8 @@ Input parse_input(std::span<const uint8_t> data) {
     e.polling = flags & 1u;
     e.disabled = (flags >> 1) & 1u;
     e.timer_stop = (flags >> 2) & 1u;
-    e.exit_latency_ns = r.time(hz);
-    e.target_residency_ns = r.time(hz);
+    e.exit_latency_ns = r.time(kTimes, hz);
+    e.target_residency_ns = r.time(kTimes, hz);
     if (in.config.ordered) {
       if (i > 0) {
         e.exit_latency_ns = std::max(e.exit_latency_ns, in.table[i - 1].exit_latency_ns);
@@ -241,9 +188,9 @@ Input parse_input(std::span<const uint8_t> data) {
       case 0:
         ev.kind = Event::kSelect;
         ev.tick_stopped = (op >> 2) & 1u;
-        ev.latency_req_ns = (op >> 4) & 1u ? kMaxLatencyReqNs : r.time(hz);
-        ev.sleep_length_ns = r.time(hz);
-        ev.delta_tick_ns = (op >> 3) & 1u ? ev.sleep_length_ns : r.time(hz);
+        ev.latency_req_ns = (op >> 4) & 1u ? kMaxLatencyReqNs : r.time(kTimes, hz);
+        ev.sleep_length_ns = r.time(kTimes, hz);
+        ev.delta_tick_ns = (op >> 3) & 1u ? ev.sleep_length_ns : r.time(kTimes, hz);
         if (r.ran_short()) return in;
         push(ev);
         select_copy = ev;
@@ -253,7 +200,7 @@ Input parse_input(std::span<const uint8_t> data) {
         ev.kind = Event::kWake;
         ev.got_tick = (op >> 2) & 1u;
         ev.poll_time_limit = (op >> 3) & 1u;
-        ev.residency_ns = r.time(hz);
+        ev.residency_ns = r.time(kTimes, hz);
         if (r.ran_short()) return in;
         push(ev);
         wake_copy = ev;
@@ -335,7 +282,7 @@ const Subject* find_subject(std::string_view name) {
 
 const Subject& fuzz_subject(const Config& config) {
   static const Subject* const overridden = [] {
-    const char* name = subject_override();
+    const char* name = cpuidle_fuzz::env_subject("IDLESPEC_GOVERNOR_SUBJECT");
     if (name == nullptr) return static_cast<const Subject*>(nullptr);
     const Subject* s = find_subject(name);
     if (s == nullptr) {
@@ -438,16 +385,6 @@ Outcome run(const Subject& s, const Input& input, fuzz::Judging judging) {
   return o;
 }
 
-Violations beyond(const Violations& witness, const Violations& baseline) {
-  Violations out;
-  for (const Violation& v : witness) {
-    const bool shared = std::any_of(baseline.begin(), baseline.end(),
-                                    [&](const Violation& b) { return b.clause == v.clause; });
-    if (!shared) out.push_back(v);
-  }
-  return out;
-}
-
 Violations check_fuzz_input(std::span<const uint8_t> data) {
   const Input in = parse_input(data);
   return run(fuzz_subject(in.config), in).violations;
@@ -478,16 +415,7 @@ std::string describe(const Input& input) {
 
 void report_and_abort(const char* target, std::string_view subject, std::span<const uint8_t> data,
                       const Violations& violations) {
-  for (const Violation& v : violations) {
-    std::fprintf(
-        stderr, "==%s== %s violated: %s%s\n", target, v.clause.c_str(), v.message.c_str(),
-        v.occurrences > 1 ? strprintf(" (and %zu more times)", v.occurrences - 1).c_str() : "");
-  }
-  std::fprintf(stderr, "==%s== subject: %s\n", target, std::string(subject).c_str());
-  std::fprintf(stderr, "==%s== input: %s\n", target, describe(parse_input(data)).c_str());
-  std::fprintf(stderr, "==%s== bytes (%zu): %s\n", target, data.size(), hex(data).c_str());
-  std::fflush(stderr);
-  std::abort();
+  cpuidle_fuzz::report_and_abort(target, subject, data, violations, describe(parse_input(data)));
 }
 
 }  // namespace idlespec::governor_fuzz
