@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <stdexcept>
 
 #include "impl/text.h"
 
@@ -37,6 +38,22 @@ void put_time(std::vector<uint8_t>& out, uint64_t v, unsigned hz, const TimeCode
 const char* env_subject(const char* name) {
   const char* v = std::getenv(name);
   return v != nullptr && *v != '\0' ? v : nullptr;
+}
+
+void report_unknown_subject(const char* target, const char* var, const char* name,
+                            const char* want) {
+  std::fprintf(stderr, "%s: %s=%s: want %s\n", target, var, name, want);
+  std::abort();
+}
+
+size_t hz_index(std::span<const unsigned> table, unsigned hz) {
+  const auto at = std::find(table.begin(), table.end(), hz);
+  if (at == table.end()) throw std::invalid_argument("HZ " + std::to_string(hz));
+  return static_cast<size_t>(at - table.begin());
+}
+
+void check_table_size(size_t n, size_t max) {
+  if (n == 0 || n > max) throw std::invalid_argument("a table of " + std::to_string(n) + " states");
 }
 
 oracle::Violations beyond(const oracle::Violations& witness, const oracle::Violations& baseline) {

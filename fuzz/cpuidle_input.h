@@ -31,6 +31,12 @@ struct TimeCode {
   std::array<uint64_t, 8> top{};
 };
 
+// The environment variable `name` when it is set and not empty, else null.
+const char* env_subject(const char* name);
+// "<target>: <var>=<name>: want <want>" to stderr, and abort.
+[[noreturn]] void report_unknown_subject(const char* target, const char* var, const char* name,
+                                         const char* want);
+
 class Reader {
  public:
   explicit Reader(std::span<const uint8_t> d) : d_(d) {}
@@ -66,8 +72,32 @@ class Reader {
 // power of ten, a long time, else a literal.
 void put_time(std::vector<uint8_t>& out, uint64_t v, unsigned hz, const TimeCode& code);
 
-// The environment variable `name` when it is set and not empty, else null.
-const char* env_subject(const char* name);
+// The subject of `all` named `name`, or null.
+template <class Subject>
+const Subject* find_by_name(std::span<const Subject> all, std::string_view name) {
+  for (const Subject& s : all) {
+    if (s.name == name) return &s;
+  }
+  return nullptr;
+}
+
+// The subject the environment variable `var` names (null when it is unset
+// or empty); on a name not in `all`, says so as `target`, with the names it
+// wants, and aborts.
+template <class Subject>
+const Subject* env_override(const char* var, std::span<const Subject> all, const char* target,
+                            const char* want) {
+  const char* name = env_subject(var);
+  if (name == nullptr) return nullptr;
+  const Subject* s = find_by_name(all, name);
+  if (s == nullptr) report_unknown_subject(target, var, name, want);
+  return s;
+}
+
+// The index of `hz` in `table`; throws std::invalid_argument if it is not there.
+size_t hz_index(std::span<const unsigned> table, unsigned hz);
+// Throws std::invalid_argument unless a table of `n` states has 1..`max`.
+void check_table_size(size_t n, size_t max);
 
 // The violations in `witness` of clauses that `baseline` does not break on
 // the same input: what a fuzz witness adds to its subject's own findings.

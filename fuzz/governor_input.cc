@@ -224,15 +224,11 @@ Input parse_input(std::span<const uint8_t> data) {
 
 std::vector<uint8_t> encode(const Input& input) {
   const Config& c = input.config;
-  const auto hz = std::find(kHz.begin(), kHz.end(), c.hz);
-  if (hz == kHz.end()) throw std::invalid_argument("HZ " + std::to_string(c.hz));
-  if (input.table.empty() || input.table.size() > governor::kMaxStates) {
-    throw std::invalid_argument("a table of " + std::to_string(input.table.size()) + " states");
-  }
+  const size_t hz = cpuidle_fuzz::hz_index(kHz, c.hz);
+  cpuidle_fuzz::check_table_size(input.table.size(), governor::kMaxStates);
   std::vector<uint8_t> out;
   out.push_back(static_cast<uint8_t>(static_cast<unsigned>(c.form) |
-                                     static_cast<unsigned>(hz - kHz.begin()) << 3 |
-                                     unsigned(c.ordered) << 5));
+                                     static_cast<unsigned>(hz) << 3 | unsigned(c.ordered) << 5));
   out.push_back(static_cast<uint8_t>(input.table.size() - 1));
   for (const governor::TableEntry& e : input.table) {
     out.push_back(static_cast<uint8_t>(unsigned(e.polling) | unsigned(e.disabled) << 1 |
@@ -274,26 +270,13 @@ std::span<const Subject> all_subjects() {
 }
 
 const Subject* find_subject(std::string_view name) {
-  for (const Subject& s : all_subjects()) {
-    if (s.name == name) return &s;
-  }
-  return nullptr;
+  return cpuidle_fuzz::find_by_name(all_subjects(), name);
 }
 
 const Subject& fuzz_subject(const Config& config) {
-  static const Subject* const overridden = [] {
-    const char* name = cpuidle_fuzz::env_subject("IDLESPEC_GOVERNOR_SUBJECT");
-    if (name == nullptr) return static_cast<const Subject*>(nullptr);
-    const Subject* s = find_subject(name);
-    if (s == nullptr) {
-      std::fprintf(stderr,
-                   "governor_fuzz: IDLESPEC_GOVERNOR_SUBJECT=%s: want v6.14, seed-v2, "
-                   "seed-threshold, reference, v6.19 or mainline\n",
-                   name);
-      std::abort();
-    }
-    return s;
-  }();
+  static const Subject* const overridden =
+      cpuidle_fuzz::env_override("IDLESPEC_GOVERNOR_SUBJECT", all_subjects(), "governor_fuzz",
+                                 "v6.14, seed-v2, seed-threshold, reference, v6.19 or mainline");
   if (overridden != nullptr) return *overridden;
   static const Subject* const reference = find_subject(governor::Reference::name);
   static const Subject* const v619 = find_subject(governor::V619::name);

@@ -219,15 +219,12 @@ Input parse_input(std::span<const uint8_t> data) {
 
 std::vector<uint8_t> encode(const Input& input) {
   const Config& c = input.config;
-  const auto hz = std::find(kHz.begin(), kHz.end(), c.hz);
-  if (hz == kHz.end()) throw std::invalid_argument("HZ " + std::to_string(c.hz));
-  if (input.table.empty() || input.table.size() > teo::kMaxStates) {
-    throw std::invalid_argument("a table of " + std::to_string(input.table.size()) + " states");
-  }
+  const size_t hz = cpuidle_fuzz::hz_index(kHz, c.hz);
+  cpuidle_fuzz::check_table_size(input.table.size(), teo::kMaxStates);
   const uint64_t tick = governor::tick_nsec(c.hz);
   std::vector<uint8_t> out;
   const unsigned form = c.form == Form::v70 ? 0x10u : static_cast<unsigned>(c.form);
-  out.push_back(static_cast<uint8_t>(form | static_cast<unsigned>(hz - kHz.begin()) << 2));
+  out.push_back(static_cast<uint8_t>(form | static_cast<unsigned>(hz) << 2));
   out.push_back(static_cast<uint8_t>(input.table.size() - 1));
   for (size_t i = 0; i < input.table.size(); ++i) {
     const Entry& e = input.table[i];
@@ -280,25 +277,12 @@ std::span<const Subject> all_subjects() {
 }
 
 const Subject* find_subject(std::string_view name) {
-  for (const Subject& s : all_subjects()) {
-    if (s.name == name) return &s;
-  }
-  return nullptr;
+  return cpuidle_fuzz::find_by_name(all_subjects(), name);
 }
 
 const Subject& fuzz_subject(const Config& config) {
-  static const Subject* const overridden = [] {
-    const char* name = cpuidle_fuzz::env_subject("IDLESPEC_TEO_SUBJECT");
-    if (name == nullptr) return static_cast<const Subject*>(nullptr);
-    const Subject* s = find_subject(name);
-    if (s == nullptr) {
-      std::fprintf(stderr,
-                   "teo_fuzz: IDLESPEC_TEO_SUBJECT=%s: want v6.1, v6.12, v6.19, v7.0 or mainline\n",
-                   name);
-      std::abort();
-    }
-    return s;
-  }();
+  static const Subject* const overridden = cpuidle_fuzz::env_override(
+      "IDLESPEC_TEO_SUBJECT", all_subjects(), "teo_fuzz", "v6.1, v6.12, v6.19, v7.0 or mainline");
   if (overridden != nullptr) return *overridden;
   return *find_subject(form_subject(config.form));
 }

@@ -181,6 +181,20 @@ struct ic_stats {
  * counterexamples it has are enough. */
 #define IC_FAIL_CAP 20000
 
+/* Does the schedule end before move d+1, with `ne` moves enabled: none
+ * left (the end judged: ic_judge_leaf) or the move bound hit? */
+static int ic_schedule_ends(int ne, int d, struct ic_stats *st) {
+  if (ne == 0) {
+    ic_judge_leaf();
+    return 1;
+  }
+  if (d >= IC_MAX_MOVES - 1) {
+    st->bound_hits++;
+    return 1;
+  }
+  return 0;
+}
+
 /* Stateless DFS with replay from the start, pruned by visited states (and,
  * bounded, by the number of preemptions: choosing another thread's step
  * while the thread that stepped last could step too; wakes and the core's
@@ -197,14 +211,7 @@ static void ic_dfs(int bound, unsigned long max_schedules, struct ic_stats *st) 
     const int start = depth_fixed > 0 ? depth_fixed - 1 : 0; /* the first new transition */
     for (;; d++) {
       const int ne = ic_enabled(en);
-      if (ne == 0) {
-        ic_judge_leaf();
-        break;
-      }
-      if (d >= IC_MAX_MOVES - 1) {
-        st->bound_hits++;
-        break;
-      }
+      if (ic_schedule_ends(ne, d, st)) break;
       int c;
       if (d < depth_fixed) {
         c = choice[d];
@@ -286,14 +293,7 @@ static void ic_pct(uint64_t seed, unsigned long runs, int depth, struct ic_stats
     int d = 0;
     for (;; d++) {
       const int ne = ic_enabled(en);
-      if (ne == 0) {
-        ic_judge_leaf();
-        break;
-      }
-      if (d >= IC_MAX_MOVES - 1) {
-        st->bound_hits++;
-        break;
-      }
+      if (ic_schedule_ends(ne, d, st)) break;
       int best = -1, bp = INT_MIN; /* priorities go below 0 (the threads of a repeat) */
       for (int j = 0; j < ne; j++) {
         const int a = IC_ACTOR(en[j]);
