@@ -67,7 +67,12 @@ const cpuidle_fuzz::TimeCode kTimes = {
     {kTenMinutesNs, 2 * kTenMinutesNs, 3 * kTenMinutesNs, 4 * kTenMinutesNs, 5 * kTenMinutesNs,
      6 * kTenMinutesNs, 7 * kTenMinutesNs, 8 * kTenMinutesNs}};
 
-using Reader = cpuidle_fuzz::Reader;
+// The input's bytes, its times in governor_fuzz's encoding.
+class Reader : public cpuidle_fuzz::Reader {
+ public:
+  using cpuidle_fuzz::Reader::Reader;
+  uint64_t time(unsigned hz) { return cpuidle_fuzz::Reader::time(kTimes, hz); }
+};
 
 void put_time(std::vector<uint8_t>& out, uint64_t v, unsigned hz) {
   cpuidle_fuzz::put_time(out, v, hz, kTimes);
@@ -151,8 +156,8 @@ Input parse_input(std::span<const uint8_t> data) {
     e.polling = flags & 1u;
     e.disabled = (flags >> 1) & 1u;
     e.timer_stop = (flags >> 2) & 1u;
-    e.exit_latency_ns = r.time(kTimes, hz);
-    e.target_residency_ns = r.time(kTimes, hz);
+    e.exit_latency_ns = r.time(hz);
+    e.target_residency_ns = r.time(hz);
     if (in.config.ordered) {
       if (i > 0) {
         e.exit_latency_ns = std::max(e.exit_latency_ns, in.table[i - 1].exit_latency_ns);
@@ -188,9 +193,9 @@ Input parse_input(std::span<const uint8_t> data) {
       case 0:
         ev.kind = Event::kSelect;
         ev.tick_stopped = (op >> 2) & 1u;
-        ev.latency_req_ns = (op >> 4) & 1u ? kMaxLatencyReqNs : r.time(kTimes, hz);
-        ev.sleep_length_ns = r.time(kTimes, hz);
-        ev.delta_tick_ns = (op >> 3) & 1u ? ev.sleep_length_ns : r.time(kTimes, hz);
+        ev.latency_req_ns = (op >> 4) & 1u ? kMaxLatencyReqNs : r.time(hz);
+        ev.sleep_length_ns = r.time(hz);
+        ev.delta_tick_ns = (op >> 3) & 1u ? ev.sleep_length_ns : r.time(hz);
         if (r.ran_short()) return in;
         push(ev);
         select_copy = ev;
@@ -200,7 +205,7 @@ Input parse_input(std::span<const uint8_t> data) {
         ev.kind = Event::kWake;
         ev.got_tick = (op >> 2) & 1u;
         ev.poll_time_limit = (op >> 3) & 1u;
-        ev.residency_ns = r.time(kTimes, hz);
+        ev.residency_ns = r.time(hz);
         if (r.ran_short()) return in;
         push(ev);
         wake_copy = ev;

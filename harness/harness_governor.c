@@ -24,6 +24,9 @@
  *   <residency ns>/<tick woke 0|1>/<poll_time_limit 0|1>/<entered 0|1>
  * (the sleep length and delta_tick are s64 bit patterns, decimal).
  *
+ * The table and the steps are read, the scenario set and an input ended by
+ * harness_cpuidle.c (what this harness shares with the other governor's).
+ *
  * Per input the per-CPU struct menu_device starts as menu_enable_device()
  * leaves it (zeroed, every correction factor RESOLUTION * DECAY), and
  * dev->last_residency_ns = 0, as at boot. Per step: the scenario is set,

@@ -24,6 +24,9 @@
  *   <latency_req ns>/<sleep length ns>/<delta_tick ns>/<tick stopped 0|1>/
  *   <residency ns>/<tick woke 0|1>/<poll_time_limit 0|1>
  *
+ * The table and the steps are read, the scenario set and an input ended by
+ * harness_cpuidle.c (what this harness shares with the other governor's).
+ *
  * Per input the per-CPU struct teo_cpu starts as teo_enable_device() leaves
  * it (zeroed; 6.1's recent slots -1; util_threshold as v6.3's sets it,
  * the capacity shifted by the file's UTIL_THRESHOLD_SHIFT; sched_cpu_util()
