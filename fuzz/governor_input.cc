@@ -20,7 +20,6 @@ using governor::Inputs;
 using governor::Prediction;
 
 constexpr uint64_t kKtimeMax = 0x7fffffffffffffffULL;
-constexpr std::array<uint64_t, 7> kPowers = {1, 100, 1000, 10000, 100000, 1000000, 10000000};
 constexpr uint64_t kTenMinutesNs = 600ULL * 1000000000ULL;
 
 using idlespec::oracle::dec;
@@ -62,68 +61,21 @@ std::string where(size_t selection, const Inputs<Concrete>& in) {
       ns(in.last_residency_ns.v).c_str(), in.poll_time_limit ? ", poll_time_limit" : "");
 }
 
-const char* subject_override() {
-  static const char* const value = [] {
-    const char* v = std::getenv("IDLESPEC_GOVERNOR_SUBJECT");
-    return v != nullptr && *v != '\0' ? v : nullptr;
-  }();
-  return value;
-}
+// The time encoding: fuzz/cpuidle_input.h, the long times 10 to 80 minutes.
+const cpuidle_fuzz::TimeCode kTimes = {
+    &named_time,
+    {kTenMinutesNs, 2 * kTenMinutesNs, 3 * kTenMinutesNs, 4 * kTenMinutesNs, 5 * kTenMinutesNs,
+     6 * kTenMinutesNs, 7 * kTenMinutesNs, 8 * kTenMinutesNs}};
 
-// --- the time encoding ------------------------------------------------------
-
-class Reader {
+// The input's bytes, its times in governor_fuzz's encoding.
+class Reader : public cpuidle_fuzz::Reader {
  public:
-  explicit Reader(std::span<const uint8_t> d) : d_(d) {}
-  bool done() const { return i_ >= d_.size(); }
-  // A byte; 0 past the end (and the reader is then exhausted).
-  uint8_t byte() {
-    if (i_ >= d_.size()) {
-      short_ = true;
-      return 0;
-    }
-    return d_[i_++];
-  }
-  bool ran_short() const { return short_; }
-  uint64_t time(unsigned hz) {
-    const uint8_t t = byte();
-    if (t < 0xe0) return (t & 31u) * kPowers[t >> 5];
-    if (t < 0xf0) return named_time(t & 15u, hz);
-    if (t < 0xf8) {
-      uint64_t v = 0;
-      for (int k = 0; k < t - 0xef; ++k) v = v << 8 | byte();
-      return v;
-    }
-    return uint64_t(t - 0xf7) * kTenMinutesNs;
-  }
-
- private:
-  std::span<const uint8_t> d_;
-  size_t i_ = 0;
-  bool short_ = false;
+  using cpuidle_fuzz::Reader::Reader;
+  uint64_t time(unsigned hz) { return cpuidle_fuzz::Reader::time(kTimes, hz); }
 };
 
 void put_time(std::vector<uint8_t>& out, uint64_t v, unsigned hz) {
-  for (size_t i = 0; i < kNamedTimeCount; ++i) {
-    if (named_time(i, hz) == v) {
-      out.push_back(static_cast<uint8_t>(0xe0 | i));
-      return;
-    }
-  }
-  for (size_t e = 0; e < kPowers.size(); ++e) {
-    if (v % kPowers[e] == 0 && v / kPowers[e] < 32) {
-      out.push_back(static_cast<uint8_t>(e << 5 | v / kPowers[e]));
-      return;
-    }
-  }
-  if (v % kTenMinutesNs == 0 && v / kTenMinutesNs >= 1 && v / kTenMinutesNs <= 8) {
-    out.push_back(static_cast<uint8_t>(0xf7 + v / kTenMinutesNs));
-    return;
-  }
-  int bytes = 1;
-  while (bytes < 8 && (v >> (8 * bytes)) != 0) ++bytes;
-  out.push_back(static_cast<uint8_t>(0xef + bytes));
-  for (int k = bytes - 1; k >= 0; --k) out.push_back(static_cast<uint8_t>(v >> (8 * k)));
+  cpuidle_fuzz::put_time(out, v, hz, kTimes);
 }
 
 }  // namespace
@@ -277,15 +229,11 @@ Input parse_input(std::span<const uint8_t> data) {
 
 std::vector<uint8_t> encode(const Input& input) {
   const Config& c = input.config;
-  const auto hz = std::find(kHz.begin(), kHz.end(), c.hz);
-  if (hz == kHz.end()) throw std::invalid_argument("HZ " + std::to_string(c.hz));
-  if (input.table.empty() || input.table.size() > governor::kMaxStates) {
-    throw std::invalid_argument("a table of " + std::to_string(input.table.size()) + " states");
-  }
+  const size_t hz = cpuidle_fuzz::hz_index(kHz, c.hz);
+  cpuidle_fuzz::check_table_size(input.table.size(), governor::kMaxStates);
   std::vector<uint8_t> out;
   out.push_back(static_cast<uint8_t>(static_cast<unsigned>(c.form) |
-                                     static_cast<unsigned>(hz - kHz.begin()) << 3 |
-                                     unsigned(c.ordered) << 5));
+                                     static_cast<unsigned>(hz) << 3 | unsigned(c.ordered) << 5));
   out.push_back(static_cast<uint8_t>(input.table.size() - 1));
   for (const governor::TableEntry& e : input.table) {
     out.push_back(static_cast<uint8_t>(unsigned(e.polling) | unsigned(e.disabled) << 1 |
@@ -327,26 +275,13 @@ std::span<const Subject> all_subjects() {
 }
 
 const Subject* find_subject(std::string_view name) {
-  for (const Subject& s : all_subjects()) {
-    if (s.name == name) return &s;
-  }
-  return nullptr;
+  return cpuidle_fuzz::find_by_name(all_subjects(), name);
 }
 
 const Subject& fuzz_subject(const Config& config) {
-  static const Subject* const overridden = [] {
-    const char* name = subject_override();
-    if (name == nullptr) return static_cast<const Subject*>(nullptr);
-    const Subject* s = find_subject(name);
-    if (s == nullptr) {
-      std::fprintf(stderr,
-                   "governor_fuzz: IDLESPEC_GOVERNOR_SUBJECT=%s: want v6.14, seed-v2, "
-                   "seed-threshold, reference, v6.19 or mainline\n",
-                   name);
-      std::abort();
-    }
-    return s;
-  }();
+  static const Subject* const overridden =
+      cpuidle_fuzz::env_override("IDLESPEC_GOVERNOR_SUBJECT", all_subjects(), "governor_fuzz",
+                                 "v6.14, seed-v2, seed-threshold, reference, v6.19 or mainline");
   if (overridden != nullptr) return *overridden;
   static const Subject* const reference = find_subject(governor::Reference::name);
   static const Subject* const v619 = find_subject(governor::V619::name);
@@ -438,16 +373,6 @@ Outcome run(const Subject& s, const Input& input, fuzz::Judging judging) {
   return o;
 }
 
-Violations beyond(const Violations& witness, const Violations& baseline) {
-  Violations out;
-  for (const Violation& v : witness) {
-    const bool shared = std::any_of(baseline.begin(), baseline.end(),
-                                    [&](const Violation& b) { return b.clause == v.clause; });
-    if (!shared) out.push_back(v);
-  }
-  return out;
-}
-
 Violations check_fuzz_input(std::span<const uint8_t> data) {
   const Input in = parse_input(data);
   return run(fuzz_subject(in.config), in).violations;
@@ -478,16 +403,7 @@ std::string describe(const Input& input) {
 
 void report_and_abort(const char* target, std::string_view subject, std::span<const uint8_t> data,
                       const Violations& violations) {
-  for (const Violation& v : violations) {
-    std::fprintf(
-        stderr, "==%s== %s violated: %s%s\n", target, v.clause.c_str(), v.message.c_str(),
-        v.occurrences > 1 ? strprintf(" (and %zu more times)", v.occurrences - 1).c_str() : "");
-  }
-  std::fprintf(stderr, "==%s== subject: %s\n", target, std::string(subject).c_str());
-  std::fprintf(stderr, "==%s== input: %s\n", target, describe(parse_input(data)).c_str());
-  std::fprintf(stderr, "==%s== bytes (%zu): %s\n", target, data.size(), hex(data).c_str());
-  std::fflush(stderr);
-  std::abort();
+  cpuidle_fuzz::report_and_abort(target, subject, data, violations, describe(parse_input(data)));
 }
 
 }  // namespace idlespec::governor_fuzz

@@ -68,6 +68,7 @@
 #include <string_view>
 #include <vector>
 
+#include "fuzz/cpuidle_input.h"
 #include "fuzz/judging.h"
 #include "impl/governor.h"
 #include "oracle/governor.h"
@@ -191,7 +192,7 @@ Outcome run(const Subject& subject, const Input& input,
 // subject's own findings (the reference breaks GOV-5 on some inputs in the
 // ranges spec/governor.md states; a witness must be caught for its own
 // change).
-Violations beyond(const Violations& witness, const Violations& baseline);
+using cpuidle_fuzz::beyond;
 // The libFuzzer target's check: fuzz_subject(config) over the input.
 Violations check_fuzz_input(std::span<const uint8_t> data);
 

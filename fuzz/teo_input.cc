@@ -14,82 +14,30 @@
 namespace idlespec::teo_fuzz {
 namespace {
 
-constexpr std::array<uint64_t, 7> kPowers = {1, 100, 1000, 10000, 100000, 1000000, 10000000};
 constexpr uint64_t kNsPerSec = 1000000000ULL;
 
 uint64_t clamp_below(uint64_t v, uint64_t top) { return v < top ? v : top - 1; }
 
 std::string ns(uint64_t v) { return std::to_string(v) + " ns"; }
 
-const char* subject_override() {
-  static const char* const value = [] {
-    const char* v = std::getenv("IDLESPEC_TEO_SUBJECT");
-    return v != nullptr && *v != '\0' ? v : nullptr;
-  }();
-  return value;
-}
+// The time encoding: fuzz/cpuidle_input.h, the long times kSeconds.
+const cpuidle_fuzz::TimeCode kTimes = {
+    &named_time,
+    {kSeconds[0] * kNsPerSec, kSeconds[1] * kNsPerSec, kSeconds[2] * kNsPerSec,
+     kSeconds[3] * kNsPerSec, kSeconds[4] * kNsPerSec, kSeconds[5] * kNsPerSec,
+     kSeconds[6] * kNsPerSec, kSeconds[7] * kNsPerSec}};
 
-// --- the time encoding ------------------------------------------------------
-
-class Reader {
+// The input's bytes; a time is clamped below `top`.
+class Reader : public cpuidle_fuzz::Reader {
  public:
-  explicit Reader(std::span<const uint8_t> d) : d_(d) {}
-  bool done() const { return i_ >= d_.size(); }
-  // A byte; 0 past the end (and the reader then ran short).
-  uint8_t byte() {
-    if (i_ >= d_.size()) {
-      short_ = true;
-      return 0;
-    }
-    return d_[i_++];
-  }
-  bool ran_short() const { return short_; }
-  // A time, clamped below `top`.
+  using cpuidle_fuzz::Reader::Reader;
   uint64_t time(unsigned hz, uint64_t top) {
-    const uint8_t t = byte();
-    uint64_t v;
-    if (t < 0xe0) {
-      v = (t & 31u) * kPowers[t >> 5];
-    } else if (t < 0xf0) {
-      v = named_time(t & 15u, hz);
-    } else if (t < 0xf8) {
-      v = 0;
-      for (int k = 0; k < t - 0xef; ++k) v = v << 8 | byte();
-    } else {
-      v = kSeconds[t - 0xf8] * kNsPerSec;
-    }
-    return clamp_below(v, top);
+    return clamp_below(cpuidle_fuzz::Reader::time(kTimes, hz), top);
   }
-
- private:
-  std::span<const uint8_t> d_;
-  size_t i_ = 0;
-  bool short_ = false;
 };
 
 void put_time(std::vector<uint8_t>& out, uint64_t v, unsigned hz) {
-  for (size_t i = 0; i < kNamedTimeCount; ++i) {
-    if (named_time(i, hz) == v) {
-      out.push_back(static_cast<uint8_t>(0xe0 | i));
-      return;
-    }
-  }
-  for (size_t e = 0; e < kPowers.size(); ++e) {
-    if (v % kPowers[e] == 0 && v / kPowers[e] < 32) {
-      out.push_back(static_cast<uint8_t>(e << 5 | v / kPowers[e]));
-      return;
-    }
-  }
-  for (size_t i = 0; i < kSeconds.size(); ++i) {
-    if (v == kSeconds[i] * kNsPerSec) {
-      out.push_back(static_cast<uint8_t>(0xf8 + i));
-      return;
-    }
-  }
-  int bytes = 1;
-  while (bytes < 8 && (v >> (8 * bytes)) != 0) ++bytes;
-  out.push_back(static_cast<uint8_t>(0xef + bytes));
-  for (int k = bytes - 1; k >= 0; --k) out.push_back(static_cast<uint8_t>(v >> (8 * k)));
+  cpuidle_fuzz::put_time(out, v, hz, kTimes);
 }
 
 constexpr std::array<unsigned, 4> kRepeats = {1, 2, 4, 16};
@@ -271,15 +219,12 @@ Input parse_input(std::span<const uint8_t> data) {
 
 std::vector<uint8_t> encode(const Input& input) {
   const Config& c = input.config;
-  const auto hz = std::find(kHz.begin(), kHz.end(), c.hz);
-  if (hz == kHz.end()) throw std::invalid_argument("HZ " + std::to_string(c.hz));
-  if (input.table.empty() || input.table.size() > teo::kMaxStates) {
-    throw std::invalid_argument("a table of " + std::to_string(input.table.size()) + " states");
-  }
+  const size_t hz = cpuidle_fuzz::hz_index(kHz, c.hz);
+  cpuidle_fuzz::check_table_size(input.table.size(), teo::kMaxStates);
   const uint64_t tick = governor::tick_nsec(c.hz);
   std::vector<uint8_t> out;
   const unsigned form = c.form == Form::v70 ? 0x10u : static_cast<unsigned>(c.form);
-  out.push_back(static_cast<uint8_t>(form | static_cast<unsigned>(hz - kHz.begin()) << 2));
+  out.push_back(static_cast<uint8_t>(form | static_cast<unsigned>(hz) << 2));
   out.push_back(static_cast<uint8_t>(input.table.size() - 1));
   for (size_t i = 0; i < input.table.size(); ++i) {
     const Entry& e = input.table[i];
@@ -332,25 +277,12 @@ std::span<const Subject> all_subjects() {
 }
 
 const Subject* find_subject(std::string_view name) {
-  for (const Subject& s : all_subjects()) {
-    if (s.name == name) return &s;
-  }
-  return nullptr;
+  return cpuidle_fuzz::find_by_name(all_subjects(), name);
 }
 
 const Subject& fuzz_subject(const Config& config) {
-  static const Subject* const overridden = [] {
-    const char* name = subject_override();
-    if (name == nullptr) return static_cast<const Subject*>(nullptr);
-    const Subject* s = find_subject(name);
-    if (s == nullptr) {
-      std::fprintf(stderr,
-                   "teo_fuzz: IDLESPEC_TEO_SUBJECT=%s: want v6.1, v6.12, v6.19, v7.0 or mainline\n",
-                   name);
-      std::abort();
-    }
-    return s;
-  }();
+  static const Subject* const overridden = cpuidle_fuzz::env_override(
+      "IDLESPEC_TEO_SUBJECT", all_subjects(), "teo_fuzz", "v6.1, v6.12, v6.19, v7.0 or mainline");
   if (overridden != nullptr) return *overridden;
   return *find_subject(form_subject(config.form));
 }
@@ -418,16 +350,6 @@ Outcome run(const Subject& s, const Input& input, fuzz::Judging judging) {
   return o;
 }
 
-Violations beyond(const Violations& witness, const Violations& baseline) {
-  Violations out;
-  for (const Violation& v : witness) {
-    const bool shared = std::any_of(baseline.begin(), baseline.end(),
-                                    [&](const Violation& b) { return b.clause == v.clause; });
-    if (!shared) out.push_back(v);
-  }
-  return out;
-}
-
 std::string describe(const Input& input) {
   const Config& c = input.config;
   std::string s = strprintf("%s, HZ %u; ", std::string(form_subject(c.form)).c_str(), c.hz) +
@@ -446,16 +368,7 @@ std::string describe(const Input& input) {
 
 void report_and_abort(const char* target, std::string_view subject, std::span<const uint8_t> data,
                       const Violations& violations) {
-  for (const Violation& v : violations) {
-    std::fprintf(
-        stderr, "==%s== %s violated: %s%s\n", target, v.clause.c_str(), v.message.c_str(),
-        v.occurrences > 1 ? strprintf(" (and %zu more times)", v.occurrences - 1).c_str() : "");
-  }
-  std::fprintf(stderr, "==%s== subject: %s\n", target, std::string(subject).c_str());
-  std::fprintf(stderr, "==%s== input: %s\n", target, describe(parse_input(data)).c_str());
-  std::fprintf(stderr, "==%s== bytes (%zu): %s\n", target, data.size(), hex(data).c_str());
-  std::fflush(stderr);
-  std::abort();
+  cpuidle_fuzz::report_and_abort(target, subject, data, violations, describe(parse_input(data)));
 }
 
 }  // namespace idlespec::teo_fuzz

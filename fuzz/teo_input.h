@@ -73,6 +73,7 @@
 #include <string_view>
 #include <vector>
 
+#include "fuzz/cpuidle_input.h"
 #include "fuzz/judging.h"
 #include "impl/teo.h"
 #include "oracle/teo.h"
@@ -184,7 +185,7 @@ Outcome run(const Subject& subject, const Input& input,
             fuzz::Judging judging = fuzz::Judging::every_step);
 // The violations in `witness` of clauses that `baseline` does not break on
 // the same input (what a fuzz witness adds to its subject's own findings).
-Violations beyond(const Violations& witness, const Violations& baseline);
+using cpuidle_fuzz::beyond;
 
 // "v6.1, HZ 1000; 3 states: 0 polling 0/0 ns; ...; 12 steps: ...", for reports.
 std::string describe(const Input& input);

@@ -24,6 +24,9 @@
  *   <residency ns>/<tick woke 0|1>/<poll_time_limit 0|1>/<entered 0|1>
  * (the sleep length and delta_tick are s64 bit patterns, decimal).
  *
+ * The table and the steps are read, the scenario set and an input ended by
+ * harness_cpuidle.c (what this harness shares with the other governor's).
+ *
  * Per input the per-CPU struct menu_device starts as menu_enable_device()
  * leaves it (zeroed, every correction factor RESOLUTION * DECAY), and
  * dev->last_residency_ns = 0, as at boot. Per step: the scenario is set,
@@ -58,6 +61,8 @@
 #include "harness_runtime.c"
 
 #ifdef HAVE_MENU_SELECT
+#include "harness_cpuidle.c"
+
 /* menu_select(drv, dev, &stop_tick) since v4.17; menu_select(drv, dev)
  * before it, when the idle loop had stopped the tick already (stop_tick
  * stays true: that is what happened). The function's type picks the call;
@@ -93,83 +98,6 @@
       default: -1LL)
 #endif
 
-struct gov_step {
-  unsigned long long latency_req, sleep_length, delta_tick, residency;
-  int tick_stopped, got_tick, poll_time_limit, entered;
-};
-
-static struct cpuidle_driver drv;
-static struct cpuidle_device dev;
-static struct gov_step steps[MAX_STEPS];
-static unsigned nsteps;
-
-static unsigned long long number(char **p, const char *what) {
-  char *end;
-  errno = 0;
-  const unsigned long long v = strtoull(*p, &end, 10);
-  if (end == *p || errno) bad_input(what);
-  *p = end;
-  return v;
-}
-
-static void parse_states(char *s) {
-  memset(&drv, 0, sizeof(drv));
-  memset(&dev, 0, sizeof(dev));
-  drv.name = "idlespec";
-  int n = 0;
-  char *save = NULL;
-  for (char *tok = strtok_r(s, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-    if (n >= CPUIDLE_STATE_MAX) bad_input("more than CPUIDLE_STATE_MAX states");
-    char *p = tok;
-    const unsigned long long exit_ns = number(&p, "exit latency is not a number");
-    if (*p++ != ':') bad_input("a state is <exit>:<target>:<flags>");
-    const unsigned long long target_ns = number(&p, "target residency is not a number");
-    if (*p++ != ':') bad_input("a state is <exit>:<target>:<flags>");
-    struct cpuidle_state *st = &drv.states[n];
-    snprintf(st->name, sizeof(st->name), "S%d", n);
-    st->exit_latency_ns = (s64)exit_ns;
-    st->target_residency_ns = (s64)target_ns;
-    st->exit_latency = (unsigned int)(exit_ns / 1000);
-    st->target_residency = (unsigned int)(target_ns / 1000);
-    for (; *p; p++) {
-      if (*p == 'p')
-        st->flags |= CPUIDLE_FLAG_POLLING | CPUIDLE_FLAG_POLLING_SOFT;
-      else if (*p == 'd')
-        dev.states_usage[n].disable = CPUIDLE_STATE_DISABLED_BY_USER;
-      else if (*p != '-')
-        bad_input("state flags are '-' or the letters p, d");
-    }
-    n++;
-  }
-  if (n == 0) bad_input("no states");
-  drv.state_count = n;
-}
-
-static void parse_steps(char *s) {
-  nsteps = 0;
-  char *save = NULL;
-  for (char *tok = strtok_r(s, ";", &save); tok; tok = strtok_r(NULL, ";", &save)) {
-    if (nsteps >= MAX_STEPS) bad_input("too many steps");
-    unsigned long long v[8];
-    char *p = tok;
-    for (int k = 0; k < 8; k++) {
-      v[k] = number(&p, "a step is eight numbers separated by '/'");
-      if (k < 7 && *p++ != '/') bad_input("a step is eight numbers separated by '/'");
-    }
-    if (*p) bad_input("trailing characters in a step");
-    struct gov_step *st = &steps[nsteps++];
-    st->latency_req = v[0];
-    st->sleep_length = v[1];
-    st->delta_tick = v[2];
-    st->tick_stopped = v[3] != 0;
-    st->residency = v[4];
-    st->got_tick = v[5] != 0;
-    st->poll_time_limit = v[6] != 0;
-    st->entered = v[7] != 0;
-  }
-}
-
-
 /* --- the device's learned state ---------------------------------------------------- */
 static void emit_device(const char *tag, long long id, long step) {
   const struct menu_device *data = &menu_devices;
@@ -196,16 +124,6 @@ static void emit_device(const char *tag, long long id, long step) {
 }
 
 /* --- one input ----------------------------------------------------------------- */
-/* The input in flight, for the hang backstop (harness_runtime.c): the HANG
- * line the signal watchdog would have written, from the backstop's thread. */
-static long long inflight_id;
-static volatile long *inflight_step;
-
-static void backstop_hang_line(void) {
-  emit("HANG %lld %ld", inflight_id, inflight_step ? *inflight_step : 0L);
-  for (unsigned i = 0; i < nwarns; i++) emit("WARN %lld %s", inflight_id, warns[i]);
-}
-
 static void run_input(long long id, bool trace, unsigned hz) {
   static volatile long step;
   static volatile int idx;
@@ -214,16 +132,7 @@ static void run_input(long long id, bool trace, unsigned hz) {
   memset(&menu_devices, 0, sizeof(menu_devices));
   for (unsigned b = 0; b < ARRAY_SIZE(menu_devices.correction_factor); b++)
     menu_devices.correction_factor[b] = RESOLUTION * DECAY;
-  memset(&gov_env, 0, sizeof(gov_env));
-  gov_env.tick_nsec = (1000000000ULL + hz / 2) / hz;
-  gov_env.tick_usec = (1000000ULL + hz / 2) / hz;
-  dev.cpu = 0;
-  dev.last_state_idx = 0;
-  dev.last_residency_ns = 0;
-  dev.last_residency = 0;
-  dev.poll_time_limit = 0;
-  nwarns = 0;
-  trap_sig = 0;
+  gov_reset_input(hz, 0);
 
   inflight_id = id;
   inflight_step = &step;
@@ -235,13 +144,10 @@ static void run_input(long long id, bool trace, unsigned hz) {
     for (step = 0; step < (long)nsteps; step++) {
       const struct gov_step *st = &steps[step];
 #ifdef MENU_NEXT_TIMER_US
-      gov_env.latency_req = (s64)(st->latency_req / 1000); /* v5.x: microseconds */
+      gov_set_step(st, (s64)(st->latency_req / 1000)); /* v5.x: microseconds */
 #else
-      gov_env.latency_req = (s64)st->latency_req;
+      gov_set_step(st, (s64)st->latency_req);
 #endif
-      gov_env.sleep_length_ns = (s64)st->sleep_length;
-      gov_env.delta_tick_ns = (s64)st->delta_tick;
-      gov_env.tick_stopped = st->tick_stopped;
       stop_tick = true;
       const unsigned calls_before = gov_env.sleep_length_calls;
       in_call = 1;
@@ -284,19 +190,7 @@ static void run_input(long long id, bool trace, unsigned hz) {
   } else {
     watchdog(0);
   }
-  if (trap_sig != 0) {
-    traps++;
-    if (trap_sig > 0)
-      emit("CRASH %lld %ld %d %s", id, step, (int)trap_sig, signal_name(trap_sig));
-    else
-      emit("HANG %lld %ld", id, step);
-  }
-  for (unsigned i = 0; i < nwarns; i++) emit("WARN %lld %s", id, warns[i]);
-  if (traps >= MAX_TRAPS) {
-    emit("ABORT too many crashes/hangs");
-    flush_out();
-    exit(3);
-  }
+  gov_end_input(id, step);
 }
 #endif
 
@@ -312,7 +206,7 @@ static void governor_input(long long id, char **f, int nf, bool trace) {
   const long hz = strtol(f[0], &end, 10);
   if (end == f[0] || *end || hz < 1 || hz > 100000) bad_input("hz is not a number in 1..100000");
   parse_states(f[1]);
-  parse_steps(f[2]);
+  parse_steps(f[2], 8);
   run_input(id, trace, (unsigned)hz);
 }
 #endif

@@ -24,6 +24,9 @@
  *   <latency_req ns>/<sleep length ns>/<delta_tick ns>/<tick stopped 0|1>/
  *   <residency ns>/<tick woke 0|1>/<poll_time_limit 0|1>
  *
+ * The table and the steps are read, the scenario set and an input ended by
+ * harness_cpuidle.c (what this harness shares with the other governor's).
+ *
  * Per input the per-CPU struct teo_cpu starts as teo_enable_device() leaves
  * it (zeroed; 6.1's recent slots -1; util_threshold as v6.3's sets it,
  * the capacity shifted by the file's UTIL_THRESHOLD_SHIFT; sched_cpu_util()
@@ -56,80 +59,7 @@
 #include "harness_runtime.c"
 
 #ifdef HAVE_TEO_SELECT
-struct teo_step {
-  unsigned long long latency_req, sleep_length, delta_tick, residency;
-  int tick_stopped, got_tick, poll_time_limit;
-};
-
-static struct cpuidle_driver drv;
-static struct cpuidle_device dev;
-static struct teo_step steps[MAX_STEPS];
-static unsigned nsteps;
-
-static unsigned long long number(char **p, const char *what) {
-  char *end;
-  errno = 0;
-  const unsigned long long v = strtoull(*p, &end, 10);
-  if (end == *p || errno) bad_input(what);
-  *p = end;
-  return v;
-}
-
-static void parse_states(char *s) {
-  memset(&drv, 0, sizeof(drv));
-  memset(&dev, 0, sizeof(dev));
-  drv.name = "idlespec";
-  int n = 0;
-  char *save = NULL;
-  for (char *tok = strtok_r(s, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-    if (n >= CPUIDLE_STATE_MAX) bad_input("more than CPUIDLE_STATE_MAX states");
-    char *p = tok;
-    const unsigned long long exit_ns = number(&p, "exit latency is not a number");
-    if (*p++ != ':') bad_input("a state is <exit>:<target>:<flags>");
-    const unsigned long long target_ns = number(&p, "target residency is not a number");
-    if (*p++ != ':') bad_input("a state is <exit>:<target>:<flags>");
-    struct cpuidle_state *st = &drv.states[n];
-    snprintf(st->name, sizeof(st->name), "S%d", n);
-    st->exit_latency_ns = (s64)exit_ns;
-    st->target_residency_ns = (s64)target_ns;
-    st->exit_latency = (unsigned int)(exit_ns / 1000);
-    st->target_residency = (unsigned int)(target_ns / 1000);
-    for (; *p; p++) {
-      if (*p == 'p')
-        st->flags |= CPUIDLE_FLAG_POLLING | CPUIDLE_FLAG_POLLING_SOFT;
-      else if (*p == 'd')
-        dev.states_usage[n].disable = CPUIDLE_STATE_DISABLED_BY_USER;
-      else if (*p != '-')
-        bad_input("state flags are '-' or the letters p, d");
-    }
-    n++;
-  }
-  if (n == 0) bad_input("no states");
-  drv.state_count = n;
-}
-
-static void parse_steps(char *s) {
-  nsteps = 0;
-  char *save = NULL;
-  for (char *tok = strtok_r(s, ";", &save); tok; tok = strtok_r(NULL, ";", &save)) {
-    if (nsteps >= MAX_STEPS) bad_input("too many steps");
-    unsigned long long v[7];
-    char *p = tok;
-    for (int k = 0; k < 7; k++) {
-      v[k] = number(&p, "a step is seven numbers separated by '/'");
-      if (k < 6 && *p++ != '/') bad_input("a step is seven numbers separated by '/'");
-    }
-    if (*p) bad_input("trailing characters in a step");
-    struct teo_step *st = &steps[nsteps++];
-    st->latency_req = v[0];
-    st->sleep_length = v[1];
-    st->delta_tick = v[2];
-    st->tick_stopped = v[3] != 0;
-    st->residency = v[4];
-    st->got_tick = v[5] != 0;
-    st->poll_time_limit = v[6] != 0;
-  }
-}
+#include "harness_cpuidle.c"
 
 /* --- the per-CPU metrics -------------------------------------------------------- */
 static void emit_metrics(long long id, long step) {
@@ -176,20 +106,9 @@ static void emit_metrics(long long id, long step) {
 /* --- one input ----------------------------------------------------------------- */
 /* The WARN_ON/BUG_ON hits of the call that just returned, with its step and
  * name: "WARN <id> step <k> in teo_select(): <text>". */
-static unsigned warns_emitted;
 static void emit_warns(long long id, long step, const char *where) {
   for (; warns_emitted < nwarns; warns_emitted++)
     emit("WARN %lld step %ld in %s: %s", id, step, where, warns[warns_emitted]);
-}
-
-/* The input in flight, for the hang backstop (harness_runtime.c): the HANG
- * line the signal watchdog would have written, from the backstop's thread. */
-static long long inflight_id;
-static volatile long *inflight_step;
-
-static void backstop_hang_line(void) {
-  emit("HANG %lld %ld", inflight_id, inflight_step ? *inflight_step : 0L);
-  for (unsigned i = warns_emitted; i < nwarns; i++) emit("WARN %lld %s", inflight_id, warns[i]);
 }
 
 static void run_input(long long id, bool trace, unsigned hz) {
@@ -203,16 +122,8 @@ static void run_input(long long id, bool trace, unsigned hz) {
 #if defined(TEO_HAVE_UTIL_THRESHOLD) && defined(UTIL_THRESHOLD_SHIFT)
   teo_cpus.util_threshold = arch_scale_cpu_capacity(0) >> UTIL_THRESHOLD_SHIFT;
 #endif
-  memset(&gov_env, 0, sizeof(gov_env));
-  gov_env.tick_nsec = (1000000000ULL + hz / 2) / hz;
-  gov_env.tick_usec = (1000000ULL + hz / 2) / hz;
+  gov_reset_input(hz, -1);
   teo_env_clock_ns = 1000000000ULL;
-  dev.cpu = 0;
-  dev.last_state_idx = -1;
-  dev.last_residency_ns = 0;
-  dev.poll_time_limit = 0;
-  nwarns = warns_emitted = 0;
-  trap_sig = 0;
 
   inflight_id = id;
   inflight_step = &step;
@@ -221,11 +132,8 @@ static void run_input(long long id, bool trace, unsigned hz) {
   if (sigsetjmp(recover, 1) == 0) {
     watchdog(WATCHDOG_SECONDS);
     for (step = 0; step < (long)nsteps; step++) {
-      const struct teo_step *st = &steps[step];
-      gov_env.latency_req = (s64)st->latency_req;
-      gov_env.sleep_length_ns = (s64)st->sleep_length;
-      gov_env.delta_tick_ns = (s64)st->delta_tick;
-      gov_env.tick_stopped = st->tick_stopped;
+      const struct gov_step *st = &steps[step];
+      gov_set_step(st, (s64)st->latency_req);
       const unsigned calls_before = gov_env.sleep_length_calls;
       bool stop = true;
       in_call = 1;
@@ -249,19 +157,7 @@ static void run_input(long long id, bool trace, unsigned hz) {
   } else {
     watchdog(0);
   }
-  if (trap_sig != 0) {
-    traps++;
-    if (trap_sig > 0)
-      emit("CRASH %lld %ld %d %s", id, step, (int)trap_sig, signal_name(trap_sig));
-    else
-      emit("HANG %lld %ld", id, step);
-  }
-  for (unsigned i = warns_emitted; i < nwarns; i++) emit("WARN %lld %s", id, warns[i]);
-  if (traps >= MAX_TRAPS) {
-    emit("ABORT too many crashes/hangs");
-    flush_out();
-    exit(3);
-  }
+  gov_end_input(id, step);
 }
 
 static void teo_input(long long id, char **f, int nf, bool trace) {
@@ -276,7 +172,7 @@ static void teo_input(long long id, char **f, int nf, bool trace) {
   const long hz = strtol(f[0], &end, 10);
   if (end == f[0] || *end || hz < 1 || hz > 100000) bad_input("hz is not a number in 1..100000");
   parse_states(f[1]);
-  parse_steps(f[2]);
+  parse_steps(f[2], 7);
   run_input(id, trace, (unsigned)hz);
 }
 #endif
