@@ -6,7 +6,7 @@
 #include <iostream>
 #include <sstream>
 
-#include "impl/json.h"
+#include "verify/report_format.h"
 
 namespace idlespec::cli {
 
@@ -20,7 +20,7 @@ int report_error(const std::string& command, const std::string& message, bool js
   std::cerr << "idlespec " << command << ": " << message;
   if (usage) std::cerr << "\n(see 'idlespec " << command << " --help')";
   std::cerr << "\n";
-  if (json) std::cout << "{\"error\":\"" << json_escape(message) << "\",\"exit_code\":2}\n";
+  if (json) std::cout << verify::json_error(message, 2);
   return 2;
 }
 

@@ -23,6 +23,7 @@
 #include "validate/validate.h"
 #include "verify/build_paths.h"
 #include "verify/outputs.h"
+#include "verify/report.h"
 #include "verify/spec_index.h"
 
 namespace idlespec::cli {

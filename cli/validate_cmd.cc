@@ -1,5 +1,5 @@
 // `idlespec validate` and `idlespec review`: the front ends live in
-// validate/validate.cc (shared with the standalone idlespec-validate).
+// validate/command_line.cc (shared with the standalone idlespec-validate).
 #include "cli/commands.h"
 #include "validate/validate.h"
 #include "verify/build_paths.h"

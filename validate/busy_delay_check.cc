@@ -758,7 +758,7 @@ Part check_busy_delay(const Options& opt, const Target& target) {
     } else if (e.findings_total > 0) {
       v.status = "failed";
       // Which subjects break the clause where the file does: an acceptance
-      // covers the failure only for them (validate.cc).
+      // covers the failure only for them (spec_judgement.cc).
       if (bo::clause_mask({id}) & bo::kStepClauses) {
         v.subjects_compared = true;
         v.fails_like = subjects_sharing(id, e);

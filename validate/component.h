@@ -9,8 +9,12 @@
 
 #include "validate/sparse_check.h"
 #include "validate/validate.h"
+#include "verify/spec_index.h"
 
 namespace idlespec::validate {
+
+// The spec built into idlespec (verify::builtin_spec()), parsed once.
+const verify::SpecIndex& spec();
 
 // What to check: one file's text and the functions asked for.
 struct Target {

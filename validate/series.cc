@@ -10,10 +10,11 @@
 #include "extract/extract.h"
 #include "extract/mbox.h"
 #include "extract/patch.h"
-#include "impl/json.h"
 #include "impl/text.h"
 #include "sandbox/process.h"
 #include "validate/component.h"
+#include "verify/report.h"
+#include "verify/report_format.h"
 
 namespace idlespec::validate {
 namespace {
@@ -583,20 +584,19 @@ std::string render_series_text(const SeriesReport& sr) {
 }
 
 std::string render_series_json(const SeriesReport& sr) {
-  auto js = [](const std::string& s) { return "\"" + json_escape(report_text(s)) + "\""; };
+  // Every string through report_text(): a series' mail is the code under
+  // test's (impl/text.h).
+  auto js = [](const std::string& s) { return verify::json_string(report_text(s)); };
+  auto list = [](std::vector<std::string> v) {
+    for (auto& s : v) s = report_text(s);
+    return verify::json_list(v);
+  };
   auto change = [&](const ClauseChange& c) {
     std::string o = "{\"id\":" + js(c.id) + ",\"component\":" + js(c.component) +
                     ",\"function\":" + js(c.function) + ",\"file\":" + js(c.file) +
                     ",\"before\":" + js(c.before) + ",\"after\":" + js(c.after) +
-                    ",\"where\":" + js(c.where) + ",\"counterexamples\":[";
-    for (size_t i = 0; i < c.counterexamples.size(); ++i)
-      o += (i ? "," : "") + js(c.counterexamples[i]);
-    return o + "]}";
-  };
-  auto list = [&](const std::vector<std::string>& v) {
-    std::string o = "[";
-    for (size_t i = 0; i < v.size(); ++i) o += (i ? "," : "") + js(v[i]);
-    return o + "]";
+                    ",\"where\":" + js(c.where) + ",\"counterexamples\":";
+    return o + list(c.counterexamples) + "}";
   };
   std::ostringstream o;
   o << "{\"versions\":[";

@@ -13,12 +13,11 @@
 #include <sstream>
 
 #include "impl/text.h"
+#include "validate/component.h"
 #include "validate/series.h"
 #include "verify/spec_index.h"
 
 namespace idlespec::validate {
-
-const verify::SpecIndex& spec();  // validate/validate.cc
 
 namespace {
 

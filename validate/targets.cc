@@ -9,7 +9,6 @@
 #include <map>
 #include <sstream>
 
-#include "impl/json.h"
 #include "sandbox/sandbox.h"
 
 namespace idlespec::validate {
@@ -319,18 +318,6 @@ std::string where_text(const ClauseVerdict& v) {
       out += (i == 0 ? "" : i + 1 == names.size() ? " and " : ", ") + names[i];
   }
   return out;
-}
-
-std::string targets_json(const ClauseVerdict& v) {
-  std::string o = "[";
-  for (size_t i = 0; i < v.targets.size(); ++i) {
-    const auto& t = v.targets[i];
-    o += (i ? "," : "");
-    o += "{\"target\":\"" + json_escape(t.target) + "\",\"status\":\"" + json_escape(t.status) +
-         "\",\"detail\":\"" + json_escape(t.detail) + "\",\"proof\":\"" +
-         json_escape(t.status == "held" ? t.proof : std::string()) + "\"}";
-  }
-  return o + "]";
 }
 
 }  // namespace idlespec::validate

@@ -115,7 +115,4 @@ void settle_target_statuses(std::vector<ClauseVerdict>& clauses);
 // clause ran on one target only.
 std::string where_text(const ClauseVerdict& v);
 
-// The targets' verdicts as a JSON array (impl/json.h's escaping).
-std::string targets_json(const ClauseVerdict& v);
-
 }  // namespace idlespec::validate

@@ -3,7 +3,7 @@
 //
 // A *component* (busy_delay, xcede, ...) names the kernel functions it
 // models, the file of a Linux tree they live in, and the clauses checked on
-// each (validate/components.cc). For each component that applies, the
+// each (validate/component.cc). For each component that applies, the
 // functions are extracted with what they need (extract/extract.h), compiled
 // with the kernel shims (harness/shims/) and the component's harness
 // (harness/harness_<component>.c) into two executables — plain -O3 for
@@ -28,7 +28,7 @@
 // what each subject is accepted to break, all come from spec/*.md (the
 // "validate FUNCTION" checks, "Subjects", "Accepted for", "Fixed by", "Modes
 // of"): the components' checks report held or failed, and the post-pass in
-// validate.cc (judge_against_spec) applies the spec.
+// validate/spec_judgement.cc (judge_against_spec) applies the spec.
 //
 // Exit codes (the same for verify, check, validate and review): 0 every
 // judged clause held (n/a, absent and accepted allowed); 1 a clause failed
@@ -239,20 +239,7 @@ void make_report_safe(Report& report);
 // test. --source, --kernel-tree and --candidate are exclusive.
 Report validate(const Options& options);
 
-std::string render_text(const Report& report);
-std::string render_json(const Report& report);
-// JUnit XML: one testsuite per part, one testcase per clause.
-std::string render_junit(const Report& report);
-// SARIF 2.1.0 (verify/sarif.h's writer): one result per clause that is not
-// held, n/a or absent, located at the function's file and first line, with
-// a code flow per counterexample and a fingerprint that survives reruns.
-std::string render_sarif(const Report& report);
-// Markdown (a CI job summary): the verdict counts and a clause table.
-std::string render_markdown(const Report& report);
-// A Markdown table cell: '|' escaped, newlines as <br>.
-std::string markdown_cell(const std::string& text);
-// "3 held, 1 failed, 2 accepted": the statuses of `clauses`, counted.
-std::string verdict_counts(const std::vector<ClauseVerdict>& clauses);
+// The renderers of these reports: verify/report.h.
 
 // --- review ---------------------------------------------------------------
 
@@ -290,11 +277,6 @@ struct ReviewReport {
 };
 
 ReviewReport review(const ReviewOptions& options);
-std::string render_review_text(const ReviewReport& report);
-std::string render_review_json(const ReviewReport& report);
-// Markdown (the job summary of a pull request): the clause diff, each newly
-// failed clause with its counterexample.
-std::string render_review_markdown(const ReviewReport& report);
 
 // The options validate, review and matrix share, as parsed.
 struct CommandLine {

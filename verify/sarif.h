@@ -1,7 +1,7 @@
 // SARIF 2.1.0, the format code scanning reads, for every command that
 // judges clauses: `idlespec verify --sarif FILE` and `idlespec check --sarif
 // FILE` (report_sarif, check_sarif) and `idlespec validate` / `review
-// --sarif FILE` (validate/validate.cc render_sarif). One writer, write_sarif,
+// --sarif FILE` (verify/report_sarif.cc render_sarif). One writer, write_sarif,
 // serves all of them; each command only says what its results are.
 //
 //   rules    one per clause of the report: the clause text, its kind and its

@@ -4,7 +4,7 @@
 #
 # What the shims lack becomes verdicts, not "the harness does not compile"
 # for the whole file (extract/extract.h, drop_failing_items and
-# explain_build_error; build_harness in validate.cc):
+# explain_build_error; build_harness in harness_build.cc):
 #
 # - a pulled-in function that is not on the judged path (a state table's
 #   .enter) and does not compile or link is dropped with a note, a stub in
