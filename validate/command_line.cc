@@ -304,11 +304,15 @@ bool parse_common(const std::vector<std::string>& args, Parsed& p,
 bool write_outputs(const Parsed& p, const Report& rep, const std::string& prog,
                    const ReviewReport* review = nullptr) {
   bool ok = true;
-  if (!p.markdown.empty() &&
-      !spit(p.markdown, review ? render_review_markdown(*review) : render_markdown(rep))) {
-    std::cerr << prog << ": cannot write " << p.markdown << "\n";
-    ok = false;
-  }
+  // Through the writer every command's files go through (verify/outputs.h).
+  auto write = [&](const std::string& path, const std::string& text) {
+    if (const std::string why = verify::write_output(path, text); !why.empty()) {
+      std::cerr << prog << ": " << why << "\n";
+      ok = false;
+    }
+  };
+  if (!p.markdown.empty())
+    write(p.markdown, review ? render_review_markdown(*review) : render_markdown(rep));
   if (!p.html.empty()) {
     const std::string why =
         review ? verify::write_html_report(p.html, "review", render_review_json(*review), spec())
@@ -318,14 +322,8 @@ bool write_outputs(const Parsed& p, const Report& rep, const std::string& prog,
       ok = false;
     }
   }
-  if (!p.junit.empty() && !spit(p.junit, render_junit(rep))) {
-    std::cerr << prog << ": cannot write " << p.junit << "\n";
-    ok = false;
-  }
-  if (!p.sarif.empty() && !spit(p.sarif, render_sarif(rep))) {
-    std::cerr << prog << ": cannot write " << p.sarif << "\n";
-    ok = false;
-  }
+  if (!p.junit.empty()) write(p.junit, render_junit(rep));
+  if (!p.sarif.empty()) write(p.sarif, render_sarif(rep));
   return ok;
 }
 
