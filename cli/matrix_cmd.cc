@@ -19,6 +19,7 @@
 #include "impl/json.h"
 #include "impl/text.h"
 #include "sandbox/process.h"
+#include "validate/command_line.h"
 #include "validate/targets.h"
 #include "validate/validate.h"
 #include "verify/build_paths.h"

@@ -1,7 +1,7 @@
 // `idlespec validate` and `idlespec review`: the front ends live in
 // validate/command_line.cc (shared with the standalone idlespec-validate).
 #include "cli/commands.h"
-#include "validate/validate.h"
+#include "validate/command_line.h"
 #include "verify/build_paths.h"
 
 namespace idlespec::cli {

@@ -1,6 +1,8 @@
 // The command lines of `idlespec validate` and `idlespec review` (matrix
 // shares their options through parse_front_end): usage, options, the files
 // written besides stdout, and the exit code each run returns.
+#include "validate/command_line.h"
+
 #include <algorithm>
 #include <cerrno>
 #include <cmath>

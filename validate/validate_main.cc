@@ -1,10 +1,10 @@
 // idlespec-validate: the standalone front end of `idlespec validate` (the
-// same options; see validate/validate.h). `idlespec-validate review ...`
+// same options; see validate/command_line.h). `idlespec-validate review ...`
 // is `idlespec review ...`.
 #include <string>
 #include <vector>
 
-#include "validate/validate.h"
+#include "validate/command_line.h"
 #include "verify/build_paths.h"
 
 int main(int argc, char** argv) {
