@@ -1,7 +1,8 @@
-// The report layer of validate, review and matrix (beside verify's own,
-// verify/runner.h, verify/sarif.h and verify/outputs.h): a validate report
-// as text, JSON, JUnit, SARIF and Markdown, and review's clause diff as
-// text, JSON and Markdown. Their shared pieces are verify/report_format.h.
+// The renderers of validate's and review's reports, beside verify's own
+// (verify/runner.h, verify/sarif.h; files: verify/outputs.h): a validate
+// report as text, JSON, JUnit, SARIF and Markdown, review's clause diff as
+// text, JSON and Markdown; a series' and matrix's use markdown_cell() and
+// verdict_counts(). What every command's report shares: verify/report_format.h.
 #pragma once
 
 #include <string>
