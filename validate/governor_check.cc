@@ -8,7 +8,7 @@
 // the next timer, and the learned state of the per-CPU struct menu_device
 // (correction factors, the interval ring, next_timer, bucket), then plays
 // the idle period (menu_reflect(), or a rejected entry). The driver judges
-// each selection (the status is held or failed; validate.cc's post-pass
+// each selection (the status is held or failed; spec_judgement.cc's post-pass
 // applies the spec's acceptances):
 //
 //   GOV-1, GOV-2, GOV-4, GOV-7  oracle/governor.h's judge_selection() on
@@ -80,7 +80,7 @@
 //
 // The selection clauses judged on the choice alone (GOV-1, -2, -4, -7, -9)
 // compare the subjects with the file on every failing input (failing_like):
-// the acceptance validate.cc applies is named only when the subjects make
+// the acceptance spec_judgement.cc applies is named only when the subjects make
 // the file's violating choice on every failing input they reach.
 //
 // Differential: every step is also run through the six subjects of
@@ -362,7 +362,7 @@ Part check_governor(const Options& opt, const Target& target) {
       // every subject (the truncated KTIME_MAX after a polling time-out
       // that had no timer to guess from) observed: failed here, with the
       // subjects whose own menu_update() stores the same value from the
-      // file's state, so that validate.cc's post-pass reports it as the
+      // file's state, so that spec_judgement.cc's post-pass reports it as the
       // acceptance (`accepted` for the subject judged against, with the
       // spec's words and what upstream did about it) and not as `held`.
       v.status = "failed";

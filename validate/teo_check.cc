@@ -17,7 +17,7 @@
 //             era (6.1's recent ring) from the members the file's struct
 //             has.
 //
-// The status is held or failed; validate.cc's post-pass applies the spec's
+// The status is held or failed; spec_judgement.cc's post-pass applies the spec's
 // acceptances for the subject judged against. A crash or a hang is a failed
 // clause with its input and replay, and no subject's (so no acceptance
 // covers it): TEO-1 inside teo_select(), TEO-6 in teo_reflect() or the
@@ -730,7 +730,7 @@ Part check_teo(const Options& opt, const Target& target) {
   // where the file broke a selection clause, the same oracle judges each
   // subject's choice: `breaks[j]` holds (clause, input, step) where subject j
   // breaks it too, so that an acceptance covers a failure only for a subject
-  // that shares it (validate.cc).
+  // that shares it (spec_judgement.cc).
   const auto subjects = teo::subjects();
   std::vector<std::set<std::tuple<std::string, size_t, size_t>>> breaks(subjects.size());
   std::set<std::pair<size_t, size_t>> compare_at;
