@@ -745,13 +745,7 @@ Part check_busy_delay(const Options& opt, const Target& target) {
 
   for (const auto& [id, fn] : component.clauses) {
     if (!requested(fn)) continue;
-    ClauseVerdict v;
-    v.id = id;
-    v.component = component.name;
-    v.function = fn;
-    v.file = target.display;
-    for (const auto& f : ex.functions)
-      if (f.name == fn && f.found) v.line = f.first_line;
+    ClauseVerdict v = clause_verdict(component, target, ex.functions, id, fn);
     const auto& e = ev[id];
     if (!found(fn)) {
       mark_not_found(v, target.text);

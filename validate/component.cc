@@ -98,6 +98,19 @@ void mark_not_found(ClauseVerdict& v, const std::string& text) {
             "): resolve the conflict first";
 }
 
+ClauseVerdict clause_verdict(const Component& component, const Target& target,
+                             const std::vector<FoundFunction>& functions, const std::string& id,
+                             const std::string& fn) {
+  ClauseVerdict v;
+  v.id = id;
+  v.component = component.name;
+  v.function = fn;
+  v.file = target.display;
+  for (const auto& f : functions)
+    if (f.name == fn && f.found) v.line = f.first_line;
+  return v;
+}
+
 void fill_verdicts(const Component& component, const Target& target, Part& part,
                    const std::string& status, const std::string& why) {
   if (part.functions.empty())
@@ -105,14 +118,10 @@ void fill_verdicts(const Component& component, const Target& target, Part& part,
   for (const auto& [id, fn] : component.clauses) {
     if (std::find(target.functions.begin(), target.functions.end(), fn) == target.functions.end())
       continue;
-    ClauseVerdict v;
-    v.id = id;
-    v.component = component.name;
-    v.function = fn;
-    v.file = target.display;
+    ClauseVerdict v = clause_verdict(component, target, part.functions, id, fn);
     bool found = false;
     for (const auto& f : part.functions)
-      if (f.name == fn && f.found) found = true, v.status = status, v.line = f.first_line;
+      if (f.name == fn && f.found) found = true, v.status = status;
     if (found)
       (status == "error" ? v.error : v.note) = why;
     else

@@ -57,8 +57,6 @@ std::vector<std::string> governor_defines(const Extraction& ex);
 Part check_teo(const Options& options, const Target& target);
 Part check_idle_core(const Options& options, const Target& target);
 
-// Verdicts for a part none of whose runs happened: absent where the function
-// is missing, otherwise `status` with `why`.
 // The lines of `text` that are version-control conflict markers ("<<<<<<< ",
 // "=======", ">>>>>>> " at the start of a line), as "lines 120, 160, 190"
 // (at most five named), or "" when there are none.
@@ -68,6 +66,14 @@ std::string conflict_markers(const std::string& text);
 // function may well be there). Sets v.status and v.error.
 void mark_not_found(ClauseVerdict& v, const std::string& text);
 
+// The verdict of clause `id` (of function `fn`) before it is judged: its
+// component, file, and the function's first line among `functions`.
+ClauseVerdict clause_verdict(const Component& component, const Target& target,
+                             const std::vector<FoundFunction>& functions, const std::string& id,
+                             const std::string& fn);
+
+// Verdicts for a part none of whose runs happened: absent where the function
+// is missing, otherwise `status` with `why`.
 void fill_verdicts(const Component& component, const Target& target, Part& part,
                    const std::string& status, const std::string& why);
 

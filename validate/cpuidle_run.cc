@@ -68,18 +68,6 @@ bool found_function(const Extraction& ex, const std::string& name) {
   return false;
 }
 
-ClauseVerdict clause_verdict(const Component& component, const Target& target, const Part& part,
-                             const std::string& id, const std::string& fn) {
-  ClauseVerdict v;
-  v.id = id;
-  v.component = component.name;
-  v.function = fn;
-  v.file = target.display;
-  for (const auto& f : part.functions)
-    if (f.name == fn && f.found) v.line = f.first_line;
-  return v;
-}
-
 bool build_part_harness(const Options& opt, const Component& component, const Target& target,
                         Part& part, const std::string& env_header, const std::string& code,
                         const std::string& harness_file, const std::vector<std::string>& defs,

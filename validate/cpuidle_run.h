@@ -97,11 +97,6 @@ Part start_part(const Component& component, const Target& target, const Extracti
 // Whether the extraction found `name`.
 bool found_function(const Extraction& ex, const std::string& name);
 
-// The verdict of clause `id` (of function `fn`) before it is judged: its
-// component, file and the function's first line.
-ClauseVerdict clause_verdict(const Component& component, const Target& target, const Part& part,
-                             const std::string& id, const std::string& fn);
-
 // The part's harness built in its temp dir (made here), its build notes
 // added: false, with the verdicts filled in and the part finished, when
 // there is nothing to run (no temp dir, or the build failed).

@@ -221,7 +221,7 @@ Part check_governor(const Options& opt, const Target& target) {
   const std::string coverage_all =
       std::to_string(t.selections) + " selections of " + std::to_string(inputs.size()) + " inputs";
   for (const auto& [id, fn] : component.clauses) {
-    ClauseVerdict v = clause_verdict(component, target, part, id, fn);
+    ClauseVerdict v = clause_verdict(component, target, part.functions, id, fn);
     if (v.line == 0)
       for (const auto& f : part.functions)
         if (f.name == "menu_select") v.line = f.first_line;

@@ -801,7 +801,7 @@ Part check_teo(const Options& opt, const Target& target) {
   const std::string coverage = std::to_string(selections) + " selections of " +
                                std::to_string(inputs.size()) + " inputs (plain)";
   for (const auto& [id, fn] : component.clauses) {
-    ClauseVerdict v = clause_verdict(component, target, part, id, fn);
+    ClauseVerdict v = clause_verdict(component, target, part.functions, id, fn);
     const auto it = findings.find(id);
     if (it != findings.end() && !it->second.empty()) {
       v.status = "failed";
