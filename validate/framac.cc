@@ -184,7 +184,12 @@ const std::vector<Unit>& units() {
        governor_defines,
        nullptr,
        governor_extraction,
-       {}},
+       // The walk over a table of 3 states unrolled (its loop calls
+       // functions, which EVA's automatic unrolling does not take), so that
+       // GOV-1's assertion on one enabled state sees the index the walk
+       // computes, not the join of its iterations (harness/
+       // framac_governor.c, fc_gov1()): about 1 s more on menu.c.
+       {"-eva-min-loop-unroll", "4"}},
   };
   return u;
 }
@@ -837,6 +842,27 @@ void framac_pass(const Options& opt, const Component& component, const Target& t
       v->alarm_line = first->line;
       v->proof_note = "EVA could not prove it: " + v->alarm + " at " + v->alarm_file + ":" +
                       std::to_string(v->alarm_line);
+      // Beside an alarm elsewhere, which of the clause's own assertions EVA
+      // left unproven too (by the driver's line): the part of the clause the
+      // note's alarm does not speak for (GOV-7's GOV-1 beside the
+      // predictor's alarms).
+      std::vector<int> own_lines;
+      std::string own_file;
+      for (const auto& p : r.unproven)
+        if (&p != first && p.kind == "user assertion" && p.assertion == assertion &&
+            std::find(own_lines.begin(), own_lines.end(), p.line) == own_lines.end()) {
+          own_lines.push_back(p.line);
+          own_file = shown(p.file);
+        }
+      std::sort(own_lines.begin(), own_lines.end());
+      if (!own_lines.empty()) {
+        std::string list;
+        for (const int l : own_lines) list += (list.empty() ? "" : ", ") + std::to_string(l);
+        v->proof_note +=
+            strprintf("; %s assertion%s unproven too at %s line%s %s", assertion.c_str(),
+                      own_lines.size() == 1 ? "" : "s", own_file.c_str(),
+                      own_lines.size() == 1 ? "" : "s", list.c_str());
+      }
     } else if (!stated) {
       v->proof_note = "the Frama-C unit states no assertion " + assertion;
     } else if (!unreached.empty()) {
