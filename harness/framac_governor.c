@@ -37,12 +37,17 @@
  *
  * GOV-5 (no arithmetic in the predictor or menu_update() wraps, nothing
  * divides by zero) is EVA's own alarms in the code, with the signed and
- * unsigned overflow alarms on; GOV-7 (the index is within the table, and
- * GOV-4: no tick stopped for a polling state unless it was) is the
- * assertion GOV_7 after each selection. GOV-1 (the state enabled) is not in
- * it: which flag disables a state, and its exceptions, depend on the era,
- * which the harness judges. Whatever EVA cannot prove keeps the
- * clause at "tested".
+ * unsigned overflow alarms on; GOV-7 (for every table: the index is within
+ * it, GOV-1 and GOV-4 hold) is the assertion GOV_7: after each selection
+ * the index and GOV-4 (no tick stopped for a polling state unless it was),
+ * and GOV-1 (the state enabled) on tables of 3 states with one enabled
+ * (fc_gov1()). GOV-1 over every pattern of disable flags is not asserted:
+ * "the flag of the state at the chosen index is clear" relates the index to
+ * ten flags, which EVA's non-relational domains lose (the index an
+ * interval, each flag 0 or any), so such an assertion stays unproven on
+ * every text, a right one too; with one enabled state the index the code
+ * computes is that state's, a value EVA keeps. Whatever EVA cannot prove
+ * keeps the clause at "tested".
  */
 #include "framac_driver.h"
 
@@ -162,9 +167,39 @@ static void fc_tables_of(int count) {
   /*@ assert GOV_5: \true; */
 }
 
+/* GOV-1 where EVA can decide it: a table of FC_GOV1_STATES states (the
+ * first, a middle and the last enabled in turn; the unit unrolls the walk's
+ * loop that far, validate/framac.cc) of which state k alone is enabled (the user's flag and the
+ * driver's agree: the core folds the driver's into the user's from v5.5 on, and older
+ * menu_select()s read both), a latency limit above 0, from any history in
+ * any world otherwise: none of GOV-1's exceptions applies (a state is
+ * enabled, the limit is not 0, the table has more than one state), so the
+ * choice is state k. */
+#define FC_GOV1_STATES 3
+static void fc_gov1(int k) {
+  int i, idx;
+  fc_table(FC_GOV1_STATES);
+  for (i = 0; i < FC_GOV1_STATES; i++) {
+    fc_drv.states[i].disabled = i != k;
+    fc_dev.states_usage[i].disable =
+        i == k ? 0 : Frama_C_unsigned_long_long_interval(1, ULLONG_MAX);
+  }
+  fc_history(FC_GOV1_STATES);
+  fc_world();
+#ifdef MENU_NEXT_TIMER_US
+  gov_env.latency_req = Frama_C_long_long_interval(1, FC_LIMIT_US);
+#else
+  gov_env.latency_req = Frama_C_long_long_interval(1, FC_LIMIT_US * 1000);
+#endif
+  idx = fc_select();
+  /*@ assert GOV_7: idx == k; */
+}
+
 int main(void) {
-  int count;
+  int count, k;
   for (count = 1; count <= CPUIDLE_STATE_MAX; count++) fc_tables_of(count);
+  /*@ loop unroll FC_GOV1_STATES; */
+  for (k = 0; k < FC_GOV1_STATES; k++) fc_gov1(k);
   /*@ assert FC_END: \true; */
   return 0;
 }

@@ -13,9 +13,19 @@
  * latencies where the exact value, a floor and a wrapped store differ, each
  * asserted as STATES-4's exact value (KD-1's kernel rounding allowed). In
  * that order: the concrete runs first made the abstract one three times
- * slower (1.7 s of CPU instead of 0.55 s). Not here: the snooze timeout (computed by the probe,
- * which has its own build) and the exact minimum over several records (beyond EVA's non-relational
- * domains; the harness checks it). Whatever EVA cannot prove keeps the clause at "tested".
+ * slower (1.7 s of CPU instead of 0.55 s). Then fc_snooze(), when the file
+ * has pseries_idle_probe() (validate/framac.cc adds it to this unit, and
+ * -DHAVE_PSERIES_IDLE_PROBE): the probe on a dedicated LPAR whose CEDE
+ * residency the driver sets, the firmware refusing the fix-up's query so
+ * that the residency stays the driver's, on every residency (the overflow
+ * alarms) and on residencies where the exact snooze timeout, a 32-bit one
+ * and a wrapped one differ, each asserted as STATES-4's exact value
+ * (residency x ticks per us, in ACSL's unbounded integers), at 512 MHz and
+ * at 2^42 Hz, the top of KD-2's timebase domain. Not here: the exact
+ * minimum over several records (beyond EVA's non-relational domains; the
+ * harness checks it), and the fix-up's conversion at frequencies other than
+ * 512 MHz (KD-1's allowance is stated at 512 MHz, and the harness runs
+ * there). Whatever EVA cannot prove keeps the clause at "tested".
  */
 #include "framac_driver.h"
 
@@ -82,6 +92,57 @@ static void fc_exact(void) {
         dedicated_states[1].target_residency == 100; */
 }
 
+#ifdef HAVE_PSERIES_IDLE_PROBE
+/* The probe on a dedicated POWER10 LPAR (the spec's fix-up platform) whose
+ * CEDE residency is `residency`, at `ticks_per_us` timebase ticks per us:
+ * the fix-up's query answers a hardware error, so the fix-up, run or not,
+ * leaves the residency as it is. */
+static void fc_probe(unsigned int residency, unsigned long ticks_per_us) {
+  xcede_fw_reset();
+  xcede_fw.nstatuses = 1;
+  xcede_fw.statuses[0] = -3;
+  nr_xcede_records = 0;
+  memset(&xcede_latency_parameter, 0, sizeof xcede_latency_parameter);
+  xcede_platform.cpu_features =
+      CPU_FTR_ARCH_206 | CPU_FTR_ARCH_207S | CPU_FTR_ARCH_300 | CPU_FTR_ARCH_31;
+  xcede_platform.fw_features = FW_FEATURE_LPAR | FW_FEATURE_SPLPAR;
+  xcede_platform.pvr_version = PVR_POWER10;
+  xcede_platform.shared_proc = false;
+  cpuidle_disable = IDLE_NO_OVERRIDE;
+  tb_ticks_per_usec = ticks_per_us;
+  tb_ticks_per_sec = ticks_per_us * 1000000ul;
+  dedicated_states[1].exit_latency = 1;
+  dedicated_states[1].target_residency = residency;
+  snooze_timeout = 0;
+  pseries_idle_probe();
+}
+
+/* STATES-4's snooze timeout: CEDE's target residency x timebase ticks per
+ * us (the kernel's tb_ticks_per_usec, an integer), exactly. At 512 MHz:
+ * 100 us (CEDE's own), 2^23 us (the first whose timeout needs 33 bits: a
+ * 32-bit product is 0), the largest residency the fix-up gives, and the
+ * largest an unsigned int holds; at 2^42 Hz (4398046 ticks per us, KD-2's
+ * top) the largest. */
+#define FC_TICKS_2_42 4398046ul /* 2^42 / 10^6, rounded down as the kernel does */
+static void fc_snooze(void) {
+  fc_probe(Frama_C_unsigned_int_interval(0, 4294967295u), 512);
+  /*@ assert STATES_4: snooze_timeout <= 4294967295 * 512; */
+  fc_probe(100, 512);
+  /*@ assert STATES_4: snooze_timeout == 100 * 512 &&
+        dedicated_states[1].target_residency == 100; */
+  fc_probe(1u << 23, 512);
+  /*@ assert STATES_4: snooze_timeout == 8388608 * 512; */
+  fc_probe(10 * FC_MOST_US, 512);
+  /*@ assert STATES_4: snooze_timeout == 4294967290 * 512; */
+  fc_probe(4294967295u, 512);
+  /*@ assert STATES_4: snooze_timeout == 4294967295 * 512; */
+  fc_probe(4294967295u, FC_TICKS_2_42);
+  /*@ assert STATES_4: snooze_timeout == 4294967295 * 4398046; */
+}
+#else
+static void fc_snooze(void) {}
+#endif
+
 int main(void) {
   Frama_C_make_unknown((char*)fc_payload, sizeof fc_payload);
   xcede_fw_reset();
@@ -97,6 +158,7 @@ int main(void) {
    * EVA reached its return. */
   /*@ assert STATES_4: \true; */
   fc_exact();
+  fc_snooze();
   /*@ assert FC_END: \true; */
   return 0;
 }

@@ -12,7 +12,9 @@
  * post-condition is an assertion named after it ("assert XCEDE_4:"),
  * which validate/framac.cc reads; XCEDE-1 is EVA's own memory alarms in the
  * code, and its assertion that the call returned. XCEDE-4's bound is the
- * spec's capacity and the file's own buffer, whichever is smaller.
+ * spec's capacity and the file's own buffer, whichever is smaller. The
+ * warnings XCEDE-3 and -4 name are the reference decoder's report, not part
+ * of either clause on kernel text (spec/xcede.md says why): not asserted.
  * Whatever EVA cannot prove keeps the clause at "tested"; FC_END, at the end
  * of main(), says that EVA reached it (validate/framac.cc requires it).
  */

@@ -76,6 +76,11 @@ struct Unit {
   // the code together (TEO-6: the bounds, and no wrap on the way): beside a
   // failed one, an alarm in the file under test comes before the assertion.
   std::vector<std::string> alarm_clauses = {};
+  // Functions the EVA unit takes beside `functions` when the file has them,
+  // which no WP contract of the unit is built with (states: the probe, for
+  // the snooze timeout STATES-4 names; its contract stays on its own
+  // extraction).
+  std::vector<std::string> eva_also = {};
 };
 
 const std::vector<Unit>& units() {
@@ -106,10 +111,12 @@ const std::vector<Unit>& units() {
       {"states",
        "framac_states.c",
        "states_env.h",
-       {{"fixup_cede0_latency", "-DHAVE_FIXUP_CEDE0_LATENCY"}},
+       {{"fixup_cede0_latency", "-DHAVE_FIXUP_CEDE0_LATENCY"},
+        {"pseries_idle_probe", "-DHAVE_PSERIES_IDLE_PROBE"}},
        {{"STATES-4", "STATES_4"}},
-       // The probe is not in the EVA unit (its harness is built apart):
-       // framac_pass() extracts it from the file for its contract.
+       // The probe's contract is proved on the probe's own extraction (the
+       // fix-up a call), apart from the EVA unit, which takes the probe too
+       // (eva_also, below) for the snooze timeout.
        {{"framac_states_wp.h",
          "pseries_idle_probe",
          "STATES-5",
@@ -132,7 +139,10 @@ const std::vector<Unit>& units() {
        {"-eva-partition-history", "1", "-eva-interprocedural-history"},
        // STATES-4 is its assertions and EVA's overflow alarms in the code
        // together: beside a failed one, the alarm in the file comes first.
-       {"STATES-4"}},
+       {"STATES-4"},
+       // The probe computes the snooze timeout (STATES-4): harness/
+       // framac_states.c asserts its exact value when the file has one.
+       {"pseries_idle_probe"}},
       {"teo",
        "framac_teo.c",
        "teo_env.h",
@@ -174,7 +184,12 @@ const std::vector<Unit>& units() {
        governor_defines,
        nullptr,
        governor_extraction,
-       {}},
+       // The walk over a table of 3 states unrolled (its loop calls
+       // functions, which EVA's automatic unrolling does not take), so that
+       // GOV-1's assertion on one enabled state sees the index the walk
+       // computes, not the join of its iterations (harness/
+       // framac_governor.c, fc_gov1()): about 1 s more on menu.c.
+       {"-eva-min-loop-unroll", "4"}},
   };
   return u;
 }
@@ -603,11 +618,13 @@ void framac_pass(const Options& opt, const Component& component, const Target& t
   Target analysed = target;
   analysed.text = neutral.text;
   std::vector<std::string> names = target.functions;
+  auto listed = [](const std::vector<std::string>& list, const std::string& n) {
+    return std::find(list.begin(), list.end(), n) != list.end();
+  };
   if (!u->functions.empty())
     names.erase(std::remove_if(names.begin(), names.end(),
                                [&](const std::string& n) {
-                                 return std::find(u->functions.begin(), u->functions.end(), n) ==
-                                        u->functions.end();
+                                 return !listed(u->functions, n) && !listed(u->eva_also, n);
                                }),
                 names.end());
   Extraction ex =
@@ -825,6 +842,27 @@ void framac_pass(const Options& opt, const Component& component, const Target& t
       v->alarm_line = first->line;
       v->proof_note = "EVA could not prove it: " + v->alarm + " at " + v->alarm_file + ":" +
                       std::to_string(v->alarm_line);
+      // Beside an alarm elsewhere, which of the clause's own assertions EVA
+      // left unproven too (by the driver's line): the part of the clause the
+      // note's alarm does not speak for (GOV-7's GOV-1 beside the
+      // predictor's alarms).
+      std::vector<int> own_lines;
+      std::string own_file;
+      for (const auto& p : r.unproven)
+        if (&p != first && p.kind == "user assertion" && p.assertion == assertion &&
+            std::find(own_lines.begin(), own_lines.end(), p.line) == own_lines.end()) {
+          own_lines.push_back(p.line);
+          own_file = shown(p.file);
+        }
+      std::sort(own_lines.begin(), own_lines.end());
+      if (!own_lines.empty()) {
+        std::string list;
+        for (const int l : own_lines) list += (list.empty() ? "" : ", ") + std::to_string(l);
+        v->proof_note +=
+            strprintf("; %s assertion%s unproven too at %s line%s %s", assertion.c_str(),
+                      own_lines.size() == 1 ? "" : "s", own_file.c_str(),
+                      own_lines.size() == 1 ? "" : "s", list.c_str());
+      }
     } else if (!stated) {
       v->proof_note = "the Frama-C unit states no assertion " + assertion;
     } else if (!unreached.empty()) {

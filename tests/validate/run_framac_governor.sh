@@ -16,7 +16,8 @@
 # at <file:line>)", the alarm in the file under test and none in the shims;
 # a variant whose arithmetic wraps fails GOV-5 with EVA's overflow alarm
 # beside the counterexample; one whose index leaves the table fails GOV-7
-# with the unproven assertion GOV_7 beside it; WP proves menu_reflect()'s
+# with the unproven assertion GOV_7 beside it; one that ignores the disable
+# flags leaves GOV_7's GOV-1 assertion unproven (its note says so); WP proves menu_reflect()'s
 # contract on the faithful file and leaves it unproven on a variant that
 # records another index. Skipped (exit 77) when frama-c is not
 # installed.
@@ -33,7 +34,7 @@ COMPONENT=governor
 expect_tested_in() {
   for c in GOV-5 GOV-7; do
     expect_level "$1" "$c" "$TESTED"
-    grep "^$c \[" "$SCRATCH/$1.out" | grep -q " at [^ ]*$2:[0-9]*)" ||
+    grep "^$c \[" "$SCRATCH/$1.out" | grep -q " at [^ ]*$2:[0-9]*[;)]" ||
       fail "$1: $c's alarm is not in $2: $(grep "^$c \[" "$SCRATCH/$1.out")"
   done
   expect_text "$1" "note: Frama-C EVA: "
@@ -68,6 +69,28 @@ run past_table --source "$(src_variant past_table)" $G
 expect_rc past_table 1
 expect_clause past_table GOV-7 failed
 expect_eva_beside past_table GOV-7 "assertion GOV_7 unproven"
+
+# GOV-7 states GOV-1 (harness/framac_governor.c fc_gov1(): one enabled state,
+# a limit above 0, the choice that state), an assertion EVA proves on the
+# faithful file; a walk that ignores the disable flags (run_governor.sh's
+# ignores_disabled) fails GOV-1 by the tests, and EVA leaves that GOV_7
+# assertion unproven: GOV-7's note names its line beside the predictor's
+# alarm. Without the assertion the variant's note names no GOV-1 line.
+GOV1_LINE=$(grep -n 'assert GOV_7: idx == k;' "$HERE/../../harness/framac_governor.c" | cut -d: -f1)
+[ -n "$GOV1_LINE" ] || fail "harness/framac_governor.c has no GOV-1 assertion"
+# unproven_gov1 NAME: GOV-7's note lists the GOV-1 assertion's line as unproven
+unproven_gov1() {
+  grep "^GOV-7 \[" "$SCRATCH/$1.out" | grep -q "GOV_7 assertions\{0,1\} unproven too at harness/framac_governor.c lines\{0,1\} [0-9, ]*\b$GOV1_LINE\b"
+}
+unproven_gov1 faithful && fail "faithful: EVA left GOV-1's assertion (line $GOV1_LINE) unproven"
+variant ignores_disabled '/variant: ignores_disabled/s/return dev->states_usage\[k\].disable != 0;/return false;/'
+# shellcheck disable=SC2086
+run ignores_disabled --source "$(src_variant ignores_disabled)" $G
+expect_rc ignores_disabled 1
+expect_clause ignores_disabled GOV-1 failed
+expect_level ignores_disabled GOV-7 "$TESTED"
+unproven_gov1 ignores_disabled ||
+  fail "ignores_disabled: GOV-7's note does not name GOV-1's assertion (line $GOV1_LINE): $(grep "^GOV-7 " "$SCRATCH/ignores_disabled.out")"
 
 # menu_reflect() records another index than the one entered: WP leaves its
 # contract unproven (WP exits 0 either way).

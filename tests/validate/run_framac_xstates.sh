@@ -6,7 +6,7 @@
 # validate/framac.h, harness/framac_states.c): on this suite's faithful
 # fixup_cede0_latency() (xcede_faithful.c + states_fixup.c) EVA proves
 # STATES-4 with no alarm anywhere in the unit, the shims included ("held
-# (proven: ...)"); on a variant whose tick-to-µs conversion wraps the tests
+# (proven: ...)"), the probe's snooze timeout among its assertions; on a variant whose tick-to-µs conversion wraps the tests
 # fail STATES-4 with a counterexample and EVA's unsigned-overflow alarm
 # stands beside it, in the variant's file. Skipped (exit 77)
 # when frama-c is not installed.
@@ -25,6 +25,14 @@ src() { echo "$SCRATCH/states_$1.c"; }
 # kernel's tb_to_ns() wraps (a record reads 1 µs), and the sum in
 # DIV_ROUND_UP_ULL() can wrap too (STATES-4).
 variant conversion_wraps 's/if (ticks > most_us \* tb_ticks_per_usec)/if (0)/'
+# The snooze timeout (STATES-4, computed by the probe): kept in 32 bits, the
+# timeout of a residency from 2^23 us on is stored wrapped; multiplied in 32
+# bits, the product itself wraps. The probe's harness reports the timeout
+# but judges STATES-1/-2/-5/-6 only, so the tests hold STATES-4 on both;
+# the unit's driver asserts the exact timeout (harness/framac_states.c
+# fc_snooze()), and without it both read proven.
+variant snooze_u32 's/^static u64 snooze_timeout __read_mostly;/static u32 snooze_timeout __read_mostly;/'
+variant snooze_mul32 's/snooze_timeout = cpuidle_state_table\[1\]\.target_residency \*$/& (u32)/'
 
 S="--component states --inputs generated --fuzz 0 --budget $BUDGET"
 
@@ -36,6 +44,8 @@ run s_faithful --source "$(src faithful)" $S
 expect_rc s_faithful 0
 expect_only_failed s_faithful
 expect_level s_faithful STATES-4 "held $PROVEN"
+# the probe is in the unit: 1 + 8 fix-up assertions, 6 of the snooze timeout
+expect_level s_faithful STATES-4 "every STATES_4 assertion (15) reached and proven"
 expect_text s_faithful "note: Frama-C EVA: 0 properties unproven over the spec's ranges"
 expect_no_shim_alarm s_faithful
 # The probe's clauses have no Frama-C unit: no proof level.
@@ -48,5 +58,15 @@ expect_rc s_conversion_wraps 1
 expect_only_failed s_conversion_wraps STATES-4
 expect_eva_beside s_conversion_wraps STATES-4 "unsigned overflow"
 expect_eva_beside s_conversion_wraps STATES-4 "states_conversion_wraps.c:"
+
+# shellcheck disable=SC2086
+run s_snooze_u32 --source "$(src_variant snooze_u32)" $S
+expect_rc s_snooze_u32 0
+expect_level s_snooze_u32 STATES-4 "${TESTED}assertion STATES_4 unproven: snooze_timeout"
+# shellcheck disable=SC2086
+run s_snooze_mul32 --source "$(src_variant snooze_mul32)" $S
+expect_rc s_snooze_mul32 0
+expect_level s_snooze_mul32 STATES-4 "${TESTED}unsigned overflow"
+expect_level s_snooze_mul32 STATES-4 "states_snooze_mul32.c:"
 
 finish
