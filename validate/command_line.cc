@@ -459,7 +459,7 @@ docs/review.md.
   --cache-dir DIR        the verdict cache (default verdicts/ in $IDLESPEC_CACHE_DIR,
                          else $XDG_CACHE_HOME/idlespec, else ~/.cache/idlespec): a
                          side whose judged text is unchanged reuses its verdicts
-  --no-cache             neither read nor write the verdict cache
+  --no-cache             judge every component on both sides afresh (no cache)
   and validate's --budget, --scan, --targets, --seed, --subject, --allow-unknown,
   --inputs, --fuzz, --fuzz-cc, --cases, --memory, --disk-quota,
   --no-sanitizers, --no-sandbox, --cc, --harness-dir (older name: --validate-dir), --keep-temp.
