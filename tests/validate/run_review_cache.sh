@@ -111,6 +111,23 @@ rev tail "$SCRATCH/tail.patch" "$SCRATCH/tree" --cache-dir "$SCRATCH/c3" --json
 expect_rc tail 0
 reused tail 1 "after the patch: reused from the before side"
 
+# cpuidle-pseries.c: a patch to the CEDE(0) fix-up's message reruns states
+# alone; xcede's judged text (the XCEDE parser) is the same on both sides.
+cat "$HERE/xcede_faithful.c" "$HERE/states_fixup.c" >"$SCRATCH/pseries.c"
+sed 's/Fixed up CEDE exit latency to/Fixed up the CEDE exit latency to/' "$SCRATCH/pseries.c" >"$SCRATCH/pseries_after.c"
+cmp -s "$SCRATCH/pseries.c" "$SCRATCH/pseries_after.c" && fail "pseries: the edit changed nothing"
+mkdir -p "$SCRATCH/ptree/drivers/cpuidle"
+cp "$SCRATCH/pseries.c" "$SCRATCH/ptree/drivers/cpuidle/cpuidle-pseries.c"
+{
+  printf 'Subject: [PATCH] cpuidle: pseries: reword the fix-up message\n\n---\n'
+  diff -u --label a/drivers/cpuidle/cpuidle-pseries.c --label b/drivers/cpuidle/cpuidle-pseries.c \
+    "$SCRATCH/pseries.c" "$SCRATCH/pseries_after.c"
+} >"$SCRATCH/pseries.patch"
+run pseries review "$SCRATCH/pseries.patch" --kernel-tree "$SCRATCH/ptree" --budget "$BUDGET" \
+  --inputs generated --cache-dir "$SCRATCH/c4" --json
+expect_rc pseries 0
+reused pseries 1 "drivers/cpuidle/cpuidle-pseries.c (xcede) after the patch: reused from the before side"
+
 # --- a patch that changes a judged function is not served from the cache ----
 cp -r "$SCRATCH/c1" "$SCRATCH/c1.base"
 rev changed "$SCRATCH/legacy.patch" "$SCRATCH/tree" --cache-dir "$SCRATCH/c1" --json
