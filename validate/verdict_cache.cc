@@ -178,6 +178,16 @@ struct Reader {
   }
 };
 
+// Every field of a verdict and a part is written and read below: a field
+// added to them (validate.h) must be added here too, or a reused verdict
+// would lose it. These sizes (x86-64, libstdc++) say when one was.
+#if defined(__x86_64__) && defined(__GLIBCXX__)
+static_assert(sizeof(ClauseVerdict) == 696 && sizeof(ClauseVerdict::OnTarget) == 128,
+              "a ClauseVerdict field was added: write and read it in verdict_cache.cc");
+static_assert(sizeof(Part) == 280 && sizeof(RunRecord) == 104 && sizeof(FoundFunction) == 80,
+              "a Part field was added: write and read it in verdict_cache.cc");
+#endif
+
 void write_clause(Writer& w, const ClauseVerdict& v) {
   for (const std::string* f : {&v.id, &v.component, &v.function, &v.file, &v.status, &v.coverage})
     w.s(*f);
