@@ -4,10 +4,14 @@
 # patch per file, each changing one line inside one modelled function
 # (rtas.c's rtas_busy_delay(), cpuidle-pseries.c's fixup_cede0_latency(),
 # menu.c's menu_update()), reviewed on host, ppc64 and ppc64le with
-# validate's defaults (--scan sampled for rtas.c). Today review rebuilds and
-# reruns every component of the touched file on both sides; the figures are
-# the baseline a per-function cache would be measured against.
-#
+# validate's defaults (--scan sampled for rtas.c). Three figures per file:
+#   cold    --no-cache: every component of the file rebuilt and rerun on
+#           both sides (review before the verdict cache);
+#   first   a fresh --cache-dir: a component whose judged text is the same
+#           on both sides runs once (the cache is filled);
+#   cached  another one-line patch to the same function on the same base,
+#           with that cache: the before side comes from the cache, the
+#           after side reruns only the component the patch changed.
 #   scripts/bench-review.sh IDLESPEC_BIN
 set -uo pipefail
 bin=${1:?usage: $0 IDLESPEC_BIN}
@@ -22,30 +26,54 @@ done
 targets=${targets//powerpc64le/ppc64le}
 targets=${targets//powerpc64/ppc64}
 
-# one NAME PATH FILE SED [ARGS...]: review FILE at PATH changed by SED.
-one() {
-  local name=$1 path=$2 file=$3 edit=$4
-  shift 4
-  mkdir -p "$work/$name/tree/$(dirname "$path")"
-  cp "$file" "$work/$name/tree/$path"
-  sed "$edit" "$file" >"$work/$name/after.c"
-  {
-    printf 'Subject: [PATCH] bench: one line in one function\n\n---\n'
-    diff -u --label "a/$path" --label "b/$path" "$file" "$work/$name/after.c"
-  } >"$work/$name/patch"
+# review NAME PATCH TREE [ARGS...]: seconds and exit code of one review.
+review() {
+  local name=$1 patch=$2 tree=$3
+  shift 3
   local t0 t1 rc
   t0=$(date +%s.%N)
-  "$bin" review "$work/$name/patch" --kernel-tree "$work/$name/tree" --targets "$targets" "$@" \
-    >"$work/$name/out" 2>&1
+  "$bin" review "$patch" --kernel-tree "$tree" --targets "$targets" "$@" >"$work/$name.out" 2>&1
   rc=$?
   t1=$(date +%s.%N)
-  awk -v n="$name" -v a="$t0" -v b="$t1" -v r="$rc" -v tg="$targets" \
-    'BEGIN { printf "review %-18s %6.1f s (targets %s; exit %d; goal 20 s)\n", n, b - a, tg, r }'
+  awk -v a="$t0" -v b="$t1" -v r="$rc" 'BEGIN { printf "%6.1f s (exit %d)", b - a, r }'
+}
+
+# one NAME PATH FILE SED SED2 [ARGS...]: review FILE at PATH changed by SED
+# (cold, then first with a fresh cache), then by SED2 with that cache.
+one() {
+  local name=$1 path=$2 file=$3 edit=$4 edit2=$5
+  shift 5
+  mkdir -p "$work/$name/tree/$(dirname "$path")"
+  cp "$file" "$work/$name/tree/$path"
+  local e i=0
+  for e in "$edit" "$edit2"; do
+    i=$((i + 1))
+    sed "$e" "$file" >"$work/$name/after$i.c"
+    if cmp -s "$file" "$work/$name/after$i.c"; then
+      echo "bench-review: $name: edit $i changes nothing" >&2
+      exit 1
+    fi
+    {
+      printf 'Subject: [PATCH] bench: one line in one function\n\n---\n'
+      diff -u --label "a/$path" --label "b/$path" "$file" "$work/$name/after$i.c"
+    } >"$work/$name/patch$i"
+  done
+  local cold first cached
+  cold=$(review "$name-cold" "$work/$name/patch1" "$work/$name/tree" --no-cache "$@")
+  first=$(review "$name-first" "$work/$name/patch1" "$work/$name/tree" \
+    --cache-dir "$work/$name/cache" "$@")
+  cached=$(review "$name-cached" "$work/$name/patch2" "$work/$name/tree" \
+    --cache-dir "$work/$name/cache" "$@")
+  printf 'review %-18s cold %s  first %s  cached %s  (targets %s; goal 20 s)\n' \
+    "$name" "$cold" "$first" "$cached" "$targets"
 }
 one rtas.c arch/powerpc/kernel/rtas.c "$t/busy_delay_faithful.c" \
-  '0,/might_sleep();/s/might_sleep();/might_sleep(); \/* bench *\//' --scan sampled
+  '0,/might_sleep();/s/might_sleep();/might_sleep(); \/* bench *\//' \
+  '0,/might_sleep();/s/might_sleep();/might_sleep(); \/* bench again *\//' --scan sampled
 cat "$t/xcede_faithful.c" "$t/states_fixup.c" >"$work/pseries.c"
 one cpuidle-pseries.c drivers/cpuidle/cpuidle-pseries.c "$work/pseries.c" \
-  's/Fixed up CEDE exit latency to/Fixed up the CEDE exit latency to/'
+  's/Fixed up CEDE exit latency to/Fixed up the CEDE exit latency to/' \
+  's/Fixed up CEDE exit latency to/Fixed up CEDE exit latency as/'
 one menu.c drivers/cpuidle/governors/menu.c "$t/governor_faithful.c" \
-  's/ring_record(md, ktime_to_us(slept_ns));/ring_record(md, ktime_to_us(slept_ns)); \/* bench *\//'
+  's/ring_record(md, ktime_to_us(slept_ns));/ring_record(md, ktime_to_us(slept_ns)); \/* bench *\//' \
+  's/ring_record(md, ktime_to_us(slept_ns));/ring_record(md, ktime_to_us(slept_ns)); \/* again *\//'

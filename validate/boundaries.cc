@@ -261,6 +261,8 @@ struct CachedEdge {
   std::string text;
 };
 
+}  // namespace
+
 std::string cache_dir() {
   if (const char* d = std::getenv("IDLESPEC_CACHE_DIR"))
     return std::string(d) == "off" ? "" : std::string(d);
@@ -268,8 +270,6 @@ std::string cache_dir() {
   if (const char* h = std::getenv("HOME"); h && *h) return std::string(h) + "/.cache/idlespec";
   return "";
 }
-
-}  // namespace
 
 std::string states_cache_path(uint64_t tb_hz) {
   const std::string dir = cache_dir();

@@ -70,6 +70,10 @@ const char* shipped_states_edges();
 // would believe for `tb_hz`: this build's model, every edge re-checked.
 bool states_edges_believed(const std::string& table, uint64_t tb_hz);
 
+// idlespec's cache directory: $IDLESPEC_CACHE_DIR ("off" or empty: none),
+// else $XDG_CACHE_HOME/idlespec, else $HOME/.cache/idlespec.
+std::string cache_dir();
+
 // Where states_boundaries() keeps Z3's answers for `tb_hz` for the next run
 // of this executable, "" when nowhere (IDLESPEC_CACHE_DIR "off" or empty, no
 // home). validate/boundaries.cc says what is kept and how it is re-checked.

@@ -456,6 +456,10 @@ docs/review.md.
                          the after-patch report in those formats
   --markdown FILE        the clause diff in Markdown (a pull request's job summary)
   --html DIR             a static HTML report of the clause diff (needs python3)
+  --cache-dir DIR        the verdict cache (default verdicts/ in $IDLESPEC_CACHE_DIR,
+                         else $XDG_CACHE_HOME/idlespec, else ~/.cache/idlespec): a
+                         side whose judged text is unchanged reuses its verdicts
+  --no-cache             judge every component on both sides afresh (no cache)
   and validate's --budget, --scan, --targets, --seed, --subject, --allow-unknown,
   --inputs, --fuzz, --fuzz-cc, --cases, --memory, --disk-quota,
   --no-sanitizers, --no-sandbox, --cc, --harness-dir (older name: --validate-dir), --keep-temp.
@@ -476,11 +480,17 @@ int review_main(const std::vector<std::string>& args, const std::string& harness
   std::vector<std::string> positional;
   // A series' own options (validate/series.h); the rest are validate's.
   std::vector<std::string> rest;
-  std::string against, reply;
+  std::string against, reply, cache_dir;
+  bool use_cache = true;
   for (size_t i = 0; i < args.size(); ++i) {
-    if ((args[i] == "--against" || args[i] == "--reply") && i + 1 < args.size()) {
-      std::string& into = args[i] == "--against" ? against : reply;
+    if ((args[i] == "--against" || args[i] == "--reply" || args[i] == "--cache-dir") &&
+        i + 1 < args.size()) {
+      std::string& into = args[i] == "--against" ? against
+                          : args[i] == "--reply" ? reply
+                                                 : cache_dir;
       into = args[++i];
+    } else if (args[i] == "--no-cache") {
+      use_cache = false;
     } else {
       rest.push_back(args[i]);
     }
@@ -500,6 +510,7 @@ int review_main(const std::vector<std::string>& args, const std::string& harness
     so.reply = reply;
     so.review.kernel_tree = p.opt.kernel_tree;
     so.review.validate = p.opt;
+    so.review.cache_dir = cache_dir, so.review.use_cache = use_cache;
     const SeriesReport sr = review_series(so);
     after_run(prog);
     if (!sr.error.empty() && sr.versions.empty()) std::cerr << prog << ": " << sr.error << "\n";
@@ -517,6 +528,7 @@ int review_main(const std::vector<std::string>& args, const std::string& harness
   ro.patch = positional.front();
   ro.kernel_tree = p.opt.kernel_tree;
   ro.validate = p.opt;
+  ro.cache_dir = cache_dir, ro.use_cache = use_cache;
   ReviewReport rr = review(ro);
   if (!rr.error.empty() && rr.before.parts.empty() && rr.after.parts.empty()) {
     std::cerr << prog << ": " << rr.patch << ": " << rr.error << "\n";

@@ -15,6 +15,7 @@
 #include "validate/component.h"
 #include "validate/targets.h"
 #include "validate/validate.h"
+#include "validate/verdict_cache.h"
 
 namespace idlespec::validate {
 namespace {
@@ -180,6 +181,10 @@ ReviewReport review(const ReviewOptions& ro) {
     return rr;
   }
 
+  // The verdict cache: --cache-dir, else the user's; none with --no-cache.
+  const std::string cache_dir = !ro.use_cache           ? ""
+                                : !ro.cache_dir.empty() ? ro.cache_dir
+                                                        : default_cache_dir();
   rr.before.subject = applied.before_root;
   rr.after.subject = applied.after_root;
   for (const auto& fp : parsed.files) {
@@ -212,32 +217,66 @@ ReviewReport review(const ReviewOptions& ro) {
                                }),
                 comps.end());
     if (comps.empty()) continue;
+    // A component whose judged text is the same on both sides runs once;
+    // a side found in the cache does not run (validate/verdict_cache.h).
+    // --no-cache (and --keep-temp, whose directories are each run's) runs
+    // every component on both sides.
+    std::map<std::string, std::pair<std::string, CachedRun>> before_runs;  // component -> key, run
     for (int side = 0; side < 2; ++side) {
       Options o = ro.validate;
       o.kernel_tree.clear();
-      o.components = comps;
       o.source = side == 0 ? before : after;
+      const std::string& root = side == 0 ? applied.before_root : applied.after_root;
+      const char* side_name = side == 0 ? "before the patch" : "after the patch";
       Report& into = side == 0 ? rr.before : rr.after;
-      Report r;
-      if (std::filesystem::is_regular_file(o.source, e2)) {
-        r = validate(o);
-      } else {  // the file does not exist on this side: its functions are absent
-        for (const auto& c : comps) {
-          const Component& comp = *find_component(c);
-          Part part;
-          part.component = c;
-          part.file = path;
-          fill_verdicts(comp, Target{o.source, path, "", comp.functions, {}, {}}, part, "absent",
-                        "");
-          r.parts.push_back(part);
+      const bool exists = std::filesystem::is_regular_file(o.source, e2);
+      const std::string side_text = exists ? slurp(o.source) : "";
+      for (const auto& c : comps) {
+        const Component& comp = *find_component(c);
+        CachedRun run;
+        if (!exists) {  // the file does not exist on this side: its functions are absent
+          run.part.component = c;
+          fill_verdicts(comp, Target{o.source, path, "", comp.functions, {}, {}}, run.part,
+                        "absent", "");
+        } else {
+          const bool keyed = ro.use_cache && !ro.validate.keep_temp;
+          const std::string k = keyed ? judged_text(o, comp, path, side_text) : "";
+          const auto same = before_runs.find(c);
+          std::string note;
+          if (keyed && side == 1 && same != before_runs.end() && same->second.first == k &&
+              reusable(same->second.second)) {
+            run = with_root(same->second.second, applied.before_root, root);
+            rr.reused.push_back(path + " (" + c + ") " + side_name +
+                                ": reused from the before side (its judged text is the same)");
+          } else if (keyed && !cache_dir.empty() && cache_load(cache_dir, k, comp, run, note)) {
+            run = with_root(std::move(run), kRootPlaceholder, root);
+            rr.reused.push_back(path + " (" + c + ") " + side_name + ": reused from the cache");
+          } else {
+            if (!note.empty()) rr.cache_notes.push_back(note);
+            o.components = {c};
+            Report r = validate(o);
+            if (!r.parts.empty()) run.part = r.parts.front();
+            run.notes = r.notes;
+            if (r.parts.size() != 1) {  // validate refused (a usage error): nothing kept
+              into.notes.insert(into.notes.end(), r.notes.begin(), r.notes.end());
+              continue;
+            }
+            if (keyed && !cache_dir.empty())
+              if (const std::string why =
+                      cache_store(cache_dir, k, with_root(run, root, kRootPlaceholder));
+                  !why.empty() && std::find(rr.cache_notes.begin(), rr.cache_notes.end(), why) ==
+                                      rr.cache_notes.end())
+                rr.cache_notes.push_back(why);
+          }
+          if (side == 0 && keyed) before_runs[c] = {k, run};
         }
+        run.part.file = path;
+        for (auto& v : run.part.clauses) v.file = path;
+        into.parts.push_back(run.part);
+        for (const auto& n : run.notes)
+          if (std::find(into.notes.begin(), into.notes.end(), n) == into.notes.end())
+            into.notes.push_back(n);
       }
-      for (auto& part : r.parts) {
-        part.file = path;
-        for (auto& v : part.clauses) v.file = path;
-        into.parts.push_back(part);
-      }
-      into.notes.insert(into.notes.end(), r.notes.begin(), r.notes.end());
     }
   }
   for (Report* r : {&rr.before, &rr.after}) {

@@ -247,6 +247,10 @@ struct ReviewOptions {
   std::string patch;        // the patch file (mbox or plain diff)
   std::string kernel_tree;  // the tree it applies to
   Options validate;         // how each side is validated
+  // The verdict cache (validate/verdict_cache.h): --cache-dir DIR (""
+  // default_cache_dir()), --no-cache.
+  std::string cache_dir;
+  bool use_cache = true;
 };
 
 struct ClauseChange {
@@ -272,7 +276,10 @@ struct ReviewReport {
   std::vector<ClauseChange> changes;     // clauses whose verdict changed
   std::vector<std::string> notes_after;  // e.g. a harness that no longer compiles after the patch
   std::vector<std::string> escapes;  // escape attempts, either side ("after the patch, F (C): ...")
-  std::string error;                 // exit 2
+  // Verdicts not rerun: "F (C) after the patch: reused from the before side"
+  // or "... reused from the cache"; cache entries ignored, and why.
+  std::vector<std::string> reused, cache_notes;
+  std::string error;  // exit 2
   int exit_code = 0;  // 0 nothing newly failed, 1 a clause newly failed, 2 usage, 3 unjudged
 };
 

@@ -52,6 +52,8 @@ std::string render_review_text(const ReviewReport& rr) {
   o << "\n";
   for (const auto& e : rr.escapes) o << "escape: " << e << " (a finding: exit 1)\n";
   for (const auto& n : rr.notes_after) o << "error: " << n << "\n";
+  for (const auto& n : rr.reused) o << "note: " << n << "\n";
+  for (const auto& n : rr.cache_notes) o << "note: " << n << "\n";
   if (!rr.error.empty()) o << "error: " << rr.error << "\n";
   o << "exit " << rr.exit_code << "\n";
   return o.str();
@@ -94,6 +96,8 @@ std::string render_review_markdown(const ReviewReport& rr) {
   for (const auto& e : rr.escapes)
     o << "\n- **escape**: " << markdown_cell(e) << " (a finding: the review fails)";
   for (const auto& n : rr.notes_after) o << "\n- error: " << markdown_cell(n);
+  for (const auto& n : rr.reused) o << "\n- note: " << markdown_cell(n);
+  for (const auto& n : rr.cache_notes) o << "\n- note: " << markdown_cell(n);
   if (!rr.error.empty()) o << "\n- error: " << markdown_cell(rr.error);
   o << "\n";
   return o.str();
@@ -118,7 +122,8 @@ std::string render_review_json(const ReviewReport& rr) {
   std::string before = render_json(rr.before), after = render_json(rr.after);
   while (!before.empty() && before.back() == '\n') before.pop_back();
   while (!after.empty() && after.back() == '\n') after.pop_back();
-  o << "],\"escapes\":" << json_list(rr.escapes) << ",\"before\":" << before
+  o << "],\"escapes\":" << json_list(rr.escapes) << ",\"reused\":" << json_list(rr.reused)
+    << ",\"cache_notes\":" << json_list(rr.cache_notes) << ",\"before\":" << before
     << ",\"after\":" << after << ",\"error\":" << js(rr.error) << ",\"exit_code\":" << rr.exit_code
     << "}\n";
   return o.str();
