@@ -324,6 +324,10 @@ Part check_function(const Options& opt, const Component& base, const Target& tar
       }
       race_cov =
           std::to_string(schedules) + " schedules of the ThreadSanitizer build (" + race_cov + ")";
+      // A run the code crashed or hung stopped early: no race there is not
+      // a verdict (the crash is the plain build's finding).
+      for (const auto& o : rr.outcomes)
+        if ((o.crashed || o.hung) && race_verdict == "held") race_verdict = "unknown";
     }
   }
   long long total = 0;
@@ -349,9 +353,12 @@ Part check_function(const Options& opt, const Component& base, const Target& tar
         v.counterexamples.clear();
         v.replay.clear();
         if (!race_text.empty()) v.counterexamples.push_back(race_text);
-        v.note =
-            "ThreadSanitizer on the code as compiled, each hardware thread a fiber, the shim's "
-            "marked accesses atomics of their memory order; the explored schedules only";
+        v.note = race_verdict == "unknown"
+                     ? "the ThreadSanitizer build's exploration stopped early (the code crashed "
+                       "or hung there; the plain build's verdicts say how)"
+                     : "ThreadSanitizer on the code as compiled, each hardware thread a fiber, "
+                       "the shim's marked accesses atomics of their memory order; the explored "
+                       "schedules only";
       }
       continue;
     }
