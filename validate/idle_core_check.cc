@@ -291,11 +291,22 @@ Part check_function(const Options& opt, const Component& base, const Target& tar
   // POWER8 on the host (validate/idle_core_races.h). Judged nowhere else:
   // the plain and ASan builds never report it.
   std::string race_verdict = "n/a", race_text, race_note, race_error, race_cov;
+  // Only for a subject the clause belongs to (the spec post-pass makes it
+  // n/a for any other; the subject as validate/spec_judgement.cc picks it):
+  // the default runs spend nothing on it.
+  const verify::SpecIndex& idx = spec();
+  const std::string by_default = idx.validate_default("idle_core");
+  const std::string subject = !opt.subject_given && !by_default.empty() ? by_default : opt.subject;
+  const verify::Clause* idle10 = idx.find("IDLE-10");
+  const bool races_judged =
+      idle10 && idle10->applies_to(subject, idx.modes_of("idle_core", subject));
   if (!p8) {
     race_note =
         "judged on power7_idle_insn (POWER8): on POWER9 the first-thread check under the lock "
         "reads the word plainly while siblings flip their bits lock-free, an LKMM data race the "
         "spec records and does not claim (spec/idle_core.md, IDLE-10)";
+  } else if (!races_judged) {
+    race_note = "not a clause of the subject judged (IDLE-10's: --subject idle_lock)";
   } else if (!target_has_asan(opt)) {
     race_note = "ThreadSanitizer runs on the host target only (judged there)";
   } else if (!hb.plain.empty()) {
