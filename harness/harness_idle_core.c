@@ -56,7 +56,8 @@
  * told), idle_core_schedule.c (the threads' contexts on POWER8 and POWER9,
  * one schedule's moves), idle_core_text.c (timelines, moves as text),
  * idle_core_livelock.c (IDLE-8's fair cycles) and idle_core_explore.c
- * (replay, shrinking, DFS and PCT).
+ * (replay, shrinking, DFS and PCT); idle_core_races.c, after the model, is
+ * the ThreadSanitizer build's (IDLE-10: no data race on the idle words).
  *
  * POWER9's IDLE-7 is the POWER9 form of IDLE-1's lock part, IDLE-2 and
  * IDLE-3: a POWER9 failure of those is IDLE-7's too, and any other POWER9
@@ -111,6 +112,7 @@
 /* The harness's parts, in this order (one translation unit: each part uses
  * what the ones before it define). */
 #include "idle_core_model.c"
+#include "idle_core_races.c"
 #include "idle_core_observe.c"
 #include "idle_core_schedule.c"
 #include "idle_core_text.c"
@@ -217,6 +219,7 @@ static void ic_job(long long id, char **f, int nf, int trace) {
     ic_watchdog(0);
   } else {
     ic_watchdog(0);
+    IC_TSAN_RECOVERED();
     char sched[IC_MAX_MOVES * 5];
     ic_moves_text(ic_moves, ic_nmoves, sched, sizeof sched);
     if (trap_sig > 0)
@@ -242,11 +245,20 @@ static void ic_job(long long id, char **f, int nf, int trace) {
     ic_watchdog(0);
   } else {
     ic_watchdog(0);
+    IC_TSAN_RECOVERED();
   }
+#ifdef IC_TSAN
+  emit("R %lld mode=%s schedules=%lu states=%lu transitions=%lu max_depth=%lu bound_hits=%lu complete=%d "
+       "findings=%d failcap=%d tsan=1 races_word=%lu races_other=%lu",
+       id, mode, st.schedules, ic_states, st.transitions, st.max_depth, st.bound_hits, st.complete, nfound,
+       st.failcap, ic_races_word, ic_races_other);
+  ic_races_word = ic_races_other = 0;
+#else
   emit("R %lld mode=%s schedules=%lu states=%lu transitions=%lu max_depth=%lu bound_hits=%lu complete=%d "
        "findings=%d failcap=%d",
        id, mode, st.schedules, ic_states, st.transitions, st.max_depth, st.bound_hits, st.complete, nfound,
        st.failcap);
+#endif
 }
 
 #ifdef IC_HAVE_FN
@@ -265,6 +277,9 @@ int main(int argc, char **argv) {
   flush_out();
   return 0;
 #else
+#ifdef IC_TSAN
+  ic_tsan_init();
+#endif
   for (int t = 0; t < IC_MAX_THREADS; t++) {
     ic_th[t].stack = (char *)malloc(IC_STACK_SIZE);
     if (!ic_th[t].stack) return 3;

@@ -12,7 +12,7 @@
 #define IC_STACK_SIZE (256 * 1024)
 #define IC_MAX_MOVES 1024    /* per schedule: beyond it the schedule is cut (a bound hit) */
 #define IC_MAX_FIND 8        /* findings kept per schedule */
-#define IC_NCLAUSES 10       /* bit c: IDLE-c */
+#define IC_NCLAUSES 11       /* bit c: IDLE-c */
 #define IC_DEEP_LEVEL 4      /* deep_spr_loss_state (pnv_first_spr_loss_level before v5.12) */
 #define IC_TB_LEVEL 6        /* pnv_first_tb_loss_level */
 #define IC_HASH_BITS 22
@@ -53,6 +53,7 @@ struct ic_thread {
   int idle_mayloss;      /* the pending/current idle instruction may lose state */
   unsigned long srr1;    /* what the wake hands back */
   int holds_lock;
+  int spun;              /* ThreadSanitizer build: made a failing test-and-set while the lock was held */
   int wcount;            /* POWER8: its net change of the winkle count in this call */
   int decided_set;
   unsigned long decided, last_seen;
@@ -131,6 +132,9 @@ static unsigned long *ic_lockw(void) { return &paca_ptrs[0]->idle_lock; }
 static int ic_locked(void) { return ((*ic_word() | *ic_lockw()) & PNV_CORE_IDLE_LOCK_BIT) != 0; }
 
 /* --- contexts ------------------------------------------------------------------ */
+#ifdef IC_TSAN
+static void *ic_fiber[IC_MAX_THREADS]; /* each hardware thread's TSan fiber (idle_core_races.c) */
+#endif
 /* ic_main_ctx, ic_ctx and the switch from a thread (IC_SWITCH): idle_env.h. */
 #ifdef IC_ASAN
 static void *ic_main_fake;
@@ -141,11 +145,16 @@ static void ic_finish_thread(void) {
 #ifdef IC_ASAN
   __sanitizer_start_switch_fiber(NULL, ic_main_bottom, ic_main_size);
 #endif
+  IC_TO_MAIN_FIBER();
   IC_SWAP(&ic_ctx[ic_cur], &ic_main_ctx);
 }
 
 static void ic_to_thread(int t) {
   ic_cur = t;
+#ifdef IC_TSAN
+  __atomic_store_n(&ic_on_fiber, t, __ATOMIC_RELAXED);
+  __tsan_switch_to_fiber(ic_fiber[t], 1); /* no synchronisation: the threads order themselves */
+#endif
 #ifdef IC_ASAN
   __sanitizer_start_switch_fiber(&ic_main_fake, ic_th[t].stack, IC_STACK_SIZE);
 #endif

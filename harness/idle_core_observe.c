@@ -143,6 +143,7 @@ static int ic_oracle_kind(int k) {
 }
 
 static int ic_is_word(const volatile void *addr) {
+  IC_HOOK();
   for (int t = 0; t < ic_n; t += threads_per_core)
     if (addr == (const volatile void *)&paca_ptrs[t]->idle_state ||
         addr == (const volatile void *)&paca_ptrs[t]->idle_lock)
@@ -206,6 +207,7 @@ static void ic_plain_check(int line) {
 
 /* The bookkeeping of a scheduling point (ic_point in idle_env.h switches after it). */
 static void ic_pending(int op, int line, const volatile void *addr, unsigned long arg) {
+  IC_HOOK();
   struct ic_thread *th = &ic_th[ic_cur];
   ic_plain_check(line);
   th->st = ST_PENDING;
@@ -215,6 +217,7 @@ static void ic_pending(int op, int line, const volatile void *addr, unsigned lon
 
 static void ic_did(int op, int line, unsigned long arg, unsigned long before, unsigned long after,
                    unsigned long ret) {
+  IC_HOOK();
   const int t = ic_cur;
   struct ic_thread *th = &ic_th[t];
   const int on_lock = th->pend_addr == ic_lockw();
@@ -230,7 +233,9 @@ static void ic_did(int op, int line, unsigned long arg, unsigned long before, un
     ic_shadow_lock = after;
   else
     ic_shadow = after;
+  if (op == IC_OP_TAS_LOCK && ret) th->spun = 1; /* waits for the next holding (ic_blocked) */
   if (op == IC_OP_TAS_LOCK && arg == NR_PNV_CORE_IDLE_LOCK_BIT && ret == 0) {
+    for (int u = 0; u < ic_n; u++) ic_th[u].spun = 0;
     th->holds_lock = 1;
     th->decided = *ic_word(), th->decided_set = 1; /* the word it decides on, with the lock */
   } else {
@@ -239,6 +244,7 @@ static void ic_did(int op, int line, unsigned long arg, unsigned long before, un
 }
 
 static unsigned long ic_mfspr(int spr) {
+  IC_HOOK();
   if (spr <= 0 || spr >= IC_NR_SPRS) return 0;
   const unsigned long v = ic_spr[ic_home(ic_cur, spr)][spr];
   ic_th[ic_cur].hist = ic_mix(ic_th[ic_cur].hist, v);
@@ -246,6 +252,7 @@ static unsigned long ic_mfspr(int spr) {
 }
 
 static void ic_mtspr(int spr, unsigned long v, int line) {
+  IC_HOOK();
   if (spr <= 0 || spr >= IC_NR_SPRS) return;
   if (ic_scope[spr] == SC_CORE || ic_scope[spr] == SC_SUBCORE) {
     ic_point(IC_OP_MTSPR_CORE, line, NULL, (unsigned long)spr);
@@ -258,6 +265,7 @@ static void ic_mtspr(int spr, unsigned long v, int line) {
 }
 
 __attribute__((unused)) static void ic_workaround(unsigned long what, unsigned long how, int line) {
+  IC_HOOK();
   ic_point(IC_OP_WORKAROUND, line, NULL, how);
   ic_event('a', ic_cur, IC_OP_WORKAROUND, line, how, (unsigned long)ic_wa_applied, what, 0);
   if (what == OPAL_CONFIG_IDLE_FASTSLEEP) {
@@ -268,6 +276,7 @@ __attribute__((unused)) static void ic_workaround(unsigned long what, unsigned l
 }
 
 static void ic_resync(int line) {
+  IC_HOOK();
   const int t = ic_cur;
   struct ic_thread *th = &ic_th[t];
   ic_point(IC_OP_RESYNC, line, NULL, 0);
@@ -278,11 +287,13 @@ static void ic_resync(int line) {
 }
 
 static unsigned long ic_idle(unsigned long psscr, int mayloss, int line) {
+  IC_HOOK();
   struct ic_thread *th = &ic_th[ic_cur];
   th->idle_mayloss = mayloss;
   ic_point(IC_OP_IDLE, line, NULL, psscr);
   /* Resumed by a wake: the scheduler set srr1 and PSSCR. */
   th->hist = ic_mix(th->hist, th->srr1 ^ (ic_spr[ic_cur][SPRN_PSSCR] << 1));
   th->woke = 1;
+  IC_TSAN_WOKE(th->srr1);
   return th->srr1;
 }

@@ -85,6 +85,8 @@ void fill_verdicts(const Component& component, const Target& target, Part& part,
 // validate/sanitizer_parity.h): the code cannot opt out of it.
 struct HarnessBuild {
   std::string plain, san, san_note, error;
+  std::vector<std::string>
+      plain_argv;               // the plain build's command (idle_core's TSan build, IDLE-10)
   std::string fuzz, fuzz_note;  // the libFuzzer build, or why there is none
   // What was dropped to make it compile (pulled-in items the shims cannot
   // compile, extract.h's drop_failing_items), one note each, for the report.

@@ -177,6 +177,7 @@ HarnessBuild build_harness(const Options& opt, const std::string& dir,
     return hb;
   }
   hb.plain = plain;
+  hb.plain_argv = builds[0].argv;  // validate/idle_core_races.cc builds its TSan twin from it
   // sparse on what compiled (issue 37): validate/sparse_check.h.
   if (!opt.sparse.empty()) {
     const std::string unit_path = dir + "/sparse_unit.c";

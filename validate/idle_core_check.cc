@@ -47,7 +47,9 @@
 #include "extract/extract.h"
 #include "sandbox/sandbox.h"
 #include "validate/component.h"
+#include "validate/idle_core_races.h"
 #include "validate/input_check.h"
+#include "validate/targets.h"
 #include "verify/build_paths.h"
 
 namespace idlespec::validate {
@@ -285,6 +287,60 @@ Part check_function(const Options& opt, const Component& base, const Target& tar
   c.san_slices = p8 ? std::vector<size_t>{3, 6} : std::vector<size_t>{2, 3};
   check_inputs(opt, hb, component, t, line, jobs, c, part);
 
+  // IDLE-10 (no data race on the idle words): the ThreadSanitizer build,
+  // POWER8 on the host (validate/idle_core_races.h). Judged nowhere else:
+  // the plain and ASan builds never report it.
+  std::string race_verdict = "n/a", race_text, race_note, race_error, race_cov;
+  // Only for a subject the clause belongs to (the spec post-pass makes it
+  // n/a for any other; the subject as validate/spec_judgement.cc picks it):
+  // the default runs spend nothing on it.
+  const verify::SpecIndex& idx = spec();
+  const std::string by_default = idx.validate_default("idle_core");
+  const std::string subject = !opt.subject_given && !by_default.empty() ? by_default : opt.subject;
+  const verify::Clause* idle10 = idx.find("IDLE-10");
+  const bool races_judged =
+      idle10 && idle10->applies_to(subject, idx.modes_of("idle_core", subject));
+  if (!p8) {
+    race_note =
+        "judged on power7_idle_insn (POWER8): on POWER9 the first-thread check under the lock "
+        "reads the word plainly while siblings flip their bits lock-free, an LKMM data race the "
+        "spec records and does not claim (spec/idle_core.md, IDLE-10)";
+  } else if (!races_judged) {
+    race_note = "not a clause of the subject judged (IDLE-10's: --subject idle_lock)";
+  } else if (!target_has_asan(opt)) {
+    race_note = "ThreadSanitizer runs on the host target only (judged there)";
+  } else if (!hb.plain.empty()) {
+    const std::vector<RaceJob> rj = race_jobs_power8(workaround);
+    const double spent =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const RaceRun rr = run_race_jobs(hb, part.temp_dir, rj, opt.budget_seconds - spent);
+    if (!rr.error.empty()) {
+      race_verdict = "error", race_error = rr.error;
+    } else {
+      Shared rs;
+      long long schedules = 0;
+      race_verdict = "held";
+      for (size_t i = 0; i < rj.size() && i < rr.outcomes.size(); ++i) {
+        const Job j{rj[i].line, rj[i].what, 0, true};
+        const Findings f = judge(rs, j, rr.outcomes[i], "");
+        schedules += rr.outcomes[i].field("schedules");
+        race_cov += (race_cov.empty() ? "" : "; ") + rj[i].what;
+        const auto it = f.find("IDLE-10");
+        if (it != f.end() && race_text.empty()) {
+          race_verdict = "failed";
+          race_text = it->second + " (" + rj[i].what + "; " +
+                      std::to_string(rr.outcomes[i].field("races_word")) +
+                      " reports on the idle words in the job)";
+        }
+      }
+      race_cov =
+          std::to_string(schedules) + " schedules of the ThreadSanitizer build (" + race_cov + ")";
+      // A run the code crashed or hung stopped early: no race there is not
+      // a verdict (the crash is the plain build's finding).
+      for (const auto& o : rr.outcomes)
+        if ((o.crashed || o.hung) && race_verdict == "held") race_verdict = "unknown";
+    }
+  }
   long long total = 0;
   const std::string per_job = coverage_of(*sh, jobs, total);
   const std::string cov = std::to_string(jobs.size()) + " exploration jobs, " +
@@ -298,6 +354,25 @@ Part check_function(const Options& opt, const Component& base, const Target& tar
     v.note = why;
   };
   for (auto& v : part.clauses) {
+    if (v.id == "IDLE-10" && v.status != "error") {
+      if (race_verdict == "n/a") {
+        not_applicable(v, race_note);
+      } else {
+        v.status = race_verdict;
+        v.coverage = race_cov;
+        v.error = race_error;
+        v.counterexamples.clear();
+        v.replay.clear();
+        if (!race_text.empty()) v.counterexamples.push_back(race_text);
+        v.note = race_verdict == "unknown"
+                     ? "the ThreadSanitizer build's exploration stopped early (the code crashed "
+                       "or hung there; the plain build's verdicts say how)"
+                     : "ThreadSanitizer on the code as compiled, each hardware thread a fiber, "
+                       "the shim's marked accesses atomics of their memory order; the explored "
+                       "schedules only";
+      }
+      continue;
+    }
     if (!p8 && (v.id == "IDLE-4" || v.id == "IDLE-5" || v.id == "IDLE-6")) {
       not_applicable(v, v.id == "IDLE-4"
                             ? "POWER8 only: the fastsleep workaround (power7_idle_insn); "

@@ -75,6 +75,52 @@ typedef struct {
 #include <sanitizer/asan_interface.h>
 #include <sanitizer/common_interface_defs.h>
 #endif
+/* The ThreadSanitizer build (IDLE-10, harness/idle_core_races.c): each
+ * hardware thread a TSan fiber, the marked accesses __atomic builtins of
+ * their memory order, the harness's own code outside the race detector
+ * (IC_HOOK: its hooks run with the fiber's reads and writes ignored). */
+#if defined(__SANITIZE_THREAD__)
+#define IC_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define IC_TSAN 1
+#endif
+#endif
+#ifdef IC_TSAN
+#include <sanitizer/tsan_interface.h>
+void AnnotateIgnoreReadsBegin(const char* file, int line);
+void AnnotateIgnoreReadsEnd(const char* file, int line);
+void AnnotateIgnoreWritesBegin(const char* file, int line);
+void AnnotateIgnoreWritesEnd(const char* file, int line);
+static void* ic_main_fiber;
+/* The ignores in force on each fiber (the scheduler's last): a fiber must
+ * end them before it is destroyed (ic_tsan_new_fibers). Relaxed atomics,
+ * so that they never race themselves (their accesses are the harness's). */
+static int ic_ignores[IC_MAX_THREADS + 1];
+static int ic_on_fiber = IC_MAX_THREADS;
+static inline int ic_hook_in(void) {
+  AnnotateIgnoreReadsBegin("", 0);
+  AnnotateIgnoreWritesBegin("", 0);
+  __atomic_fetch_add(&ic_ignores[__atomic_load_n(&ic_on_fiber, __ATOMIC_RELAXED)], 1, __ATOMIC_RELAXED);
+  return 0;
+}
+static inline void ic_hook_out(int* unused) {
+  (void)unused;
+  __atomic_fetch_sub(&ic_ignores[__atomic_load_n(&ic_on_fiber, __ATOMIC_RELAXED)], 1, __ATOMIC_RELAXED);
+  AnnotateIgnoreWritesEnd("", 0);
+  AnnotateIgnoreReadsEnd("", 0);
+}
+/* At the top of a hook: the rest of it, every return included, is ignored. */
+#define IC_HOOK() __attribute__((cleanup(ic_hook_out), unused)) int _ic_hook = ic_hook_in()
+/* A switch to the scheduler synchronises the scheduler with the thread
+ * (it resets the next schedule after everything a thread did); the
+ * scheduler's switch to a thread does not (ic_to_thread). */
+#define IC_TO_MAIN_FIBER() \
+  (__atomic_store_n(&ic_on_fiber, IC_MAX_THREADS, __ATOMIC_RELAXED), __tsan_switch_to_fiber(ic_main_fiber, 0))
+#else
+#define IC_HOOK() ((void)0)
+#define IC_TO_MAIN_FIBER() ((void)0)
+#endif
 
 /* --- the operations that are scheduling points --------------------------- */
 enum ic_op {
@@ -151,7 +197,11 @@ static size_t ic_main_size;
     __sanitizer_finish_switch_fiber(ic_fake[ic_cur], &ic_main_bottom, &ic_main_size); \
   } while (0)
 #else
-#define IC_SWITCH() IC_SWAP(&ic_ctx[ic_cur], &ic_main_ctx)
+#define IC_SWITCH()                        \
+  do {                                     \
+    IC_TO_MAIN_FIBER();                    \
+    IC_SWAP(&ic_ctx[ic_cur], &ic_main_ctx); \
+  } while (0)
 #endif
 /* A scheduling point: the thread stops before the operation, in its own frame. */
 #define ic_point(op, line, addr, arg)                       \
@@ -168,6 +218,37 @@ static void ic_resync(int line);
 static void ic_workaround(unsigned long what, unsigned long how, int line);
 
 /* One atomic read-modify-write of an unsigned long, a point when it is the word. */
+#ifdef IC_TSAN
+/* Under ThreadSanitizer each operation is the access LKMM makes it: a
+ * marked load for READ_ONCE, test_bit, a cmpxchg that fails and a
+ * test_and_set_bit_lock that finds the bit set; a marked store for
+ * WRITE_ONCE; otherwise a read-modify-write, relaxed for clear_bit and
+ * set_bit, acquire for test_and_set_bit_lock, release for
+ * clear_bit_unlock, fully ordered for cmpxchg. (One real thread runs at a
+ * time: the load and the exchange see the same value.) */
+#define IC_ORDER(op)                                     \
+  ((op) == IC_OP_TAS_LOCK           ? __ATOMIC_ACQUIRE \
+   : (op) == IC_OP_CLEAR_BIT_UNLOCK ? __ATOMIC_RELEASE \
+   : (op) == IC_OP_CMPXCHG          ? __ATOMIC_SEQ_CST \
+                                    : __ATOMIC_RELAXED)
+#define IC_RMW(op, line, addr, arg, expr_new, ret_expr)                                        \
+  ({                                                                                           \
+    volatile unsigned long* _a = (volatile unsigned long*)(addr);                              \
+    const int _w = ic_is_word(_a);                                                             \
+    if (_w) ic_point((op), (line), _a, (unsigned long)(arg));                                  \
+    const unsigned long _old = __atomic_load_n(_a, __ATOMIC_RELAXED);                          \
+    const unsigned long _new = (expr_new);                                                     \
+    if ((op) == IC_OP_WRITE)                                                                   \
+      __atomic_store_n(_a, _new, __ATOMIC_RELAXED);                                            \
+    else if ((op) != IC_OP_READ && (op) != IC_OP_TEST_BIT &&                                   \
+             !((op) == IC_OP_CMPXCHG && _old != (unsigned long)(arg)) &&                       \
+             !((op) == IC_OP_TAS_LOCK && ((_old >> (unsigned long)(arg)) & 1UL)))              \
+      (void)__atomic_exchange_n(_a, _new, IC_ORDER(op));                                       \
+    const unsigned long _ret = (ret_expr);                                                     \
+    if (_w) ic_did((op), (line), (unsigned long)(arg), _old, _new, _ret);                      \
+    _ret;                                                                                      \
+  })
+#else
 #define IC_RMW(op, line, addr, arg, expr_new, ret_expr)                   \
   ({                                                                      \
     volatile unsigned long* _a = (volatile unsigned long*)(addr);         \
@@ -180,6 +261,7 @@ static void ic_workaround(unsigned long what, unsigned long how, int line);
     if (_w) ic_did((op), (line), (unsigned long)(arg), _old, _new, _ret); \
     _ret;                                                                 \
   })
+#endif
 
 #define clear_bit(nr, addr) \
   ((void)IC_RMW(IC_OP_CLEAR_BIT, __LINE__, (addr), (nr), _old & ~(1UL << (nr)), 0UL))
