@@ -110,6 +110,7 @@ __attribute__((no_sanitize_thread)) _Bool ic_tsan_on_report(const void* rep, _Bo
   ic_races_word++;
   if (ic_found_mask & C(10)) return 1; /* this schedule's first race is its finding */
   char acc[2][200];
+  int spinner = 0; /* the marked access is a thread's test_and_set_bit_lock on the state word */
   for (int i = 0; i < nm; i++) {
     const char* who = "?";
     for (int k = 0; k < threads; k++) {
@@ -121,6 +122,10 @@ __attribute__((no_sanitize_thread)) _Bool ic_tsan_on_report(const void* rep, _Bo
       if (tid == m[i].tid && name && name[0] == 't' && name[1] >= '0' && name[1] <= '7' && !name[2])
         who = name;
     }
+    if (who[0] == 't' && m[i].atomic) {
+      const struct ic_thread* th = &ic_th[who[1] - '0'];
+      if (th->pend_op == IC_OP_TAS_LOCK && th->pend_addr == ic_word()) spinner = 1;
+    }
     char fn[64], line[16];
     ic_race_sym(m[i].pc, "%f", fn, sizeof fn);
     ic_race_sym(m[i].pc, "%l", line, sizeof line);
@@ -129,8 +134,12 @@ __attribute__((no_sanitize_thread)) _Bool ic_tsan_on_report(const void* rep, _Bo
   }
   const char* what =
       word == 1 ? "the state word (paca->idle_state)" : "the lock word (paca->idle_lock)";
-  const int lock_in_word =
-      word == 1 && (*ic_word() & PNV_CORE_IDLE_LOCK_BIT) && !(*ic_lockw() & PNV_CORE_IDLE_LOCK_BIT);
+  /* The race b0c5b4f1ee36 removed: a thread taking the lock in the state
+   * word (its test_and_set_bit_lock there) against another's plain access
+   * to it; not any race on the word while its lock bit is set (POWER9's
+   * first-thread check races with a sibling's lock-free clear_bit in
+   * either layout). */
+  const int lock_in_word = word == 1 && spinner;
   ic_finding(C(10), "data race on %s: %s; %s before it; not ordered by happens-before%s", what,
              nm > 0 ? acc[0] : "?", nm > 1 ? acc[1] : "?",
              lock_in_word

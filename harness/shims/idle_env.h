@@ -242,8 +242,14 @@ static void ic_workaround(unsigned long what, unsigned long how, int line);
       __atomic_store_n(_a, _new, __ATOMIC_RELAXED);                                            \
     else if ((op) != IC_OP_READ && (op) != IC_OP_TEST_BIT &&                                   \
              !((op) == IC_OP_CMPXCHG && _old != (unsigned long)(arg)) &&                       \
-             !((op) == IC_OP_TAS_LOCK && ((_old >> (unsigned long)(arg)) & 1UL)))              \
+             !((op) == IC_OP_TAS_LOCK && ((_old >> (unsigned long)(arg)) & 1UL))) {            \
+      /* TSan checks an atomic RMW's write before its acquire: the read's                      \
+       * acquire first, as LKMM orders it (else a plain access released to                     \
+       * this RMW, on its own word, would be reported as racing with it). */                   \
+      if ((op) == IC_OP_TAS_LOCK || (op) == IC_OP_CMPXCHG)                                     \
+        (void)__atomic_load_n(_a, __ATOMIC_ACQUIRE);                                           \
       (void)__atomic_exchange_n(_a, _new, IC_ORDER(op));                                       \
+    }                                                                                          \
     const unsigned long _ret = (ret_expr);                                                     \
     if (_w) ic_did((op), (line), (unsigned long)(arg), _old, _new, _ret);                      \
     _ret;                                                                                      \
