@@ -287,30 +287,29 @@ Part check_function(const Options& opt, const Component& base, const Target& tar
   c.san_slices = p8 ? std::vector<size_t>{3, 6} : std::vector<size_t>{2, 3};
   check_inputs(opt, hb, component, t, line, jobs, c, part);
 
-  // IDLE-10 (no data race on the idle words): the ThreadSanitizer build,
-  // POWER8 on the host (validate/idle_core_races.h). Judged nowhere else:
-  // the plain and ASan builds never report it.
-  std::string race_verdict = "n/a", race_text, race_note, race_error, race_cov;
+  // IDLE-10 (no data race on the idle words): the ThreadSanitizer build of
+  // the same function (validate/idle_core_races.h), on the host. Judged
+  // nowhere else: the plain and ASan builds never report it.
+  std::string race_verdict = "n/a", race_text, race_note, race_error, race_cov, race_replay,
+              race_era;
   // Only for a subject the clause belongs to (the spec post-pass makes it
   // n/a for any other; the subject as validate/spec_judgement.cc picks it):
-  // the default runs spend nothing on it.
+  // a run against another subject spends nothing on it.
   const verify::SpecIndex& idx = spec();
   const std::string by_default = idx.validate_default("idle_core");
   const std::string subject = !opt.subject_given && !by_default.empty() ? by_default : opt.subject;
   const verify::Clause* idle10 = idx.find("IDLE-10");
   const bool races_judged =
       idle10 && idle10->applies_to(subject, idx.modes_of("idle_core", subject));
-  if (!p8) {
-    race_note =
-        "judged on power7_idle_insn (POWER8): on POWER9 the first-thread check under the lock "
-        "reads the word plainly while siblings flip their bits lock-free, an LKMM data race the "
-        "spec records and does not claim (spec/idle_core.md, IDLE-10)";
-  } else if (!races_judged) {
-    race_note = "not a clause of the subject judged (IDLE-10's: --subject idle_lock)";
+  // The text's own marker of its layout: the lock in paca->idle_lock (v6.5+)
+  // or a bit of the state word (up to v6.4).
+  const bool lock_in_word = ex.code.find("idle_lock") == std::string::npos;
+  if (!races_judged) {
+    race_note = "not a clause of the subject judged (IDLE-10's: idle_lock, validate's default)";
   } else if (!target_has_asan(opt)) {
     race_note = "ThreadSanitizer runs on the host target only (judged there)";
   } else if (!hb.plain.empty()) {
-    const std::vector<RaceJob> rj = race_jobs_power8(workaround);
+    const std::vector<RaceJob> rj = p8 ? race_jobs_power8(workaround) : race_jobs_power9();
     const double spent =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     const RaceRun rr = run_race_jobs(hb, part.temp_dir, rj, opt.budget_seconds - spent);
@@ -321,16 +320,23 @@ Part check_function(const Options& opt, const Component& base, const Target& tar
       long long schedules = 0;
       race_verdict = "held";
       for (size_t i = 0; i < rj.size() && i < rr.outcomes.size(); ++i) {
-        const Job j{rj[i].line, rj[i].what, 0, true};
+        const Job j{rj[i].line, rj[i].what, 0, false};
         const Findings f = judge(rs, j, rr.outcomes[i], "");
         schedules += rr.outcomes[i].field("schedules");
         race_cov += (race_cov.empty() ? "" : "; ") + rj[i].what;
         const auto it = f.find("IDLE-10");
         if (it != f.end() && race_text.empty()) {
           race_verdict = "failed";
-          race_text = it->second + " (" + rj[i].what + "; " +
+          race_text = race_accesses_in(it->second, target.display) + " (" + rj[i].what + "; " +
                       std::to_string(rr.outcomes[i].field("races_word")) +
                       " reports on the idle words in the job)";
+          // The harness's shrunk schedule, replayed alone by the same build.
+          const auto& rl = rs.replays[j.line];
+          if (!rl.empty()) race_replay = "printf '0 " + rl.front() + "\\n' | harness_tsan";
+          // Text that keeps the lock in the word, failing by the race the
+          // harness names as the lock bit's: the era the spec explains.
+          if (lock_in_word && it->second.find(kLockBitRace) != std::string::npos)
+            race_era = "lock-in-word";
         }
       }
       race_cov =
@@ -362,14 +368,13 @@ Part check_function(const Options& opt, const Component& base, const Target& tar
         v.coverage = race_cov;
         v.error = race_error;
         v.counterexamples.clear();
-        v.replay.clear();
+        v.replay = race_replay;
+        v.era = race_era;
         if (!race_text.empty()) v.counterexamples.push_back(race_text);
         v.note = race_verdict == "unknown"
                      ? "the ThreadSanitizer build's exploration stopped early (the code crashed "
                        "or hung there; the plain build's verdicts say how)"
-                     : "ThreadSanitizer on the code as compiled, each hardware thread a fiber, "
-                       "the shim's marked accesses atomics of their memory order; the explored "
-                       "schedules only";
+                     : race_note_for(p8, race_verdict, race_era);
       }
       continue;
     }

@@ -19,6 +19,10 @@ struct RaceJob {
 // POWER8's (power7_idle_insn) jobs: SMT2 exhaustive and SMT4 bounded, each
 // with a schedule cap that keeps the run short.
 std::vector<RaceJob> race_jobs_power8(bool workaround);
+// POWER9's (power9_idle_stop): SMT2 through two deep stops (a thread back
+// from one loss enters the next while a sibling still recovers from it) and
+// SMT4 bounded, each with a schedule cap.
+std::vector<RaceJob> race_jobs_power9();
 
 struct RaceRun {
   std::string error;                     // the build or a run did not work: why
@@ -29,6 +33,19 @@ struct RaceRun {
 // in `dir` and runs the jobs, within `budget` seconds. Host target only.
 RaceRun run_race_jobs(const HarnessBuild& hb, const std::string& dir,
                       const std::vector<RaceJob>& jobs, double budget);
+
+// What the harness's report of a race says when the lock was the state
+// word's bit at the time (harness/idle_core_races.c): the race b0c5b4f1ee36
+// removed. Its own words, never the code's (the code's names reach the
+// report as letters, digits and '_' only).
+inline constexpr const char* kLockBitRace = "(the lock is the word's bit:";
+
+// The harness's race report with each access's line as FILE:LINE.
+std::string race_accesses_in(const std::string& report, const std::string& file);
+
+// IDLE-10's note for a verdict of the race build: what was run and, on
+// POWER9, the race every text to 6.12 has (spec/idle_core.md, IDLE-10).
+std::string race_note_for(bool power8, const std::string& status, const std::string& era);
 
 }  // namespace idlespec::validate
 
