@@ -59,7 +59,8 @@ sed '/^static void atomic_unlock_thread_idle/,/^}/s/clear_bit_unlock(NR_PNV_CORE
   "$P8" >"$SCRATCH/p8_wrong_unlock.c"
 cmp -s "$P8" "$SCRATCH/p8_wrong_unlock.c" && fail "p8_wrong_unlock: the variant changed nothing"
 
-O="--component idle_core --budget $BUDGET --no-sanitizers"
+# Against reference: IDLE-10 (validate's default idle_lock) is run_idle_core_races.sh's.
+O="--component idle_core --subject reference --budget $BUDGET --no-sanitizers"
 # shellcheck disable=SC2086
 run p9 --source "$(src faithful)" $O
 expect_rc p9 0

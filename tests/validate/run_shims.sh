@@ -150,7 +150,7 @@ sed '/went_deep = (psscr & PSSCR_RL_MASK)/i\
 		return 0;' "$SCRATCH/idle_max_stop.c" >"$SCRATCH/idle_max_stop_bound.c"
 cmp -s "$SCRATCH/idle_max_stop.c" "$SCRATCH/idle_max_stop_bound.c" && fail "idle_max_stop_bound: sed changed nothing"
 for v in idle_max_stop idle_max_stop_bound; do
-  run "$v" --source "$SCRATCH/$v.c" --component idle_core --no-sanitizers
+  run "$v" --source "$SCRATCH/$v.c" --component idle_core --subject reference --no-sanitizers
   expect_rc "$v" 0
   for c in IDLE-1 IDLE-2 IDLE-3 IDLE-7 IDLE-8 IDLE-9; do
     expect_clause "$v" "$c" held
@@ -160,7 +160,7 @@ done
 # Witness: the file's own #define is no assumption.
 sed '/^static u64 pnv_first_tb_loss_level/i\
 #define MAX_STOP_STATE 0xF' "$SCRATCH/idle_max_stop.c" >"$SCRATCH/idle_own_max_stop.c"
-run idle_own_max_stop --source "$SCRATCH/idle_own_max_stop.c" --component idle_core --no-sanitizers
+run idle_own_max_stop --source "$SCRATCH/idle_own_max_stop.c" --component idle_core --subject reference --no-sanitizers
 expect_rc idle_own_max_stop 0
 grep -qF "assumed MAX_STOP_STATE" "$SCRATCH/idle_own_max_stop.out" &&
   fail "idle_own_max_stop: a note assumes the value the file defines"

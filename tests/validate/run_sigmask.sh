@@ -116,6 +116,6 @@ hung busy_delay BUSY-3 "status 0x000026ae (9902), need_resched=0: did not return
 
 # --- idle_core: power9_idle_stop on a stop that keeps state (only the job with kind s) ---------
 at_top idle_core "$HERE/idle_core_faithful.c" power9_idle_stop "if (!(psscr & (PSSCR_EC | PSSCR_ESL))) { $BLOCK_ALL $SPIN }"
-run idle_core --source "$SCRATCH/idle_core.c" --component idle_core --budget $((BUDGET * 3))
+run idle_core --source "$SCRATCH/idle_core.c" --component idle_core --subject reference --budget $((BUDGET * 3))
 hung idle_core IDLE-8 "a thread ran for 2 s without reaching a scheduling point"
 finish

@@ -77,8 +77,9 @@ run tree --kernel-tree "$TREE"
 expect_rc tree 1
 expect_clause tree BUSY-1 failed
 expect_clause tree GOV-1 error
-# Each component against its spec default: governor's and teo's is mainline.
-expect_text tree "subject reference (busy_delay, xcede, states, idle_core); mainline (governor, teo), exit 1"
+# Each component against its spec default: governor's and teo's is mainline,
+# idle_core's idle_lock.
+expect_text tree "subject reference (busy_delay, xcede, states); mainline (governor, teo); idle_lock (idle_core), exit 1"
 run tree_unbuildable_only --kernel-tree "$TREE" --component governor
 expect_rc tree_unbuildable_only 3
 run tree_unbuildable_allowed --kernel-tree "$TREE" --component governor --allow-unknown
