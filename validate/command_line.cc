@@ -98,10 +98,10 @@ into a plain and an ASan+UBSan harness, and run in child processes.
                          then says so
   --subject NAME         the spec subject to judge the file against (default:
                          the component's "- Validate default:" in spec/*.md,
-                         mainline for governor and teo, else reference; e.g. legacy
-                         for a pre-v5.17 rtas.c, v6.19 for a menu.c of that
-                         era): the spec's accepted violations of that subject
-                         are reported as accepted
+                         mainline for governor and teo, idle_lock for idle_core,
+                         else reference; e.g. legacy for a pre-v5.17 rtas.c,
+                         v6.19 for a menu.c of that era): the spec's accepted
+                         violations of that subject are reported as accepted
   --allow-unknown        exit 0 instead of 3 when nothing failed but a clause
                          could not be judged
 

@@ -20,10 +20,10 @@
 # idle_core_faithful.c: its first-thread check reads the word plainly under
 # the lock while a sibling's clear_bit flips its bit, the race every text
 # to 6.12 has (not the lock bit's, though this file keeps the lock in the
-# word); with READ_ONCE there it holds (which also witnesses that the
-# release of the cmpxchg unlock orders the read before the next
-# test_and_set_bit_lock on the same word). Host only, --no-sanitizers (the
-# ASan build judges nothing here).
+# word: a shim whose acquiring RMW wrote before it acquired reported the
+# read against the next holder's test_and_set_bit_lock instead, ordered by
+# the cmpxchg unlock, and blamed the lock bit); with READ_ONCE there it
+# holds. Host only, --no-sanitizers (the ASan build judges nothing here).
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 CLAUSES="IDLE-1 IDLE-2 IDLE-3 IDLE-4 IDLE-5 IDLE-6 IDLE-8 IDLE-9"
@@ -114,7 +114,8 @@ expect_only_failed plain_read
 expect_clause plain_read IDLE-10 failed
 expect_text plain_read "plain read (8 bytes) at $SCRATCH/plain_read.c:166 in going_down"
 
-# POWER9: the first-thread check's plain read against a sibling's clear_bit.
+# POWER9: the first-thread check's plain read against a sibling's clear_bit
+# (not the next holder's test_and_set_bit_lock, which the unlock orders).
 P9=$HERE/${COMPONENT}_faithful.c
 CLAUSES="IDLE-1 IDLE-2 IDLE-3 IDLE-7 IDLE-8 IDLE-9"
 run p9 --source "$P9" --budget "$BUDGET"
