@@ -330,6 +330,7 @@ Part check_function(const Options& opt, const Component& base, const Target& tar
           race_text = race_accesses_in(it->second, target.display) + " (" + rj[i].what + "; " +
                       std::to_string(rr.outcomes[i].field("races_word")) +
                       " reports on the idle words in the job)";
+          if (!p8) race_text += "\n      " + race_power9_context();
           // The harness's shrunk schedule, replayed alone by the same build.
           const auto& rl = rs.replays[j.line];
           if (!rl.empty()) race_replay = "printf '0 " + rl.front() + "\\n' | harness_tsan";
@@ -374,7 +375,7 @@ Part check_function(const Options& opt, const Component& base, const Target& tar
         v.note = race_verdict == "unknown"
                      ? "the ThreadSanitizer build's exploration stopped early (the code crashed "
                        "or hung there; the plain build's verdicts say how)"
-                     : race_note_for(p8, race_verdict, race_era);
+                     : race_note_for(race_verdict, race_era);
       }
       continue;
     }

@@ -54,20 +54,21 @@ std::string race_accesses_in(const std::string& report, const std::string& file)
   return out + report.substr(from);
 }
 
-std::string race_note_for(bool power8, const std::string& status, const std::string& era) {
+std::string race_note_for(const std::string& status, const std::string& era) {
   std::string note =
       "ThreadSanitizer on the code as compiled, each hardware thread a fiber, the shim's marked "
       "accesses atomics of their memory order; the explored schedules only";
   if (status == "failed" && !era.empty())
     note += "; the lock is a bit of the state word in this text (no paca->idle_lock)";
-  if (!power8 && status == "failed")
-    note +=
-        "; POWER9: every text to 6.12 reads the state word plainly under the lock for the "
-        "first-thread check while a sibling flips its own bit with the lock-free "
-        "clear_bit/set_bit, an LKMM data race open upstream (spec/idle_core.md, IDLE-10; "
-        "docs/findings/idle-10-power9-first-thread-check.md): harmless on the hardware, removed "
-        "by READ_ONCE; where the accesses above are that read and that flip, this is it";
   return note;
+}
+
+std::string race_power9_context() {
+  return "POWER9: every text to 6.12 reads the state word plainly under the lock for the "
+         "first-thread check while a sibling flips its own bit with the lock-free "
+         "clear_bit/set_bit, an LKMM data race open upstream (spec/idle_core.md, IDLE-10; "
+         "docs/findings/idle-10-power9-first-thread-check.md): harmless on the hardware, removed "
+         "by READ_ONCE; where the accesses above are that read and that flip, this is it";
 }
 
 RaceRun run_race_jobs(const HarnessBuild& hb, const std::string& dir,

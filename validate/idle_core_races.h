@@ -43,9 +43,12 @@ inline constexpr const char* kLockBitRace = "(the lock is the word's bit:";
 // The harness's race report with each access's line as FILE:LINE.
 std::string race_accesses_in(const std::string& report, const std::string& file);
 
-// IDLE-10's note for a verdict of the race build: what was run and, on
-// POWER9, the race every text to 6.12 has (spec/idle_core.md, IDLE-10).
-std::string race_note_for(bool power8, const std::string& status, const std::string& era);
+// IDLE-10's note for a verdict of the race build: what was run, and the
+// text's layout when it fails as the word-lock era.
+std::string race_note_for(const std::string& status, const std::string& era);
+// The line a POWER9 race's counterexample ends with (in every report
+// format): the race every text to 6.12 has (spec/idle_core.md, IDLE-10).
+std::string race_power9_context();
 
 }  // namespace idlespec::validate
 
