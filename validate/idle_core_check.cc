@@ -335,8 +335,10 @@ Part check_function(const Options& opt, const Component& base, const Target& tar
           const auto& rl = rs.replays[j.line];
           if (!rl.empty()) race_replay = "printf '0 " + rl.front() + "\\n' | harness_tsan";
           // Text that keeps the lock in the word, failing by the race the
-          // harness names as the lock bit's: the era the spec explains.
-          if (lock_in_word && it->second.find(kLockBitRace) != std::string::npos)
+          // harness names as the lock bit's (on the finding's own line, the
+          // harness's words): the era the spec explains.
+          if (lock_in_word &&
+              it->second.substr(0, it->second.find('\n')).find(kLockBitRace) != std::string::npos)
             race_era = "lock-in-word";
         }
       }
