@@ -81,6 +81,19 @@ expect_rc comment 0
 expect_text comment "no clause changed its verdict"
 grep -q "newly failing\|repaired" "$SCRATCH/comment.out" && fail "comment: inputs compared as changed"
 
+# A patch after which the file no longer compiles: every clause becomes
+# `error` (exit 3), and each changed clause says why (the compiler's words).
+sed 's/^\tif (need_resched())$/\tif (no_such_flag_here)/' "$BEFORE" >"$SCRATCH/rtas_broken.c"
+cmp -s "$BEFORE" "$SCRATCH/rtas_broken.c" && fail "broken: the file did not change"
+patch_of "$SCRATCH/broken.patch" arch/powerpc/kernel/rtas.c "$BEFORE" "$SCRATCH/rtas_broken.c" \
+  "powerpc/rtas: a line that does not compile"
+run broken review "$SCRATCH/broken.patch" --kernel-tree "$SCRATCH/busy_tree" --scan sampled \
+  --budget "$BUDGET" --no-sanitizers --targets host
+expect_rc broken 3
+expect_text broken "BUSY-7 [rtas_busy_delay] failed -> error"
+grep -A1 "BUSY-7 \[rtas_busy_delay\] failed -> error" "$SCRATCH/broken.out" | grep -q "why: the harness does not compile" ||
+  fail "broken: the error does not say why"
+
 # --- STATES-4: repaired inputs ----------------------------------------------
 cat "$HERE/xcede_faithful.c" "$HERE/states_fixup.c" >"$SCRATCH/states_faithful.c"
 # After: every conversion rounds down (STATES-4 fails on latencies that are
