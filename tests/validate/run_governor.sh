@@ -368,7 +368,7 @@ run era_predictor --source "$(src_variant era_predictor)" --component governor -
 expect_rc era_predictor 0
 expect_only_failed era_predictor
 expect_clause era_predictor GOV-6 accepted
-expect_text era_predictor "selections the file's choice is mainline's walk of another prediction"
+expect_text era_predictor "selections the file's choice is not mainline's walk of the prediction mainline's predictor makes"
 expect_text era_predictor "the both-ends keeping the maximum (85975daeaa4d) predictor's prediction"
 expect_no_driver_crash era_predictor
 
