@@ -82,6 +82,8 @@
  *   <id> <threads> replay <cycles> <kinds> <move,move,...>
  * Output per job:
  *   FINDING <id> <clause> count=<schedules> moves=<n> schedule=<moves> :: <what>
+ *   LOST <id> <clause> other=<0|1> regs=<SPR,...|->   over the explored schedules: the
+ *       registers some thread returned with lost; other=1: a failure not a register's
  *   TL <id> <clause> <step>: <thread>: <action>          the shrunk schedule's timeline
  *       (a livelock's: a table, one column per thread, one row per step, the cycle marked)
  *   R <id> mode=<m> schedules=<n> states=<n> transitions=<n> max_depth=<n>
@@ -184,6 +186,8 @@ static void ic_job(long long id, char **f, int nf, int trace) {
   struct ic_stats st;
   memset(&st, 0, sizeof st);
   memset(ic_best, 0, sizeof ic_best);
+  memset(ic_lost_reg, 0, sizeof ic_lost_reg);
+  memset(ic_lost_other, 0, sizeof ic_lost_other);
   const int threads = ic_parse_threads(f[0]);
   const char *mode = f[1];
   const int cycles = atoi(f[2]);
@@ -236,6 +240,7 @@ static void ic_job(long long id, char **f, int nf, int trace) {
   }
   int nfound = 0;
   for (int c = 1; c < IC_NCLAUSES; c++) nfound += ic_best[c].count > 0;
+  ic_emit_lost(id);
   /* The shrinking replays: under the watchdog too. */
   if (sigsetjmp(recover, 1) == 0) {
     in_call = 1;

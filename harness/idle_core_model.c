@@ -196,8 +196,20 @@ static void ic_event(char what, int t, int op, int line, unsigned long arg, unsi
   e->on_lock = 0, e->held = (char)((*ic_lockw() & PNV_CORE_IDLE_LOCK_BIT) != 0);
 }
 
+/* For review's comparison of a clause failed before and after a patch
+ * (validate/idle_core_check.cc): per clause, over every schedule a job
+ * explores, the registers some thread returned to running with lost
+ * (ic_lost_reg[c][s]: SPR s), and whether some failure of the clause was not
+ * a lost register (ic_lost_other[c]). Emitted per job as LOST lines. */
+static unsigned char ic_lost_reg[IC_NCLAUSES][IC_NR_SPRS];
+static unsigned char ic_lost_other[IC_NCLAUSES];
+static int ic_finding_is_register; /* the finding being made is a lost register's */
+
 static void ic_finding(unsigned clauses, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void ic_finding(unsigned clauses, const char *fmt, ...) {
+  if (!ic_finding_is_register)
+    for (int c = 1; c < IC_NCLAUSES; c++)
+      if (clauses & (1u << c)) ic_lost_other[c] = 1;
   if ((ic_found_mask & clauses) == clauses || ic_nfind >= IC_MAX_FIND) return;
   ic_found_mask |= clauses;
   ic_find[ic_nfind].clauses = clauses;

@@ -69,6 +69,21 @@ IC_OBSERVER static void ic_observe_registers(void) {
   icx_registers(ic_oracle, !ic_bad[SC_CORE][0], sub, thr);
 }
 
+/* Every register thread t returned to running with lost, noted for the
+ * clauses of `mask` (ic_lost_reg); how many. */
+static int ic_note_lost(unsigned mask, int t) {
+  int n = 0;
+  for (int s = 1; s < IC_NR_SPRS; s++) {
+    if (ic_scope[s] == SC_NONE) continue;
+    const int h = ic_home_of_scope(t, ic_scope[s]);
+    if (ic_spr[h][s] == ic_golden[h][s]) continue;
+    for (int c = 1; c < IC_NCLAUSES; c++)
+      if (mask & (1u << c)) ic_lost_reg[c][s] = 1;
+    n++;
+  }
+  return n;
+}
+
 /* What the harness sees of a register verdict: the register, its value and
  * the one it held (the oracle's message says which set and since when). */
 static void ic_registers_seen(int t, char *b, size_t n) {
@@ -130,7 +145,27 @@ IC_OBSERVER static void ic_observe(int move, int t, int event, int kind, int los
   const unsigned mask = IC_CHARGED(c);
   seen[0] = 0;
   if (returned && c > 0 && (c == 5 || c == 6 || c == 7)) ic_registers_seen(t, seen, sizeof seen);
+  ic_finding_is_register = seen[0] != 0 && ic_note_lost(mask, t);
   ic_finding(mask, "%s%s%s", c < 0 ? "the spec's model rejects the move: " : "", msg, seen);
+  ic_finding_is_register = 0;
+}
+
+/* The job's LOST lines (harness_idle_core.c's output), then cleared: per
+ * clause, every register some explored schedule returned a thread with lost,
+ * and other=1 when some failure of the clause was not a lost register. */
+static void ic_emit_lost(long long id) {
+  for (int c = 1; c < IC_NCLAUSES; c++) {
+    char regs[IC_NR_SPRS * 8] = "";
+    size_t used = 0;
+    for (int s = 1; s < IC_NR_SPRS; s++)
+      if (ic_lost_reg[c][s] && used + strlen(ic_spr_names[s]) + 2 < sizeof regs)
+        used += (size_t)snprintf(regs + used, sizeof regs - used, "%s%s", used ? "," : "",
+                                 ic_spr_names[s]);
+    if (used || ic_lost_other[c])
+      emit("LOST %lld IDLE-%d other=%d regs=%s", id, c, ic_lost_other[c], used ? regs : "-");
+  }
+  memset(ic_lost_reg, 0, sizeof ic_lost_reg);
+  memset(ic_lost_other, 0, sizeof ic_lost_other);
 }
 
 /* The oracle's kind for the harness's kind letter. */

@@ -73,6 +73,16 @@ std::vector<WrappedPrediction> wrapped_predictions(const PredictionInputs& in) {
   return out;
 }
 
+std::vector<std::pair<std::string, uint64_t>> exact_predictions(const PredictionInputs& in) {
+  std::vector<std::pair<std::string, uint64_t>> out;
+  const uint64_t exact_timer = timer_ns_of(u128{in.next_timer_ns} * in.factor);
+  for (const auto& [name, t] : in.typicals) {
+    const uint64_t typical = uint64_t{t} * gov::kNsecPerUsec;
+    out.emplace_back(name, in.timer ? std::min(typical, exact_timer) : typical);
+  }
+  return out;
+}
+
 std::string wrap_text(const WrappedPrediction& w, const std::string& walker,
                       const std::string& exact_choice) {
   return "the prediction wrapped: " + w.word + ": " + w.overflow + "; so computed, with the " +

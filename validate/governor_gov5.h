@@ -38,6 +38,12 @@ struct WrappedPrediction {
 // value (then no wrap can be observed at this step, whatever the choice).
 std::vector<WrappedPrediction> wrapped_predictions(const PredictionInputs& in);
 
+// The file's own predictions computed exactly from these inputs, one per
+// typical interval (its own get_typical_interval() read back first): the
+// minimum of the typical interval and the timer estimate, no word wrapped.
+// A choice one of them explains is the file's predictor's, never a wrap.
+std::vector<std::pair<std::string, uint64_t>> exact_predictions(const PredictionInputs& in);
+
 // The finding's text: the word, its exact value, and the walk of the
 // wrapped prediction that gives the file's choice.
 std::string wrap_text(const WrappedPrediction& w, const std::string& walker,

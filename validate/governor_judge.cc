@@ -205,9 +205,16 @@ Judged judge(const Input& input, const Outcome& o, size_t subject, bool ring_hol
         if (!same(fw)) continue;
         ++r.gov3_family;
         if (r.family_first.empty() && (by != &subj || v != w.subject_ns))
-          r.family_first = at + ": " + std::string(by->name) + "'s walk of the " + name +
-                           " predictor's prediction " + ns_text(v) + ", where " +
-                           std::string(subj.name) + "'s predictor gives " + ns_text(w.subject_ns);
+          r.family_first = v == w.subject_ns
+                               // The same prediction, another subject's walk: the file
+                               // walks otherwise than the matched subject here.
+                               ? at + ": " + std::string(by->name) +
+                                     "'s walk of the same prediction " + ns_text(v) + " (" +
+                                     std::string(subj.name) + "'s walk of it gives another choice)"
+                               : at + ": " + std::string(by->name) + "'s walk of the " + name +
+                                     " predictor's prediction " + ns_text(v) + ", where " +
+                                     std::string(subj.name) + "'s predictor gives " +
+                                     ns_text(w.subject_ns);
         judge3(fw, std::string(by->name) + "'s walk of the " + name + " predictor's prediction");
         if (ordered) r.known.push_back({key_of(input, w.p, x), v, s.idx, at});
         done = true;
@@ -235,17 +242,38 @@ Judged judge(const Input& input, const Outcome& o, size_t subject, bool ring_hol
         break;
       }
     }
+    gov5::PredictionInputs pi;
+    pi.next_timer_ns = w.p.next_timer_ns.v;
+    pi.factor = s.after.f[std::min<uint32_t>(s.after.bucket, gov::kBuckets - 1)];
+    pi.timer = w.timer;
+    if (s.typical >= 0 && s.typical <= gov::kUintMax)
+      pi.typicals.push_back({"file's own", static_cast<uint32_t>(s.typical)});
+    pi.typicals.insert(pi.typicals.end(), w.typicals.begin(), w.typicals.end());
+    // The file's own prediction computed exactly from its inputs (its
+    // get_typical_interval() read back, the timer estimate without a wrap),
+    // walked by some subject: a predictor no subject has (85975daeaa4d's
+    // maximum on a 6.13 text) explains the choice, and nothing wrapped.
+    for (const gf::Subject* by : order) {
+      if (done) break;
+      for (const auto& [name, v] : gov5::exact_predictions(pi)) {
+        const auto ew = walk_by(by, v);
+        if (!same(ew)) continue;
+        ++r.gov3_family;
+        if (r.family_first.empty())
+          r.family_first = at + ": " + std::string(by->name) + "'s walk of the " + name +
+                           " typical interval's prediction " + ns_text(v) +
+                           " (computed exactly), where " + std::string(subj.name) +
+                           "'s predictor gives " + ns_text(w.subject_ns);
+        judge3(ew, std::string(by->name) + "'s walk of the " + name +
+                       " typical interval's prediction (computed exactly)");
+        done = true;
+        break;
+      }
+    }
     if (!done && in_range && in_ring_range(s.after)) {
       // GOV-5 through the walk: the file's own prediction recomputed from
       // its inputs with one word wrapped (governor_gov5.cc), walked by some
       // subject, gives the choice that exact arithmetic does not.
-      gov5::PredictionInputs pi;
-      pi.next_timer_ns = w.p.next_timer_ns.v;
-      pi.factor = s.after.f[std::min<uint32_t>(s.after.bucket, gov::kBuckets - 1)];
-      pi.timer = w.timer;
-      if (s.typical >= 0 && s.typical <= gov::kUintMax)
-        pi.typicals.push_back({"file's own", static_cast<uint32_t>(s.typical)});
-      pi.typicals.insert(pi.typicals.end(), w.typicals.begin(), w.typicals.end());
       for (const gov5::WrappedPrediction& wp : gov5::wrapped_predictions(pi)) {
         for (const gf::Subject* by : order) {
           const auto ww = walk_by(by, wp.predicted_ns);

@@ -71,12 +71,13 @@ std::vector<std::string> judged_notes(const Tally& t, const std::string& sname) 
                     "before it are");
   if (t.g3_family + t.g3_other > 0) {
     std::string line = "predictor: on " + std::to_string(t.g3_family + t.g3_other) + " of " +
-                       std::to_string(t.selections) + " selections the file's choice is " + sname +
-                       "'s walk of another prediction than " + sname +
-                       "'s predictor makes from the file's learned state (the file predicts "
-                       "otherwise; not a GOV-5 matter)";
+                       std::to_string(t.selections) + " selections the file's choice is not " +
+                       sname + "'s walk of the prediction " + sname +
+                       "'s predictor makes from the file's learned state: another prediction "
+                       "(the file predicts otherwise) or another subject's walk of it (the file "
+                       "walks otherwise); not a GOV-5 matter";
     if (!t.family_first.empty())
-      line += "; first that another known predictor explains: " + t.family_first;
+      line += "; first that another known predictor or walk explains: " + t.family_first;
     if (!t.other_first.empty())
       line += "; first that no known predictor explains: " + t.other_first;
     notes.push_back(line);

@@ -66,7 +66,57 @@ struct Job {
 struct Shared {
   std::map<std::string, std::string> stats;                 // job line -> its R fields
   std::map<std::string, std::vector<std::string>> replays;  // job line -> replay lines
+  // Per exploration job and clause it failed (review's failing inputs): the
+  // registers some explored schedule returned a thread with lost, whether
+  // some failure was not a register's, and the job's counterexample.
+  struct Failed {
+    std::set<std::string> registers;
+    bool other = false;
+    std::string text;
+  };
+  std::map<std::string, std::map<std::string, Failed>> failed;  // job line -> clause -> ...
 };
+
+// "IDLE-7 other=0 regs=CIABR,LDBAR" (a LOST line, its id dropped) into `sh`.
+void parse_lost(Shared& sh, const Job& job, const std::string& rest) {
+  std::istringstream is(rest);
+  std::string clause, other, regs;
+  if (!(is >> clause >> other >> regs) || other.rfind("other=", 0) != 0 ||
+      regs.rfind("regs=", 0) != 0)
+    return;
+  Shared::Failed& f = sh.failed[job.line][clause];
+  f.other = f.other || other == "other=1";
+  std::istringstream rs(regs.substr(5));
+  for (std::string r; std::getline(rs, r, ',');)
+    if (!r.empty() && r != "-") f.registers.insert(r);
+}
+
+// A failed clause's inputs for review (ClauseVerdict::failing_inputs): per
+// exploration job that failed it, one per register the clause expected a
+// returning thread to hold and some explored schedule lost ("LDBAR restored"),
+// and one for its failures that are not a register's. The key names the job
+// and what the clause expected, never what the code did, so a patch that
+// restores one more register shows as a repaired input though the clause
+// stays failed on another register (f5a9e488d623 on v5.2: LDBAR repaired,
+// CIABR still lost).
+void set_failing_inputs(const Shared& sh, const std::vector<Job>& jobs, ClauseVerdict& v) {
+  v.failing_inputs.clear();
+  for (const auto& j : jobs) {
+    const auto jt = sh.failed.find(j.line);
+    if (jt == sh.failed.end()) continue;
+    const auto ct = jt->second.find(v.id);
+    if (ct == jt->second.end() || ct->second.text.empty()) continue;
+    const Shared::Failed& f = ct->second;
+    for (const auto& r : f.registers)
+      v.failing_inputs.emplace_back(
+          j.what + ": every returning thread holds its " + r + " as before the state loss",
+          j.what + ": some explored schedule returned a thread with " + r +
+              " lost; the job's counterexample: " + f.text);
+    if (f.other || f.registers.empty())
+      v.failing_inputs.emplace_back(j.what + ": " + v.id + " (other than a lost register)",
+                                    j.what + ": " + f.text);
+  }
+}
 
 std::vector<Job> make_jobs_power9(uint64_t seed) {
   const std::string s1 = std::to_string(seed), s2 = std::to_string(seed + 1),
@@ -164,6 +214,8 @@ Findings judge(Shared& sh, const Job& job, const HarnessOutcome& h, const std::s
       if (parse_finding(l.substr(8), r)) found.push_back(r);
     } else if (l.rfind("R ", 0) == 0) {
       sh.stats[job.line] = l.substr(2);
+    } else if (l.rfind("LOST ", 0) == 0 && !job.replay) {
+      parse_lost(sh, job, l.substr(5));
     }
   }
   auto& replays = sh.replays[job.line];
@@ -177,6 +229,11 @@ Findings judge(Shared& sh, const Job& job, const HarnessOutcome& h, const std::s
     if (!job.replay && std::find(replays.begin(), replays.end(), rl) == replays.end())
       replays.push_back(rl);
   }
+  if (!job.replay)
+    for (const auto& [clause, text] : f) {
+      Shared::Failed& x = sh.failed[job.line][clause];
+      if (x.text.empty()) x.text = text.substr(0, text.find('\n'));
+    }
   return f;
 }
 
@@ -286,6 +343,8 @@ Part check_function(const Options& opt, const Component& base, const Target& tar
   // the SMT4 <= 2-preemption job alone, the rest; POWER8 three jobs each.
   c.san_slices = p8 ? std::vector<size_t>{3, 6} : std::vector<size_t>{2, 3};
   check_inputs(opt, hb, component, t, line, jobs, c, part);
+  for (auto& v : part.clauses)
+    if (v.status == "failed") set_failing_inputs(*sh, jobs, v);
 
   // IDLE-10 (no data race on the idle words): the ThreadSanitizer build of
   // the same function (validate/idle_core_races.h), on the host. Judged

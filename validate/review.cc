@@ -310,6 +310,10 @@ ReviewReport review(const ReviewOptions& ro) {
     if (was == v.status) continue;
     ClauseChange ch{v.id, v.component, v.function, v.file, was, v.status, {}, {}};
     if (v.status == "failed" || v.status == "accepted") ch.counterexamples = v.counterexamples;
+    // A clause that could not be judged after the patch says why (the
+    // budget, the sandbox, a tool's last words), in every format.
+    if ((v.status == "error" || v.status == "unknown") && !(v.error.empty() && v.note.empty()))
+      ch.counterexamples = {"why: " + (v.error.empty() ? v.note : v.error)};
     ch.where = where_text(v);
     rr.changes.push_back(ch);
   }

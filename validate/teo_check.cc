@@ -840,6 +840,11 @@ Part check_teo(const Options& opt, const Target& target) {
       // decays on its own and falls below the bins' sum.
       if (id == "TEO-6" && lay.artificial_wakeup && total_below.count(list.front().first))
         v.era = "v6.14-v6.18";
+      // "- Era v6.6-v6.10:": the recent ring beside tick_hits, whose tick-hit
+      // exit leaves the ring slot naming a bin that no longer counts it.
+      if (id == "TEO-6" && lay.recent && lay.tick_hits &&
+          list.front().second.find(" recent count ") != std::string::npos)
+        v.era = "v6.6-v6.10";
     } else if (!plain.errors.empty()) {
       v.status = "error";
       for (const auto& e : plain.errors) v.error += (v.error.empty() ? "" : "; ") + e;

@@ -368,7 +368,7 @@ run era_predictor --source "$(src_variant era_predictor)" --component governor -
 expect_rc era_predictor 0
 expect_only_failed era_predictor
 expect_clause era_predictor GOV-6 accepted
-expect_text era_predictor "selections the file's choice is mainline's walk of another prediction"
+expect_text era_predictor "selections the file's choice is not mainline's walk of the prediction mainline's predictor makes"
 expect_text era_predictor "the both-ends keeping the maximum (85975daeaa4d) predictor's prediction"
 expect_no_driver_crash era_predictor
 
@@ -402,6 +402,20 @@ expect_text new_walk "; nearest subject mainline, first: "
 expect_text new_walk "'s walk of its own prediction "
 grep -q "walk: a word wrapped\|the prediction wrapped: " "$SCRATCH/new_walk.out" && fail "new_walk: a wrap inferred"
 expect_no_driver_crash new_walk
+
+# A predictor no subject has (giving up, it answers the smallest sample
+# left; 85975daeaa4d's maximum on a 6.13 text was one such): each choice is
+# explained by the file's own prediction computed exactly (its
+# get_typical_interval() read back, the timer estimate without a wrap), so
+# GOV-5 holds, no choice is blamed on a wrapped word (a 32-bit product that
+# the file never computes), and GOV-3 is judged on the file's own walk.
+variant own_predictor '/variant: keeps_max/s/return UINT_MAX;/return rs.n ? rs.lo : UINT_MAX;/'
+run own_predictor --source "$(src_variant own_predictor)" --component governor --budget "$BUDGET" --no-sanitizers
+expect_clause own_predictor GOV-5 held
+expect_clause own_predictor GOV-3 held
+expect_text own_predictor " 0 of a prediction exact arithmetic does not give, 0 judged by the clause's words"
+grep -q "the prediction wrapped: " "$SCRATCH/own_predictor.out" && fail "own_predictor: a wrap inferred"
+expect_no_driver_crash own_predictor
 
 # The era of what the ring holds is the text's (next_timer_ns: v5.7 on), not
 # the behaviour's: a modern menu_update() that no longer deducts the exit

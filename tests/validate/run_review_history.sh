@@ -14,6 +14,9 @@
 #   - STATES-6 judged only where the CEDE(0) fix-up runs: a parser-only file
 #     (054e44ba99ae's shape) has it absent, and the ungated fix-up
 #     (d947fb4c965c's) fails it: absent -> failed;
+#   - IDLE-7 failed before and after (CIABR lost, as before 250ad7a45b1e):
+#     LDBAR written back by every thread again is a repaired input
+#     (f5a9e488d623), written back once per core a newly failing one;
 #   - a compiler that cannot be started is an error that says why, in the
 #     text and the JSON, after a second try.
 set -u
@@ -78,6 +81,19 @@ expect_rc comment 0
 expect_text comment "no clause changed its verdict"
 grep -q "newly failing\|repaired" "$SCRATCH/comment.out" && fail "comment: inputs compared as changed"
 
+# A patch after which the file no longer compiles: every clause becomes
+# `error` (exit 3), and each changed clause says why (the compiler's words).
+sed 's/^\tif (need_resched())$/\tif (no_such_flag_here)/' "$BEFORE" >"$SCRATCH/rtas_broken.c"
+cmp -s "$BEFORE" "$SCRATCH/rtas_broken.c" && fail "broken: the file did not change"
+patch_of "$SCRATCH/broken.patch" arch/powerpc/kernel/rtas.c "$BEFORE" "$SCRATCH/rtas_broken.c" \
+  "powerpc/rtas: a line that does not compile"
+run broken review "$SCRATCH/broken.patch" --kernel-tree "$SCRATCH/busy_tree" --scan sampled \
+  --budget "$BUDGET" --no-sanitizers --targets host
+expect_rc broken 3
+expect_text broken "BUSY-7 [rtas_busy_delay] failed -> error"
+grep -A1 "BUSY-7 \[rtas_busy_delay\] failed -> error" "$SCRATCH/broken.out" | grep -q "why: the harness does not compile" ||
+  fail "broken: the error does not say why"
+
 # --- STATES-4: repaired inputs ----------------------------------------------
 cat "$HERE/xcede_faithful.c" "$HERE/states_fixup.c" >"$SCRATCH/states_faithful.c"
 # After: every conversion rounds down (STATES-4 fails on latencies that are
@@ -127,6 +143,38 @@ run gate review "$SCRATCH/gate.patch" --kernel-tree "$SCRATCH/gate_tree" --compo
 expect_rc gate 1
 expect_text gate "STATES-6 [pseries_idle_probe] absent -> failed"
 expect_text gate "POWER8, dedicated LPAR; firmware answers status 0 with 2 record(s): the CEDE(0) fix-up ran"
+
+# --- IDLE-7: a register repaired or lost while another stays lost -----------
+# Both files lose CIABR across a deep stop (as upstream did before
+# 250ad7a45b1e), so IDLE-7 fails on both sides; the failing inputs are per
+# job and register. Moving LDBAR from the per-thread write-back to the core's
+# first thread (10d91611f426's shape) makes the siblings lose it too: newly
+# failing inputs (exit 1). Moving it back (f5a9e488d623's fix): repaired.
+sed 's/SPRN_PID, SPRN_DSCR, SPRN_CIABR,/SPRN_PID, SPRN_DSCR,/' "$HERE/idle_core_faithful.c" >"$SCRATCH/idle_ldbar_thread.c"
+sed -e 's/{ SPRN_PTCR, SPRN_RPR, SPRN_TSCR }/{ SPRN_PTCR, SPRN_RPR, SPRN_TSCR, SPRN_LDBAR }/' \
+  -e '/^\tSPRN_LDBAR,$/d' "$SCRATCH/idle_ldbar_thread.c" >"$SCRATCH/idle_ldbar_core.c"
+cmp -s "$HERE/idle_core_faithful.c" "$SCRATCH/idle_ldbar_thread.c" && fail "idle: CIABR is still written back"
+cmp -s "$SCRATCH/idle_ldbar_thread.c" "$SCRATCH/idle_ldbar_core.c" && fail "idle: LDBAR did not move"
+IDLE=arch/powerpc/platforms/powernv/idle.c
+# ldbar_review NAME FROM TO SUBJECT RC KIND: review FROM -> TO on a tree
+# holding FROM; exit RC, IDLE-7 failed on both sides, and the first input of
+# KIND ("repaired" or "newly failing") is one of LDBAR's.
+ldbar_review() {
+  tree "$SCRATCH/$1_tree" "$IDLE" "$2"
+  patch_of "$SCRATCH/$1.patch" "$IDLE" "$2" "$3" "$4"
+  run "$1" review "$SCRATCH/$1.patch" --kernel-tree "$SCRATCH/$1_tree" \
+    --budget "$BUDGET" --no-sanitizers --no-cache
+  expect_rc "$1" "$5"
+  expect_text "$1" "IDLE-7 [power9_idle_stop] failed -> failed: "
+  grep -A1 "$6, e.g." "$SCRATCH/$1.out" | grep -q "with LDBAR lost" ||
+    fail "$1: the $6 IDLE-7 input is not LDBAR's"
+}
+ldbar_review ldbar_fix "$SCRATCH/idle_ldbar_core.c" "$SCRATCH/idle_ldbar_thread.c" \
+  "powerpc/powernv/idle: write LDBAR back on every thread" 0 repaired
+expect_text ldbar_fix " repaired input(s)"
+ldbar_review ldbar_bug "$SCRATCH/idle_ldbar_thread.c" "$SCRATCH/idle_ldbar_core.c" \
+  "powerpc/powernv/idle: write LDBAR back once per core" 1 "newly failing"
+expect_text ldbar_bug "NEWLY FAILING INPUTS"
 
 # --- a compiler that cannot be started ------------------------------------
 run nocc --source "$HERE/busy_delay_legacy.c" --component busy_delay --scan sampled \

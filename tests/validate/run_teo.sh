@@ -209,6 +209,27 @@ for v in 6.1 6.12; do
   expect_rc "debian_${v}_broken" 1
   expect_clause "debian_${v}_broken" TEO-6 failed
   expect_text "debian_${v}_broken" "$said"
+  [ "$v" = 6.1 ] || continue
+  # The v6.6 to v6.10 shape, made at test time from 6.1's text: tick_hits
+  # beside the recent ring, and a tick hit that leaves teo_update() after the
+  # slot's old entry came off its bin but before the slot is rewritten (the
+  # slot still names the bin; tick_hits decays as v6.6's does): TEO-6 fails
+  # as that era's text, named. The same exit with the slot cleared first holds.
+  tickgoto='s/^\tunsigned int total;$/\tunsigned int total;\n\tunsigned int tick_hits;/
+s/^\tcpu_data->total += PULSE;$/end:\n&/'
+  exit_early='s/^\t\tcpu_data->state_bins\[cpu_data->recent_idx\[i\]\]\.recent--;$/&\n\n\tcpu_data->tick_hits -= cpu_data->tick_hits >> DECAY_SHIFT;\n\tif (TICK_NSEC <= cpu_data->sleep_length_ns \&\& TICK_NSEC <= measured_ns) {\n\t\tcpu_data->tick_hits += PULSE;\n\t\tgoto end;\n\t}/'
+  exit_cleared='s/^\t\tcpu_data->state_bins\[cpu_data->recent_idx\[i\]\]\.recent--;$/&\n\n\tcpu_data->tick_hits -= cpu_data->tick_hits >> DECAY_SHIFT;\n\tif (TICK_NSEC <= cpu_data->sleep_length_ns \&\& TICK_NSEC <= measured_ns) {\n\t\tcpu_data->tick_hits += PULSE;\n\t\tcpu_data->recent_idx[i] = -1;\n\t\tgoto end;\n\t}/'
+  sed -e "$tickgoto" -e "$exit_early" "$SCRATCH/debian_6.1.c" >"$SCRATCH/teo_tick_goto.c"
+  sed -e "$tickgoto" -e "$exit_cleared" "$SCRATCH/debian_6.1.c" >"$SCRATCH/teo_tick_goto_cleared.c"
+  grep -q "goto end;" "$SCRATCH/teo_tick_goto.c" && grep -q "unsigned int tick_hits;" "$SCRATCH/teo_tick_goto.c" &&
+    grep -q "recent_idx\[i\] = -1;\s*$" "$SCRATCH/teo_tick_goto_cleared.c" || fail "tick_goto: the v6.6 shape was not made"
+  run tick_goto --source "$SCRATCH/teo_tick_goto.c" --component teo --subject v6.1 --budget "$BUDGET"
+  expect_rc tick_goto 1
+  expect_clause tick_goto TEO-6 failed
+  expect_text tick_goto "slots name it"
+  expect_text tick_goto "as text of the era v6.6-v6.10 (no subject of the spec): teo.c with both the recent ring"
+  run tick_goto_cleared --source "$SCRATCH/teo_tick_goto_cleared.c" --component teo --subject v6.1 --budget "$BUDGET"
+  expect_clause tick_goto_cleared TEO-6 held
 done
 
 # The util-awareness of v6.3 to v6.10 (9ce0f7c4bc64), in this suite's words:
