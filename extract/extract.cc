@@ -815,4 +815,15 @@ std::string drop_failing_items(const std::string& code, std::string_view compile
   return changed ? result : code;
 }
 
+std::string first_line_label(std::string_view code) {
+  const size_t l = code.find("#line ");
+  if (l == std::string_view::npos) return "";
+  const size_t nl = code.find('\n', l);
+  const size_t q = code.find('"', l);
+  if (q == std::string_view::npos || q > nl) return "";
+  const size_t e = code.find('"', q + 1);
+  if (e == std::string_view::npos || e > nl) return "";
+  return std::string(code.substr(q + 1, e - q - 1));
+}
+
 }  // namespace idlespec::extraction

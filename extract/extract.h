@@ -83,6 +83,12 @@ struct Extraction {
 Extraction extract(std::string_view source, std::span<const std::string> names,
                    std::string_view file_label);
 
+// The file label of the first #line marker in extracted `code` (the
+// extraction's own: its first marker precedes any text of the file), or ""
+// when there is none. The sandbox refuses a tool's read of that file
+// quietly (sandbox/process.h, Job::quiet_refusals).
+std::string first_line_label(std::string_view code);
+
 // What a failed harness build says about the file under test, one line per
 // identifier the shims lack, naming the shim line that would define it:
 //   "CPUIDLE_FLAG_POLLING_SOFT: not in the shims; harness/shims/cpuidle.h

@@ -48,6 +48,13 @@ struct Job {
   // shims and share), never a path read from the code's text or its
   // scratch directory (issue 47).
   std::vector<std::string> reads;
+  // Files a tool (a compiler) may try to read and is refused without a
+  // finding (ENOENT): the file the driver's own #line markers name. GCC
+  // opens that file for some syntax errors (to place a fix-it hint), what
+  // no diagnostic flag turns off; the driver chose the name, the text is
+  // the one being compiled, and the refusal costs only the hint. A file a
+  // #line of the code's own text names is still a finding (issue 47).
+  std::vector<std::string> quiet_refusals;
 };
 
 // The default memory limit of jobs (MiB, 0 = none).

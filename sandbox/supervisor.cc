@@ -37,6 +37,9 @@ void Supervisor::init(const Job& job, pid_t child, bool tool) {
   for (const auto& a : job.argv)
     if (a.rfind("-fork=", 0) == 0 || a.rfind("-jobs=", 0) == 0) fuzz_ = true;
   exposed_ = exposed_for(job.argv, job.reads, scratch_, false);
+  quiet_refusals_.clear();
+  for (const auto& q : job.quiet_refusals)
+    if (!q.empty() && q[0] == '/') quiet_refusals_.push_back(normalise(q));
   scratch_base_ = scratch_bytes();
   quota_checked_ = std::chrono::steady_clock::now();
 }

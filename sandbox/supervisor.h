@@ -57,6 +57,7 @@ class Supervisor {
   std::set<pid_t> tools_;    // the symbolizer
   std::string exe_, scratch_;
   std::vector<std::string> exposed_;
+  std::vector<std::string> quiet_refusals_;  // Job::quiet_refusals, normalised
   uint64_t scratch_base_ = 0;
   bool supervised_ = false, tool_ = false;
   std::chrono::steady_clock::time_point quota_checked_;

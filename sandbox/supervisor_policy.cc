@@ -189,6 +189,12 @@ std::string Supervisor::open_verdict(pid_t pid, int64_t dirfd, uint64_t addr, ui
   // does not have either, is a probe the view answers with ENOENT. A file
   // the host has and the view withholds is an attempt (an #include or an
   // .incbin of it in the code under test).
+  if (tool_ && !write &&
+      std::find(quiet_refusals_.begin(), quiet_refusals_.end(), p) != quiet_refusals_.end()) {
+    error = ENOENT;
+    quiet_ = true;
+    return "open " + shown(p) + " for reading";
+  }
   if (tool_ && !write) {
     struct stat sb {};
     const std::string alias = under(p, "/proc") ? through_proc(p) : "";

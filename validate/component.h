@@ -86,7 +86,10 @@ void fill_verdicts(const Component& component, const Target& target, Part& part,
 struct HarnessBuild {
   std::string plain, san, san_note, error;
   std::vector<std::string>
-      plain_argv;               // the plain build's command (idle_core's TSan build, IDLE-10)
+      plain_argv;  // the plain build's command (idle_core's TSan build, IDLE-10)
+  // The file the driver's #line markers name: a compiler that tries to
+  // read it is refused quietly (Job::quiet_refusals), in every build of it.
+  std::string source_label;
   std::string fuzz, fuzz_note;  // the libFuzzer build, or why there is none
   // What was dropped to make it compile (pulled-in items the shims cannot
   // compile, extract.h's drop_failing_items), one note each, for the report.

@@ -431,6 +431,9 @@ EvaResult run_eva(const Options& opt, const std::string& dir, const std::string&
   j.out = dir + "/eva.out";
   j.err = dir + "/eva.err";
   j.reads = {opt.harness_dir + "/shims", opt.harness_dir, driver_path};
+  // Frama-C quotes the line of a syntax error from the file the driver's
+  // #line markers name: refused quietly (it reports the error without it).
+  if (const std::string label = first_line_label(code); !label.empty()) j.quiet_refusals = {label};
   // Frama-C's plug-in loader (findlib) reads its configuration from /etc.
   if (access("/etc/ocamlfind.conf", R_OK) == 0) j.reads.push_back("/etc/ocamlfind.conf");
   j.timeout = timeout;
@@ -513,6 +516,7 @@ WpResult run_wp(const Options& opt, const std::string& dir, const std::string& e
     wp.argv.push_back(list);
   }
   for (const char* a : {"-wp", "-wp-fct"}) wp.argv.push_back(a);
+  if (const std::string label = first_line_label(code); !label.empty()) wp.quiet_refusals = {label};
   wp.argv.insert(wp.argv.begin() + 4, unit);
   std::string selected = function;
   for (const auto& f : shim_functions) selected += "," + f;

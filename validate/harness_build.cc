@@ -24,6 +24,9 @@ std::vector<std::pair<std::string, std::string>> sanitizer_env() {
 // the compiled text name (to quote a line, or to count columns in it): the
 // code under test names those files, so they are never a host path the
 // compiler reads (issue 47). Its diagnostics keep file, line and column.
+// GCC still opens the file of a syntax error's location to place a fix-it
+// hint, whatever the flags: for the driver's own label that read is refused
+// quietly (Job::quiet_refusals), for any other name it is a finding.
 std::vector<std::string> no_source_quotes(const std::string& cc) {
   if (cc.find("clang") != std::string::npos) return {"-fno-caret-diagnostics"};
   return {"-fno-diagnostics-show-caret", "-fdiagnostics-column-unit=byte"};
@@ -47,9 +50,14 @@ HarnessBuild build_harness(const Options& opt, const std::string& dir,
     hb.error = "cannot write " + tu;
     return hb;
   }
+  // The file label is the one the driver's #line markers carry (the
+  // extraction's first line marker precedes any text of the file).
+  const std::string label = first_line_label(code);
+  hb.source_label = label;
   auto compile = [&](const std::string& out, std::vector<std::string> flags,
                      const std::string& cc) {
     Job j;
+    if (!label.empty()) j.quiet_refusals = {label};
     // The kernel's own code-generation flags: a NULL dereference stays a
     // dereference (not a trap the optimiser made up), overflow wraps.
     // A POWER target's cross compiler and flags (validate/targets.h).
@@ -109,13 +117,7 @@ HarnessBuild build_harness(const Options& opt, const std::string& dir,
   // A pulled-in item (not a function under test) that does not compile or
   // link with the shims is dropped, a function the code only refers to
   // keeping a stub (drop_failing_items), and the builds are made again from
-  // that code, at most 8 rounds within the budget. The file label is the
-  // one the #line markers carry.
-  std::string label;
-  if (const size_t l = code.find("#line "); l != std::string::npos) {
-    const size_t q = code.find('"', l), e = q == std::string::npos ? q : code.find('"', q + 1);
-    if (e != std::string::npos) label = code.substr(q + 1, e - q - 1);
-  }
+  // that code, at most 8 rounds within the budget.
   // What failed for want of something in the shims: the plain build, or
   // the sanitizer build alone (its -O1 keeps references -O3 drops).
   auto failed = [&](size_t i) {

@@ -100,6 +100,7 @@ RaceRun run_race_jobs(const HarnessBuild& hb, const std::string& dir,
     }
     j.argv.push_back(a);
   }
+  if (!hb.source_label.empty()) j.quiet_refusals = {hb.source_label};
   j.out = bin + ".build.out";
   j.err = bin + ".build.err";
   j.timeout = std::max(1.0, left());

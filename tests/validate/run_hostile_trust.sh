@@ -14,7 +14,8 @@
 # (hashed before and after).
 #
 #   item 1  a comment naming IDLESPEC_CANDIDATE_PATH; #line markers naming
-#           the secret (a diagnostic, an .incbin)
+#           the secret (a diagnostic, an .incbin); a plain syntax error is
+#           no escape (the compiler's read of the driver's own label)
 #   item 2  FIFOs and links planted under the names of the driver's output
 #           files, then a hang (the driver resumes and opens its files)
 #   item 3  a link through /proc/self/cwd (the driver's cwd, for the driver)
@@ -52,6 +53,21 @@ hostile linequote "}
 attack linequote
 [ "$RC" = 0 ] && fail "linequote: exit 0 on a file that does not compile"
 no_leak linequote
+
+# A plain syntax error and nothing else: GCC opens the file the driver's own
+# #line markers name to place a fix-it hint ("expected ')' before ';'"),
+# whatever the diagnostic flags. The driver named it: refused quietly, so a
+# patch that does not compile is exit 3 ("does not compile"), never an escape.
+hostile syntaxerr "int unclosed = (1 + 2; (void)unclosed;"
+attack syntaxerr
+[ "$RC" = 3 ] || fail "syntaxerr: exit $RC, expected 3 (the harness does not compile)"
+[ "$JSON_RC" = 3 ] || fail "syntaxerr: --json run exit $JSON_RC, expected 3"
+grep -q 'the harness does not compile' "$SCRATCH/syntaxerr.out" ||
+  fail "syntaxerr: the text report does not say the harness does not compile"
+if grep -q '^escape: ' "$SCRATCH/syntaxerr.out"; then
+  fail "syntaxerr: a compile error read as an escape: $(grep '^escape: ' "$SCRATCH/syntaxerr.out" | head -1)"
+fi
+no_leak syntaxerr
 
 # #line naming the secret, and an .incbin of it: the assembler's read is the
 # escape (the view does not hold the file because a marker names it).
