@@ -1,10 +1,13 @@
 // EVA's dead statements: builds the Frama-C module that lists them and reads its list.
 #include "validate/framac_dead.h"
 
+#include <map>
 #include <sstream>
+#include <tuple>
 
 #include "sandbox/process.h"
 #include "sandbox/sandbox.h"
+#include "validate/framac.h"
 
 namespace idlespec::validate {
 
@@ -12,19 +15,25 @@ using namespace idlespec::sandbox;
 
 namespace {
 
-// Frama-C's library directory (its .cmi files), from `frama-c -print-lib-path`.
-std::string framac_lib_path(const std::string& framac, const std::string& dir) {
+// A tool job in the sandbox, writing only `dir`; its output in dir/NAME.out and .err.
+JobResult run_tool(std::vector<std::string> argv, const std::string& dir, const std::string& name,
+                   std::vector<std::string> reads = {}) {
   Job j;
-  j.argv = {framac, "-print-lib-path"};
-  j.out = dir + "/libpath.out";
-  j.err = dir + "/libpath.err";
-  j.timeout = 30;
+  j.argv = std::move(argv);
+  j.out = dir + "/" + name + ".out";
+  j.err = dir + "/" + name + ".err";
+  j.timeout = 60;
   j.memory_mb = 0;
   j.confine = Confine::tool;
   j.scratch = dir;
-  const auto r = run_jobs({j}, 1, 30);
-  if (r.at(0).exit_code != 0) return "";
-  std::string p = slurp(j.out);
+  j.reads = std::move(reads);
+  return run_jobs({j}, 1, 60).at(0);
+}
+
+// Frama-C's library directory (its .cmi files), from `frama-c -print-lib-path`.
+std::string framac_lib_path(const std::string& framac, const std::string& dir) {
+  if (run_tool({framac, "-print-lib-path"}, dir, "libpath").exit_code != 0) return "";
+  std::string p = slurp(dir + "/libpath.out");
   while (!p.empty() && (p.back() == '\n' || p.back() == ' ')) p.pop_back();
   return p;
 }
@@ -32,8 +41,7 @@ std::string framac_lib_path(const std::string& framac, const std::string& dir) {
 }  // namespace
 
 std::string build_dead_module(const Options& opt, const std::string& dir, std::string& why) {
-  const char* e = std::getenv("IDLESPEC_FRAMAC");
-  const std::string framac = e && *e ? e : "frama-c";
+  const std::string framac = framac_command();
   if (!executable_on_path("ocamlopt")) {
     why =
         "ocamlopt is not installed (scripts/setup.sh framac), so EVA's dead statements "
@@ -51,22 +59,14 @@ std::string build_dead_module(const Options& opt, const std::string& dir, std::s
     why = "cannot write " + ml;
     return "";
   }
-  Job j;
-  j.argv = {"ocamlopt", "-shared", "-I", lib, "-I", lib + "/plugins", ml, "-o", cmxs};
-  j.out = dir + "/ocamlopt.out";
-  j.err = dir + "/ocamlopt.err";
-  j.timeout = 60;
-  j.memory_mb = 0;
-  j.confine = Confine::tool;
-  j.scratch = dir;
-  j.reads = {lib};
-  const auto r = run_jobs({j}, 1, 60);
-  if (r.at(0).exit_code != 0) {
-    std::string t = tail(slurp(j.err), 2);
+  const JobResult r =
+      run_tool({"ocamlopt", "-shared", "-I", lib, "-I", lib + "/plugins", ml, "-o", cmxs}, dir,
+               "ocamlopt", {lib});
+  if (r.exit_code != 0) {
+    std::string t = tail(slurp(dir + "/ocamlopt.err"), 2);
     for (char& c : t)
       if (c == '\n') c = ' ';
-    why = "the module listing EVA's dead statements did not build (" + outcome(r.at(0), 60) +
-          "): " + t;
+    why = "the module listing EVA's dead statements did not build (" + outcome(r, 60) + "): " + t;
     return "";
   }
   return cmxs;
@@ -76,19 +76,27 @@ DeadList parse_dead_list(const std::string& text) {
   DeadList d;
   std::istringstream in(text);
   std::string l;
+  // (file, function, line) -> whether EVA reached some statement there.
+  std::map<std::tuple<std::string, std::string, int>, bool> lines;
   while (std::getline(in, l)) {
     if (l == "END") {
       d.complete = true;
       break;
     }
-    const size_t a = l.find('\t'), b = a == std::string::npos ? a : l.find('\t', a + 1);
-    if (b == std::string::npos) continue;
-    DeadStatement s;
-    s.line = std::atoi(l.substr(0, a).c_str());
-    s.function = l.substr(a + 1, b - a - 1);
-    s.file = l.substr(b + 1);
-    d.statements.push_back(s);
+    std::vector<std::string> f;
+    for (size_t at = 0;;) {
+      const size_t tab = l.find('\t', at);
+      f.push_back(l.substr(at, tab == std::string::npos ? tab : tab - at));
+      if (tab == std::string::npos || f.size() == 4) break;
+      at = tab + 1;
+    }
+    if (f.size() != 4 || (f[0] != "R" && f[0] != "D")) continue;
+    bool& reached = lines[{f[3], f[2], std::atoi(f[1].c_str())}];
+    reached = reached || f[0] == "R";
   }
+  for (const auto& [where, reached] : lines)
+    if (!reached)
+      d.statements.push_back({std::get<2>(where), std::get<1>(where), std::get<0>(where)});
   return d;
 }
 

@@ -1,7 +1,7 @@
-// EVA's dead statements (issue 48, "proven means reached"): the Frama-C
-// module harness/framac_dead.ml, compiled and loaded beside EVA, lists every
-// statement of an analysed function that EVA never reached; a clause is not
-// proven where a statement of the function under test is one of them.
+// EVA's dead lines (issue 48, "proven means reached"): the Frama-C module
+// harness/framac_dead.ml, compiled and loaded beside EVA, lists every
+// statement of an analysed function and whether EVA reached it; a clause is
+// not proven where a line of the function under test has none reached.
 #pragma once
 
 #include <string>
@@ -22,8 +22,10 @@ struct DeadStatement {
 // ocamlopt: scripts/setup.sh framac installs it).
 std::string build_dead_module(const Options& opt, const std::string& dir, std::string& why);
 
-// What the module wrote: the dead statements, and whether the list is
-// whole (the module's END line; a list cut short lists nothing for sure).
+// What the module wrote: the dead lines (a line of a function where EVA
+// reached none of its statements; a macro's untaken branch on a reached
+// line is not one), and whether the list is whole (the module's END line;
+// a list cut short lists nothing for sure).
 struct DeadList {
   bool complete = false;
   std::vector<DeadStatement> statements;

@@ -93,6 +93,29 @@ expect_text b_faithful "note: Frama-C WP: rtas_busy_delay()'s contract (harness/
 grep -q "^escape" "$SCRATCH/b_faithful.out" && fail "b_faithful: an escape reported: $(grep '^escape' "$SCRATCH/b_faithful.out")"
 expect_no_shim_alarm b_faithful
 
+# No dead branch (validate/framac_dead.h): the driver narrowed to the
+# spec's run time (no call before SYSTEM_SCHEDULING, as the unit once had)
+# leaves the early branch of rtas_busy_delay() dead for EVA, a branch the
+# harness runs (BUSY-7's early policy): BUSY-1 is not proven, and the note
+# names the line. Without the dead-statement check it read proven (the
+# branch raises no alarm).
+# (Beside the binary: the sandbox gives its jobs a /tmp of their own.)
+NARROW="$(dirname "$BIN")/harness_narrow.$$"
+rm -rf "$NARROW"
+cp -R "$HERE/../../harness" "$NARROW"
+sed -i 's/^  fc_early();.*$//' "$NARROW/framac_busy_delay.c"
+cmp -s "$HERE/../../harness/framac_busy_delay.c" "$NARROW/framac_busy_delay.c" &&
+  fail "harness_narrow: the driver's mutant changed nothing"
+EARLY_LINE=$(grep -n 'return rtas_busy_delay_early(status);' "$(src faithful)" | cut -d: -f1)
+export IDLESPEC_HARNESS_DIR="$NARROW"
+# shellcheck disable=SC2086
+run b_narrow --source "$(src faithful)" $B
+unset IDLESPEC_HARNESS_DIR
+rm -rf "$NARROW"
+expect_rc b_narrow 0
+expect_only_failed b_narrow
+expect_level b_narrow BUSY-1 "held (tested; not proven: EVA left line $EARLY_LINE of the file's rtas_busy_delay() dead"
+
 # shellcheck disable=SC2086
 run b_accepts_9906 --source "$(src_variant accepts_9906)" $B
 expect_rc b_accepts_9906 1

@@ -36,16 +36,6 @@ variant conversion_wraps 's/if (ticks > most_us \* tb_ticks_per_usec)/if (0)/'
 variant snooze_u32 's/^static u64 snooze_timeout __read_mostly;/static u32 snooze_timeout __read_mostly;/'
 variant snooze_mul32 's/snooze_timeout = cpuidle_state_table\[1\]\.target_residency \*$/& (u32)/'
 
-# A branch EVA cannot reach because the harness and the unit's driver give
-# the shims different values (the fake firmware's payload length: the
-# input's own in the harness, the driver's 4096-byte buffer under Frama-C):
-# the harness runs the branch, EVA leaves it dead, so STATES-4 is not proven
-# there, and the note names the line (validate/framac_dead.h). Without the
-# dead-statement check it read proven: the branch raises no alarm.
-variant dead_for_eva 's/^\tif (lowest_us == 0)$/\tif (xcede_fw.payload_len < 4096)\n\t\tpr_info("cpuidle: a short payload\\n");\n&/'
-DEAD_LINE=$(grep -n 'if (xcede_fw.payload_len < 4096)' "$(src_variant dead_for_eva)" | cut -d: -f1)
-[ -n "$DEAD_LINE" ] || fail "dead_for_eva: the variant has no branch"
-
 S="--component states --inputs generated --fuzz 0 --budget $BUDGET"
 
 # EVA proves STATES-4 on the faithful fix-up: xcede_latency_us() writes its
@@ -63,12 +53,6 @@ expect_no_shim_alarm s_faithful
 # The probe's clauses have no Frama-C unit: no proof level.
 grep "^STATES-[1256] \[" "$SCRATCH/s_faithful.out" | grep -q "proven\|tested" &&
   fail "s_faithful: a probe clause carries a proof level it has no unit for"
-
-# shellcheck disable=SC2086
-run s_dead_for_eva --source "$(src_variant dead_for_eva)" $S
-expect_rc s_dead_for_eva 0
-expect_only_failed s_dead_for_eva
-expect_level s_dead_for_eva STATES-4 "held (tested; not proven: EVA left line $((DEAD_LINE + 1)) of the file's fixup_cede0_latency() dead"
 
 # shellcheck disable=SC2086
 run s_conversion_wraps --source "$(src_variant conversion_wraps)" $S
