@@ -70,9 +70,11 @@ expect_rc past_table 1
 expect_clause past_table GOV-7 failed
 expect_eva_beside past_table GOV-7 "assertion GOV_7 unproven"
 
-# GOV-7 states GOV-1 (harness/framac_governor.c fc_gov1(): one enabled state,
-# a limit above 0, the choice that state), an assertion EVA proves on the
-# faithful file; a walk that ignores the disable flags (run_governor.sh's
+# GOV-7 states GOV-1 (harness/framac_governor.c fc_gov1(): every pattern of
+# disable flags of a 3-state table with a state enabled, a limit above 0;
+# with one enabled, the choice that state), an assertion EVA proves on the
+# faithful file (the one for several enabled states it cannot there: the
+# walk's helpers join its picks, harness/framac_governor.c says how); a walk that ignores the disable flags (run_governor.sh's
 # ignores_disabled) fails GOV-1 by the tests, and EVA leaves that GOV_7
 # assertion unproven: GOV-7's note names its line beside the predictor's
 # alarm. Without the assertion the variant's note names no GOV-1 line.
