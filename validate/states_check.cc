@@ -378,11 +378,7 @@ std::string describe_probe(const ProbeInput& in) {
   if (!in.splpar) s += ", no SPLPAR";
   if (in.disabled) s += ", cpuidle disabled";
   s += "; firmware answers status " + std::to_string(in.statuses.back());
-  if (in.statuses.back() == 0) {
-    s += " with " + std::to_string(in.records.size()) + " record(s)";
-    for (size_t i = 0; i < in.records.size(); ++i)
-      s += (i ? ", " : " ") + show_record(in.records[i]);
-  }
+  if (in.statuses.back() == 0) s += " with " + std::to_string(in.records.size()) + " record(s)";
   return s;
 }
 
@@ -416,7 +412,7 @@ std::vector<ProbeInput> probe_inputs() {
 // fix-up) times the timebase's ticks per µs, exactly, as the oracle reads
 // the clause (oracle/states.h snooze_timeout_ticks). The kernel computes it
 // only when the table has more than one state.
-void judge_snooze(const HarnessOutcome& h, long long max, Findings& f) {
+void judge_snooze(const ProbeInput& in, const HarnessOutcome& h, long long max, Findings& f) {
   const size_t at = h.result.find(" snooze=");
   if (at == std::string::npos || max < 2 || h.field("ret") != 0) return;
   const char* text = h.result.c_str() + at + 8;
@@ -429,11 +425,15 @@ void judge_snooze(const HarnessOutcome& h, long long max, Findings& f) {
     if (std::sscanf(l.c_str(), "ST %u %u %u", &i, &exit, &res) != 3 || i != 1) continue;
     const states::oracle::u128 want = states::oracle::snooze_timeout_ticks(res, kTbHz);
     if (readable && got == want) return;
+    std::string records;
+    for (size_t r = 0; r < in.records.size(); ++r)
+      records += (r ? ", " : "; the record(s): ") + show_record(in.records[r]);
     f.emplace("STATES-4",
               "snooze_timeout = " + (readable ? std::to_string(got) : std::string("unreadable")) +
                   " ticks; the exact value: " + u128_text(want) +
                   " ticks (CEDE's target residency " + std::to_string(res) + " µs x " +
-                  std::to_string(states::oracle::tb_ticks_per_usec(kTbHz)) + " ticks per µs)");
+                  std::to_string(states::oracle::tb_ticks_per_usec(kTbHz)) + " ticks per µs)" +
+                  records);
     return;
   }
 }
@@ -476,7 +476,7 @@ Findings judge_probe(const ProbeInput& in, const HarnessOutcome& h) {
                                 std::to_string(i - 1) + " " + std::to_string(prev_res) + " µs");
     prev_exit = exit, prev_res = res;
   }
-  judge_snooze(h, max, f);
+  judge_snooze(in, h, max, f);
   return f;
 }
 
