@@ -19,7 +19,8 @@ struct DeadStatement {
 // Compiles harness/framac_dead.ml with ocamlopt against Frama-C's own
 // interfaces into `dir` (a tool job in the sandbox, about 0.2 s). Returns
 // the module's path, or "" with `why` set when it cannot be built (no
-// ocamlopt: scripts/setup.sh framac installs it).
+// ocamlopt: scripts/setup.sh framac installs it; $IDLESPEC_OCAMLOPT names
+// another).
 std::string build_dead_module(const Options& opt, const std::string& dir, std::string& why);
 
 // What the module wrote: the dead lines (a line of a function where EVA

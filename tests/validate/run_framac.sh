@@ -66,6 +66,17 @@ PY
 # XCEDE-3 held by the tests, EVA could not prove it (the read past the buffer).
 expect_level x_unbounded XCEDE-3 "held (tested; EVA could not prove it: out of bounds access"
 
+# Without ocamlopt EVA's dead statements cannot be listed: nothing is proven.
+export IDLESPEC_OCAMLOPT=/nonexistent/ocamlopt
+# shellcheck disable=SC2086
+run x_no_ocamlopt --source "$(src faithful)" $X
+unset IDLESPEC_OCAMLOPT
+expect_rc x_no_ocamlopt 0
+expect_only_failed x_no_ocamlopt
+for c in XCEDE-1 XCEDE-3 XCEDE-4; do
+  expect_level x_no_ocamlopt "$c" "held (tested; not proven: ocamlopt is not installed"
+done
+
 # shellcheck disable=SC2086
 run x_wraps --source "$(src_variant wraps)" $X
 expect_rc x_wraps 1
