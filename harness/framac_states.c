@@ -21,7 +21,9 @@
  * alarms) and on residencies where the exact snooze timeout, a 32-bit one
  * and a wrapped one differ, each asserted as STATES-4's exact value
  * (residency x ticks per us, in ACSL's unbounded integers), at 512 MHz and
- * at 2^42 Hz, the top of KD-2's timebase domain. Not here: the exact
+ * at 2^42 Hz, the top of KD-2's timebase domain; the overflow run on every
+ * platform the probe's harness runs (shared, no SPLPAR, cpuidle off, each
+ * processor and mode), and the shared table's timeout exact. Not here: the exact
  * minimum over several records (beyond EVA's non-relational domains; the
  * harness checks it), and the fix-up's conversion at frequencies other than
  * 512 MHz (KD-1's allowance is stated at 512 MHz, and the harness runs
@@ -93,11 +95,27 @@ static void fc_exact(void) {
 }
 
 #ifdef HAVE_PSERIES_IDLE_PROBE
-/* The probe on a dedicated POWER10 LPAR (the spec's fix-up platform) whose
- * CEDE residency is `residency`, at `ticks_per_us` timebase ticks per us:
- * the fix-up's query answers a hardware error, so the fix-up, run or not,
- * leaves the residency as it is. */
-static void fc_probe(unsigned int residency, unsigned long ticks_per_us) {
+/* Every platform the probe's harness runs (harness_probe.c parse_platform()
+ * and more): any processor POWER8..11, any set of the ISA 3.0 and 3.1
+ * features, SPLPAR or not, shared or dedicated, cpuidle on or off, so that
+ * no branch of the probe the harness runs is dead for EVA
+ * (validate/framac_dead.h). */
+static void fc_any_platform(void) {
+  xcede_platform.cpu_features = CPU_FTR_ARCH_206 | CPU_FTR_ARCH_207S |
+                                (Frama_C_nondet(0, 1) ? CPU_FTR_ARCH_300 : 0) |
+                                (Frama_C_nondet(0, 1) ? CPU_FTR_ARCH_31 : 0);
+  xcede_platform.fw_features = FW_FEATURE_LPAR | (Frama_C_nondet(0, 1) ? FW_FEATURE_SPLPAR : 0);
+  xcede_platform.pvr_version = Frama_C_nondet(0, 1) ? Frama_C_nondet(PVR_POWER8, PVR_POWER9)
+                                                    : Frama_C_nondet(PVR_POWER10, PVR_POWER11);
+  xcede_platform.shared_proc = Frama_C_nondet(0, 1);
+  cpuidle_disable = Frama_C_nondet(IDLE_NO_OVERRIDE, IDLE_NO_OVERRIDE + 1);
+}
+
+/* The probe on a dedicated POWER10 LPAR (the spec's fix-up platform), or on
+ * any platform (`any`), whose CEDE residency is `residency`, at
+ * `ticks_per_us` timebase ticks per us: the fix-up's query answers a
+ * hardware error, so the fix-up, run or not, leaves the residency as it is. */
+static void fc_probe_on(unsigned int residency, unsigned long ticks_per_us, int any) {
   xcede_fw_reset();
   xcede_fw.nstatuses = 1;
   xcede_fw.statuses[0] = -3;
@@ -109,12 +127,16 @@ static void fc_probe(unsigned int residency, unsigned long ticks_per_us) {
   xcede_platform.pvr_version = PVR_POWER10;
   xcede_platform.shared_proc = false;
   cpuidle_disable = IDLE_NO_OVERRIDE;
+  if (any) fc_any_platform();
   tb_ticks_per_usec = ticks_per_us;
   tb_ticks_per_sec = ticks_per_us * 1000000ul;
   dedicated_states[1].exit_latency = 1;
   dedicated_states[1].target_residency = residency;
   snooze_timeout = 0;
   pseries_idle_probe();
+}
+static void fc_probe(unsigned int residency, unsigned long ticks_per_us) {
+  fc_probe_on(residency, ticks_per_us, 0);
 }
 
 /* STATES-4's snooze timeout: CEDE's target residency x timebase ticks per
@@ -125,8 +147,14 @@ static void fc_probe(unsigned int residency, unsigned long ticks_per_us) {
  * top) the largest. */
 #define FC_TICKS_2_42 4398046ul /* 2^42 / 10^6, rounded down as the kernel does */
 static void fc_snooze(void) {
-  fc_probe(Frama_C_unsigned_int_interval(0, 4294967295u), 512);
+  fc_probe_on(Frama_C_unsigned_int_interval(0, 4294967295u), 512, 1);
   /*@ assert STATES_4: snooze_timeout <= 4294967295 * 512; */
+  /* A shared LPAR: the shared table's CEDE residency x ticks per us. */
+  fc_probe(100, 512);
+  xcede_platform.shared_proc = true;
+  snooze_timeout = 0;
+  pseries_idle_probe();
+  /*@ assert STATES_4: snooze_timeout == cpuidle_state_table[1].target_residency * 512; */
   fc_probe(100, 512);
   /*@ assert STATES_4: snooze_timeout == 100 * 512 &&
         dedicated_states[1].target_residency == 100; */

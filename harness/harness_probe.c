@@ -18,7 +18,7 @@
  * fix-up's query with (harness_firmware.c). The result:
  *
  *   R <id> ret=<int> queries=<firmware calls> max=<max_idle_state>
- *          table=<dedicated|shared|other|none> snooze=<snooze_timeout>
+ *          table=<dedicated|shared|other|none> [snooze=<snooze_timeout>]
  *   ST <id> <i> <exit_latency> <target_residency>   i < max_idle_state, within the table
  *
  * or CRASH/HANG with the same fields. Before each input the probe's state
@@ -33,14 +33,16 @@
  * IDLESPEC_HAVE_<name> for each one the extracted code has): a probe before
  * the XCEDE parse (v5.10) has no nr_xcede_records or xcede_latency_parameter,
  * one before the snooze timeout (v3.14) no snooze_timeout; the harness
- * resets and reports only what the era has (an absent one reads as 0 / none).
+ * resets and reports only what the era has (an absent one reads as 0 / none;
+ * an era without snooze_timeout has no snooze= field, so that the driver
+ * judges STATES-4's snooze timeout only where the text keeps one).
  */
 #ifdef IDLESPEC_HAVE_dedicated_states
 static struct cpuidle_state probe_dedicated0[ARRAY_SIZE(dedicated_states)];
 #define PROBE_DEDICATED dedicated_states
 #define PROBE_DEDICATED_N ((int)ARRAY_SIZE(dedicated_states))
 #else
-#define PROBE_DEDICATED ((struct cpuidle_state *)NULL)
+#define PROBE_DEDICATED ((struct cpuidle_state*)NULL)
 #define PROBE_DEDICATED_N 0
 #endif
 #ifdef IDLESPEC_HAVE_shared_states
@@ -48,7 +50,7 @@ static struct cpuidle_state probe_shared0[ARRAY_SIZE(shared_states)];
 #define PROBE_SHARED shared_states
 #define PROBE_SHARED_N ((int)ARRAY_SIZE(shared_states))
 #else
-#define PROBE_SHARED ((struct cpuidle_state *)NULL)
+#define PROBE_SHARED ((struct cpuidle_state*)NULL)
 #define PROBE_SHARED_N 0
 #endif
 
@@ -94,9 +96,9 @@ static void probe_report(long long id, int ret, int trap) {
   char head[64];
   result_head(head, sizeof(head), "R", id, trap);
 #ifdef IDLESPEC_HAVE_cpuidle_state_table
-  const struct cpuidle_state *t = cpuidle_state_table;
+  const struct cpuidle_state* t = cpuidle_state_table;
 #else
-  const struct cpuidle_state *t = NULL;
+  const struct cpuidle_state* t = NULL;
 #endif
 #ifdef IDLESPEC_HAVE_max_idle_state
   const int max = (int)max_idle_state;
@@ -104,31 +106,35 @@ static void probe_report(long long id, int ret, int trap) {
   const int max = 0;
 #endif
 #ifdef IDLESPEC_HAVE_snooze_timeout
-  const unsigned long long snooze = (unsigned long long)snooze_timeout;
+  char snooze[40];
+  snprintf(snooze, sizeof(snooze), " snooze=%llu", (unsigned long long)snooze_timeout);
 #else
-  const unsigned long long snooze = 0;
+  const char* snooze = "";
 #endif
-  const char *name = t == NULL ? "none" : t == PROBE_DEDICATED ? "dedicated"
-                                      : t == PROBE_SHARED      ? "shared"
-                                                               : "other";
-  const int size = t == NULL ? 0 : t == PROBE_DEDICATED ? PROBE_DEDICATED_N
-                               : t == PROBE_SHARED      ? PROBE_SHARED_N
-                                                        : 0;
-  emit("%s ret=%d queries=%u max=%d table=%s snooze=%llu", head, trap ? 0 : ret, xcede_fw.calls,
-       max, name, snooze);
+  const char* name = t == NULL              ? "none"
+                     : t == PROBE_DEDICATED ? "dedicated"
+                     : t == PROBE_SHARED    ? "shared"
+                                            : "other";
+  const int size = t == NULL              ? 0
+                   : t == PROBE_DEDICATED ? PROBE_DEDICATED_N
+                   : t == PROBE_SHARED    ? PROBE_SHARED_N
+                                          : 0;
+  emit("%s ret=%d queries=%u max=%d table=%s%s", head, trap ? 0 : ret, xcede_fw.calls, max, name,
+       snooze);
   for (int i = 0; i < max && i < size; i++)
     emit("ST %lld %d %u %u", id, i, (unsigned)t[i].exit_latency, (unsigned)t[i].target_residency);
 }
 
 static const struct harness_component probe = {"harness_probe", "pseries_idle_probe", true,
-                                               probe_setup, probe_reset, probe_call, probe_report};
+                                               probe_setup,     probe_reset,          probe_call,
+                                               probe_report};
 #else
-static const struct harness_component probe = {"harness_probe", "pseries_idle_probe", false,
-                                               NULL, NULL, NULL, NULL};
+static const struct harness_component probe = {
+    "harness_probe", "pseries_idle_probe", false, NULL, NULL, NULL, NULL};
 #endif
 
 /* "10,9,0,1,0" -> the platform the shims answer with. */
-static void parse_platform(const char *f) {
+static void parse_platform(const char* f) {
   int pvr, mode, shared, splpar, disabled;
   char end;
   if (sscanf(f, "%d,%d,%d,%d,%d%c", &pvr, &mode, &shared, &splpar, &disabled, &end) != 5 ||
@@ -144,12 +150,12 @@ static void parse_platform(const char *f) {
   cpuidle_disable = disabled ? IDLE_NO_OVERRIDE + 1 : IDLE_NO_OVERRIDE;
 }
 
-static void probe_input(long long id, char **f, int nf, bool trace) {
+static void probe_input(long long id, char** f, int nf, bool trace) {
   parse_platform(f[0]);
   firmware_input(id, f + 1, nf - 1, trace);
 }
 
-int main(int argc, char **argv) {
+int main(int argc, char** argv) {
   return harness_run_fields(argc, argv, &probe, probe_input, 3,
                             "<platform> <statuses> <payloadhex>");
 }

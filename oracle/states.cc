@@ -109,7 +109,7 @@ void judge_table(const Options& options, std::span<const xcede::Record> records,
                                s[1].name.c_str(), s[1].exit_latency_us, s[1].target_residency_us,
                                dec(cede.exit_us).c_str(), dec(cede.residency_us).c_str()));
   }
-  const u128 timeout = cede.residency_us * tb_ticks_per_usec(options.tb_hz);
+  const u128 timeout = snooze_timeout_ticks(cede.residency_us, options.tb_hz);
   if (table.snooze_timeout_ticks != timeout) {
     fail("STATES-4", strprintf("snooze timeout %llu ticks, exact %s (residency %s us x %llu "
                                "ticks/us)",

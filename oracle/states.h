@@ -40,6 +40,13 @@ std::optional<uint64_t> cede0_latency_us(std::span<const xcede::Record> records,
 // snooze timeout is CEDE's target residency times this.
 inline uint64_t tb_ticks_per_usec(uint64_t tb_hz) { return tb_hz / 1000000; }
 
+// STATES-4's snooze timeout in timebase ticks: CEDE's target residency times
+// tb_ticks_per_usec, exactly (no wrap, no 32-bit product). What judge_table
+// demands of a built table and validate's probe judge of the file's probe.
+inline u128 snooze_timeout_ticks(u128 residency_us, uint64_t tb_hz) {
+  return residency_us * tb_ticks_per_usec(tb_hz);
+}
+
 // STATES-6 as spec/states.md states it, one row per processor and
 // compatibility mode: does a *dedicated* LPAR get the CEDE(0) fix-up? A
 // shared LPAR never does.

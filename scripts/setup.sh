@@ -61,6 +61,7 @@ fuzz_packages=(
 )
 framac_packages=(
   frama-c-base why3                           # validate: EVA and WP on the file's own text
+  ocaml                                       # validate: ocamlopt builds the module listing EVA's dead statements
 )
 kernel_packages=(
   linux-source-6.1 linux-source-6.12 xz-utils # make kernel-check: Debian 12's kernel sources

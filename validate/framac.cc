@@ -426,6 +426,15 @@ EvaResult run_eva(const Options& opt, const std::string& dir, const std::string&
             // can be long, are left out.
             "-eva-verbose", "1", "-eva-msg-key=-initial-state,-summary", "-eva-no-show-progress"};
   j.argv.insert(j.argv.end(), extra_args.begin(), extra_args.end());
+  // The statements EVA leaves dead, listed by the project's own module
+  // (validate/framac_dead.h): a clause whose function has one is not proven.
+  std::string dead_why;
+  const std::string dead_module = build_dead_module(opt, dir, dead_why);
+  const std::string dead_list = dir + "/eva_dead.txt";
+  if (!dead_module.empty()) {
+    j.argv.insert(j.argv.begin() + 1, {"-load-module", dead_module});
+    j.env.emplace_back("IDLESPEC_EVA_DEAD", dead_list);
+  }
   for (const char* a : {"-then", "-report-csv"}) j.argv.push_back(a);
   j.argv.push_back(csv);
   j.out = dir + "/eva.out";
@@ -465,6 +474,11 @@ EvaResult run_eva(const Options& opt, const std::string& dir, const std::string&
   const std::string driver_text = slurp(driver_path);
   EvaResult parsed = parse_eva_report(slurp(csv), driver_text, driver, slurp(j.out) + slurp(j.err));
   parsed.seconds = r.seconds;
+  if (!dead_module.empty()) {
+    parsed.dead = parse_dead_list(slurp(dead_list));
+    if (!parsed.dead.complete) dead_why = "the module listing EVA's dead statements wrote no list";
+  }
+  if (!parsed.dead.complete) parsed.dead_error = dead_why;
   return parsed;
 }
 
@@ -826,7 +840,23 @@ void framac_pass(const Options& opt, const Component& component, const Target& t
           break;
         }
     const bool stated = r.assertions.count(assertion) > 0;
-    const bool reached = stated && r.reached.count(assertion) > 0 && unreached.empty();
+    // No dead branch in the function under test (the clause's, and the
+    // functions the unit takes for it beside: the probe's snooze timeout):
+    // a statement EVA never reached is code whose behaviour the proof does
+    // not speak for, though the tests may run it.
+    std::vector<std::string> under_test = {v->function};
+    for (const auto& f : u->eva_also) under_test.push_back(f);
+    const DeadStatement* dead = first_dead_in(r.dead, under_test, target.path);
+    std::string dead_note;
+    if (!r.dead_error.empty())
+      dead_note = r.dead_error;
+    else if (dead)
+      dead_note = strprintf(
+          "EVA left line %d of the file's %s() dead (never reached over the "
+          "driver's range), code the tests may run",
+          dead->line, dead->function.c_str());
+    const bool reached =
+        stated && r.reached.count(assertion) > 0 && unreached.empty() && dead_note.empty();
     if (!first && reached && v->status == "held") {
       v->proof = "proven";
       v->proof_note = strprintf(
@@ -871,6 +901,8 @@ void framac_pass(const Options& opt, const Component& component, const Target& t
       v->proof_note = "the Frama-C unit states no assertion " + assertion;
     } else if (!unreached.empty()) {
       v->proof_note = "not proven: " + unreached;
+    } else if (!dead_note.empty()) {
+      v->proof_note = "not proven: " + dead_note;
     } else if (!r.reached.count(assertion)) {
       v->proof_note = "not proven: EVA never reached assertion " + assertion;
     } else {

@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "validate/component.h"
+#include "validate/framac_dead.h"
 
 namespace idlespec::validate {
 
@@ -56,6 +57,10 @@ struct EvaResult {
   // and whether its analysis degenerated (results partial from some point).
   std::vector<std::string> non_terminating;
   bool degenerated = false;
+  // The statements EVA never reached, per function (validate/framac_dead.h);
+  // dead_error says why there is no whole list (then nothing is proven).
+  DeadList dead;
+  std::string dead_error;
   double seconds = 0;
 };
 

@@ -28,8 +28,10 @@
 // first counterexample is shrunk (fewer records, smaller latencies, zeroed
 // hints) by re-running the harness on candidates.
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <random>
 #include <sstream>
@@ -345,13 +347,14 @@ std::vector<Input> shrink_candidates(const Input& in) {
   return c;
 }
 
-// --- the probe: STATES-1, -2, -5, -6 on pseries_idle_probe() ------------------------
+// --- the probe: STATES-1, -2, -5, -6 and STATES-4's snooze timeout ---------------
 
 struct ProbeInput {
   int pvr = 10, mode = 10;  // the processor and its architected mode (8..11)
   bool shared = false, splpar = true, disabled = false;
   std::vector<int> statuses;  // the firmware's answer to the fix-up's query
   Bytes payload;
+  std::vector<xcede::Record> records;  // what the payload holds, for people
 };
 
 Lpar lpar_of(const ProbeInput& in) {
@@ -375,25 +378,64 @@ std::string describe_probe(const ProbeInput& in) {
   if (!in.splpar) s += ", no SPLPAR";
   if (in.disabled) s += ", cpuidle disabled";
   s += "; firmware answers status " + std::to_string(in.statuses.back());
-  if (in.statuses.back() == 0) {
-    const size_t n = in.payload.size() >= 4 ? (in.payload.size() - 4) / 10 : 0;
-    s += " with " + std::to_string(n) + " record(s)";
-  }
+  if (in.statuses.back() == 0) s += " with " + std::to_string(in.records.size()) + " record(s)";
   return s;
 }
 
 std::vector<ProbeInput> probe_inputs() {
-  // Two records of 5 and 50 µs; none; a failed query.
+  // Two records of 5 and 50 µs; none; a failed query; one record of the
+  // largest latency cpuidle keeps (STATES-4: CEDE's residency 4294967290
+  // µs, whose snooze timeout needs 42 bits at 512 ticks per µs: a 32-bit
+  // timeout or product wraps there).
   const std::vector<xcede::Record> two = {{1, 5 * 512, 1}, {2, 50 * 512, 1}};
-  const std::vector<std::pair<std::vector<int>, Bytes>> answers = {
-      {{0}, payload(Input{two, {}})}, {{0}, payload(Input{})}, {{-3}, payload(Input{two, {}})}};
+  const std::vector<xcede::Record> most = {
+      {1, static_cast<uint64_t>(states::oracle::kLargestKeptUs) * 512, 1}};
+  struct Answer {
+    std::vector<int> statuses;
+    std::vector<xcede::Record> records;
+  };
+  const std::vector<Answer> answers = {{{0}, two}, {{0}, {}}, {{-3}, two}, {{0}, most}};
   std::vector<ProbeInput> in;
   for (int pvr = 8; pvr <= 11; ++pvr)
     for (int mode = 8; mode <= pvr; ++mode)
       for (int flags = 0; flags < 8; ++flags)
-        for (const auto& [st, p] : answers)
-          in.push_back({pvr, mode, (flags & 1) != 0, (flags & 2) == 0, (flags & 4) != 0, st, p});
+        for (const auto& a : answers)
+          in.push_back({pvr, mode, (flags & 1) != 0, (flags & 2) == 0, (flags & 4) != 0, a.statuses,
+                        payload(Input{a.records, {}}),
+                        a.statuses.back() == 0 ? a.records : std::vector<xcede::Record>{}});
   return in;
+}
+
+// STATES-4's snooze timeout, where the text keeps one (the harness's
+// snooze= field) and the probe chose a table with a CEDE state: CEDE's
+// target residency as the table holds it (its exact value is judged on the
+// fix-up) times the timebase's ticks per µs, exactly, as the oracle reads
+// the clause (oracle/states.h snooze_timeout_ticks). The kernel computes it
+// only when the table has more than one state.
+void judge_snooze(const ProbeInput& in, const HarnessOutcome& h, long long max, Findings& f) {
+  const size_t at = h.result.find(" snooze=");
+  if (at == std::string::npos || max < 2 || h.field("ret") != 0) return;
+  const char* text = h.result.c_str() + at + 8;
+  char* end = nullptr;
+  errno = 0;
+  const unsigned long long got = std::strtoull(text, &end, 10);
+  const bool readable = end != text && errno == 0;
+  for (const auto& l : h.lines) {
+    unsigned i = 0, exit = 0, res = 0;
+    if (std::sscanf(l.c_str(), "ST %u %u %u", &i, &exit, &res) != 3 || i != 1) continue;
+    const states::oracle::u128 want = states::oracle::snooze_timeout_ticks(res, kTbHz);
+    if (readable && got == want) return;
+    std::string records;
+    for (size_t r = 0; r < in.records.size(); ++r)
+      records += (r ? ", " : "; the record(s): ") + show_record(in.records[r]);
+    f.emplace("STATES-4",
+              "snooze_timeout = " + (readable ? std::to_string(got) : std::string("unreadable")) +
+                  " ticks; the exact value: " + u128_text(want) +
+                  " ticks (CEDE's target residency " + std::to_string(res) + " µs x " +
+                  std::to_string(states::oracle::tb_ticks_per_usec(kTbHz)) + " ticks per µs)" +
+                  records);
+    return;
+  }
 }
 
 Findings judge_probe(const ProbeInput& in, const HarnessOutcome& h) {
@@ -434,6 +476,7 @@ Findings judge_probe(const ProbeInput& in, const HarnessOutcome& h) {
                                 std::to_string(i - 1) + " " + std::to_string(prev_res) + " µs");
     prev_exit = exit, prev_res = res;
   }
+  judge_snooze(in, h, max, f);
   return f;
 }
 
@@ -463,8 +506,9 @@ Part check_probe(const Options& opt, const Component& component, const Target& t
     const std::vector<ProbeInput> inputs = probe_inputs();
     part.notes.push_back(
         "probe: every processor (POWER8..11) in every architected mode, shared "
-        "and dedicated, with and without SPLPAR and cpuidle, three firmware "
-        "answers: " +
+        "and dedicated, with and without SPLPAR and cpuidle, four firmware "
+        "answers (the last a record of the largest latency cpuidle keeps, for the snooze "
+        "timeout): " +
         std::to_string(inputs.size()) + " platforms x answers");
     check_inputs(opt, hb, component, target, line, inputs, c, part);
   }
@@ -492,12 +536,58 @@ void judge_states6_where_fixup_runs(const Target& target, Part& part) {
   }
 }
 
-// The component restricted to the clauses of one function.
+// The component restricted to the clauses of one function; the probe's
+// adds STATES-4 for the snooze timeout it computes (judge_snooze), folded
+// into the fix-up's STATES-4 by fold_snooze().
 Component only(const Component& component, const std::string& fn) {
   Component c = component;
   c.functions = {fn};
   std::erase_if(c.clauses, [&](const auto& clause) { return clause.second != fn; });
+  if (fn == "pseries_idle_probe") c.clauses.emplace_back("STATES-4", fn);
   return c;
+}
+
+// One STATES-4 verdict of the fix-up's (the exact CEDE values) and the
+// probe's (the snooze timeout): the probe's failure fails the clause (its
+// counterexamples after the fix-up's), a probe run that could not judge the
+// timeout (error, unknown, uncovered) keeps a held clause from saying held,
+// and a text without the fix-up has the probe's verdict alone. A probe
+// without a CEDE state to time (absent, n/a) leaves the fix-up's as it is.
+void fold_snooze(Part& part) {
+  auto at = [&](const std::string& fn) {
+    return std::find_if(part.clauses.begin(), part.clauses.end(), [&](const ClauseVerdict& v) {
+      return v.id == "STATES-4" && v.function == fn;
+    });
+  };
+  const auto probe = at("pseries_idle_probe");
+  if (probe == part.clauses.end()) return;
+  ClauseVerdict p = std::move(*probe);
+  part.clauses.erase(probe);
+  const auto fix = at("fixup_cede0_latency");
+  if (fix == part.clauses.end() || fix->status == "absent") {
+    if (p.status == "absent" || p.status == "n/a") return;
+    if (fix != part.clauses.end())
+      *fix = std::move(p);
+    else
+      part.clauses.push_back(std::move(p));
+    return;
+  }
+  ClauseVerdict& v = *fix;
+  const bool probe_failed = p.status == "failed";
+  const bool probe_unjudged =
+      p.status == "error" || p.status == "unknown" || p.status == "uncovered";
+  if (probe_failed && v.status == "failed") {
+    v.counterexamples.insert(v.counterexamples.end(), p.counterexamples.begin(),
+                             p.counterexamples.end());
+    v.failing_inputs.insert(v.failing_inputs.end(), p.failing_inputs.begin(),
+                            p.failing_inputs.end());
+    v.coverage += "; the probe's snooze timeout: " + p.coverage;
+  } else if (probe_failed || (probe_unjudged && v.status == "held")) {
+    const std::string fixup = v.status + (v.coverage.empty() ? "" : " (" + v.coverage + ")");
+    v = std::move(p);
+    v.note +=
+        (v.note.empty() ? "" : "; ") + std::string("the fix-up's exact CEDE values: ") + fixup;
+  }
 }
 
 Target target_for(const Target& target, const std::string& fn) {
@@ -606,6 +696,7 @@ Part check_states(const Options& opt, const Target& target) {
     if (fn == std::string("pseries_idle_probe")) judge_states6_where_fixup_runs(target, p);
     merge(part, std::move(p));
   }
+  fold_snooze(part);
   part.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return part;
 }

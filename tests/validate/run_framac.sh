@@ -66,6 +66,17 @@ PY
 # XCEDE-3 held by the tests, EVA could not prove it (the read past the buffer).
 expect_level x_unbounded XCEDE-3 "held (tested; EVA could not prove it: out of bounds access"
 
+# Without ocamlopt EVA's dead statements cannot be listed: nothing is proven.
+export IDLESPEC_OCAMLOPT=/nonexistent/ocamlopt
+# shellcheck disable=SC2086
+run x_no_ocamlopt --source "$(src faithful)" $X
+unset IDLESPEC_OCAMLOPT
+expect_rc x_no_ocamlopt 0
+expect_only_failed x_no_ocamlopt
+for c in XCEDE-1 XCEDE-3 XCEDE-4; do
+  expect_level x_no_ocamlopt "$c" "held (tested; not proven: ocamlopt is not installed"
+done
+
 # shellcheck disable=SC2086
 run x_wraps --source "$(src_variant wraps)" $X
 expect_rc x_wraps 1
@@ -92,6 +103,29 @@ expect_level b_faithful BUSY-1 "held (proven: Frama-C EVA, 0 alarms over the spe
 expect_text b_faithful "note: Frama-C WP: rtas_busy_delay()'s contract (harness/framac_busy_delay_wp.h): 1 of 1 goals proved with Z3"
 grep -q "^escape" "$SCRATCH/b_faithful.out" && fail "b_faithful: an escape reported: $(grep '^escape' "$SCRATCH/b_faithful.out")"
 expect_no_shim_alarm b_faithful
+
+# No dead branch (validate/framac_dead.h): the driver narrowed to the
+# spec's run time (no call before SYSTEM_SCHEDULING, as the unit once had)
+# leaves the early branch of rtas_busy_delay() dead for EVA, a branch the
+# harness runs (BUSY-7's early policy): BUSY-1 is not proven, and the note
+# names the line. Without the dead-statement check it read proven (the
+# branch raises no alarm).
+# (Beside the binary: the sandbox gives its jobs a /tmp of their own.)
+NARROW="$(dirname "$BIN")/harness_narrow.$$"
+rm -rf "$NARROW"
+cp -R "$HERE/../../harness" "$NARROW"
+sed -i 's/^  fc_early();.*$//' "$NARROW/framac_busy_delay.c"
+cmp -s "$HERE/../../harness/framac_busy_delay.c" "$NARROW/framac_busy_delay.c" &&
+  fail "harness_narrow: the driver's mutant changed nothing"
+EARLY_LINE=$(grep -n 'return rtas_busy_delay_early(status);' "$(src faithful)" | cut -d: -f1)
+export IDLESPEC_HARNESS_DIR="$NARROW"
+# shellcheck disable=SC2086
+run b_narrow --source "$(src faithful)" $B
+unset IDLESPEC_HARNESS_DIR
+rm -rf "$NARROW"
+expect_rc b_narrow 0
+expect_only_failed b_narrow
+expect_level b_narrow BUSY-1 "held (tested; not proven: EVA left line $EARLY_LINE of the file's rtas_busy_delay() dead"
 
 # shellcheck disable=SC2086
 run b_accepts_9906 --source "$(src_variant accepts_9906)" $B

@@ -70,17 +70,22 @@ expect_rc past_table 1
 expect_clause past_table GOV-7 failed
 expect_eva_beside past_table GOV-7 "assertion GOV_7 unproven"
 
-# GOV-7 states GOV-1 (harness/framac_governor.c fc_gov1(): one enabled state,
-# a limit above 0, the choice that state), an assertion EVA proves on the
-# faithful file; a walk that ignores the disable flags (run_governor.sh's
+# GOV-7 states GOV-1 (harness/framac_governor.c fc_gov1(): every pattern of
+# disable flags of a 3-state table with a state enabled, a limit above 0;
+# with one enabled, the choice that state), an assertion EVA proves on the
+# faithful file (the one for several enabled states it cannot there: the
+# walk's helpers join its picks, harness/framac_governor.c says how); a walk that ignores the disable flags (run_governor.sh's
 # ignores_disabled) fails GOV-1 by the tests, and EVA leaves that GOV_7
 # assertion unproven: GOV-7's note names its line beside the predictor's
 # alarm. Without the assertion the variant's note names no GOV-1 line.
-GOV1_LINE=$(grep -n 'assert GOV_7: idx == k;' "$HERE/../../harness/framac_governor.c" | cut -d: -f1)
+GOV1_LINE=$(grep -n 'assert GOV_7: 0 <= idx < FC_GOV1_STATES && (1 << idx) == mask;' "$HERE/../../harness/framac_governor.c" | cut -d: -f1)
 [ -n "$GOV1_LINE" ] || fail "harness/framac_governor.c has no GOV-1 assertion"
-# unproven_gov1 NAME: GOV-7's note lists the GOV-1 assertion's line as unproven
+# GOV-1 under the patterns with several states enabled (one analysis each)
+GOV1_MANY_LINE=$(grep -n 'assert GOV_7: 0 <= idx < FC_GOV1_STATES && ((mask >> idx) & 1) == 1;' "$HERE/../../harness/framac_governor.c" | cut -d: -f1)
+[ -n "$GOV1_MANY_LINE" ] || fail "harness/framac_governor.c has no GOV-1 assertion for several enabled states"
+# unproven_gov1 NAME [LINE]: GOV-7's note lists the GOV-1 assertion's line (one enabled state, or LINE) as unproven
 unproven_gov1() {
-  grep "^GOV-7 \[" "$SCRATCH/$1.out" | grep -q "GOV_7 assertions\{0,1\} unproven too at harness/framac_governor.c lines\{0,1\} [0-9, ]*\b$GOV1_LINE\b"
+  grep "^GOV-7 \[" "$SCRATCH/$1.out" | grep -q "GOV_7 assertions\{0,1\} unproven too at harness/framac_governor.c lines\{0,1\} [0-9, ]*\b${2:-$GOV1_LINE}\b"
 }
 unproven_gov1 faithful && fail "faithful: EVA left GOV-1's assertion (line $GOV1_LINE) unproven"
 variant ignores_disabled '/variant: ignores_disabled/s/return dev->states_usage\[k\].disable != 0;/return false;/'
@@ -117,5 +122,17 @@ expect_tested_in v417_era governor_v417_era.c
 # shellcheck disable=SC2086
 run v44_era --source "$V44" $G
 expect_tested_in v44_era governor_v44_era.c
+# v4.4's walk is one function: EVA proves GOV-1 under every pattern of
+# disable flags there, several states enabled included; a walk that reads no
+# flag (the tests fail GOV-1) leaves that assertion unproven.
+unproven_gov1 v44_era "$GOV1_MANY_LINE" && fail "v44_era: EVA left GOV-1's assertion for several enabled states (line $GOV1_MANY_LINE) unproven"
+V44_OFF="$SCRATCH/governor_v44_ignores_off.c"
+sed 's/^\t\tif (off(drv, dev, k))$/\t\tif (0)/' "$V44" >"$V44_OFF"
+cmp -s "$V44" "$V44_OFF" && fail "v44_ignores_off: the variant changed nothing"
+# shellcheck disable=SC2086
+run v44_ignores_off --source "$V44_OFF" $G
+expect_clause v44_ignores_off GOV-1 failed
+unproven_gov1 v44_ignores_off "$GOV1_MANY_LINE" ||
+  fail "v44_ignores_off: GOV-7's note does not name GOV-1's assertion for several enabled states (line $GOV1_MANY_LINE): $(grep "^GOV-7 " "$SCRATCH/v44_ignores_off.out")"
 
 finish
