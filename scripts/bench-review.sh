@@ -12,6 +12,8 @@
 #   cached  another one-line patch to the same function on the same base,
 #           with that cache: the before side comes from the cache, the
 #           after side reruns only the component the patch changed.
+# BENCH_REVIEW_KEEP=DIR keeps each review's --json report there
+# (NAME-cold.json, ...): where the time went, per component and run.
 #   scripts/bench-review.sh IDLESPEC_BIN
 set -uo pipefail
 bin=${1:?usage: $0 IDLESPEC_BIN}
@@ -32,8 +34,12 @@ review() {
   shift 3
   local t0 t1 rc
   t0=$(date +%s.%N)
-  "$bin" review "$patch" --kernel-tree "$tree" --targets "$targets" "$@" >"$work/$name.out" 2>&1
+  "$bin" review "$patch" --kernel-tree "$tree" --targets "$targets" --json "$@" \
+    >"$work/$name.json" 2>"$work/$name.err"
   rc=$?
+  if [ -n "${BENCH_REVIEW_KEEP:-}" ]; then
+    mkdir -p "$BENCH_REVIEW_KEEP" && cp "$work/$name.json" "$BENCH_REVIEW_KEEP/"
+  fi
   t1=$(date +%s.%N)
   awk -v a="$t0" -v b="$t1" -v r="$rc" 'BEGIN { printf "%6.1f s (exit %d)", b - a, r }'
 }

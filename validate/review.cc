@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <iostream>
 #include <map>
@@ -13,6 +14,7 @@
 #include "impl/text.h"
 #include "sandbox/process.h"
 #include "validate/component.h"
+#include "validate/review_parallel.h"
 #include "validate/targets.h"
 #include "validate/validate.h"
 #include "validate/verdict_cache.h"
@@ -216,12 +218,61 @@ ReviewReport review(const ReviewOptions& ro) {
                                          std::find(want.begin(), want.end(), c) == want.end());
                                }),
                 comps.end());
+    // A component whose judged text the patch leaves as it was, or only
+    // moves, cannot change its verdicts: not judged, unless asked for.
+    std::error_code e3;
+    const bool both = fp.old_path != "/dev/null" && fp.new_path != "/dev/null" &&
+                      std::filesystem::is_regular_file(before, e3) &&
+                      std::filesystem::is_regular_file(after, e3);
+    if (!ro.judge_unchanged && both) {
+      const std::string before_text = slurp(before), after_text = slurp(after);
+      comps.erase(
+          std::remove_if(
+              comps.begin(), comps.end(),
+              [&](const std::string& c) {
+                if (!same_but_lines(ro.validate, *find_component(c), path, before_text, after_text))
+                  return false;
+                rr.reused.push_back(path + " (" + c +
+                                    "): not judged: the patch changes nothing its checks read "
+                                    "(at most where it sits in the file), so its verdicts "
+                                    "cannot change (--judge-unchanged judges it)");
+                return true;
+              }),
+          comps.end());
+    }
     if (comps.empty()) continue;
     // A component whose judged text is the same on both sides runs once;
     // a side found in the cache does not run (validate/verdict_cache.h).
     // --no-cache (and --keep-temp, whose directories are each run's) runs
     // every component on both sides.
     std::map<std::string, std::pair<std::string, CachedRun>> before_runs;  // component -> key, run
+    // The after side of every component that runs on both sides is judged
+    // in a child beside the before side (validate/review_parallel.h);
+    // IDLESPEC_REVIEW_SERIAL=1 judges them one after the other.
+    AfterSide after_side;
+    const char* serial = std::getenv("IDLESPEC_REVIEW_SERIAL");
+    if (!ro.validate.keep_temp && !(serial && std::string(serial) == "1") &&
+        std::filesystem::is_regular_file(before, e2) &&
+        std::filesystem::is_regular_file(after, e2)) {
+      Options oa = ro.validate;
+      oa.kernel_tree.clear();
+      oa.source = after;
+      const std::string before_text = slurp(before), after_text = slurp(after);
+      std::vector<std::string> ahead;
+      for (const auto& c : comps) {
+        const Component& comp = *find_component(c);
+        if (ro.use_cache) {
+          const std::string ka = judged_text(oa, comp, path, after_text);
+          CachedRun cached;
+          std::string ignored;
+          if (ka == judged_text(oa, comp, path, before_text) ||
+              (!cache_dir.empty() && cache_load(cache_dir, ka, comp, cached, ignored)))
+            continue;  // the after side is the before side's, or cached
+        }
+        ahead.push_back(c);
+      }
+      after_side.start(oa, ahead);
+    }
     for (int side = 0; side < 2; ++side) {
       Options o = ro.validate;
       o.kernel_tree.clear();
@@ -253,12 +304,16 @@ ReviewReport review(const ReviewOptions& ro) {
             rr.reused.push_back(path + " (" + c + ") " + side_name + ": reused from the cache");
           } else {
             if (!note.empty()) rr.cache_notes.push_back(note);
-            o.components = {c};
-            Report r = validate(o);
-            if (!r.parts.empty()) run.part = r.parts.front();
-            run.notes = r.notes;
-            if (r.parts.size() != 1) {  // validate refused (a usage error): nothing kept
-              into.notes.insert(into.notes.end(), r.notes.begin(), r.notes.end());
+            bool refused = false;
+            if (side == 0 || !after_side.take(c, run, refused)) {
+              o.components = {c};
+              Report r = validate(o);
+              if (!r.parts.empty()) run.part = r.parts.front();
+              run.notes = r.notes;
+              refused = r.parts.size() != 1;
+            }
+            if (refused) {  // validate refused (a usage error): nothing kept
+              into.notes.insert(into.notes.end(), run.notes.begin(), run.notes.end());
               continue;
             }
             if (keyed && !cache_dir.empty())
