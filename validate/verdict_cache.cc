@@ -649,9 +649,7 @@ std::string cache_store(const std::string& dir, const std::string& key, const Ca
     unlink(tmp.c_str());
     return "cannot write in the cache directory " + dir;
   }
-  // Bounded: pruned once a process, after its first store.
-  static bool pruned = false;
-  if (!pruned) pruned = true, cache_prune(dir, cache_bounds());
+  cache_prune(dir, cache_bounds());  // bounded after every store
   return "";
 }
 

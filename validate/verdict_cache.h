@@ -91,7 +91,7 @@ CacheBounds cache_bounds();
 // least recently used until the rest fit the size bound (a load renews an
 // entry's time), and temporary files an interrupted store left: only
 // regular files of the user's own, never through a link. How many went.
-// cache_store() prunes once a process.
+// cache_store() prunes after every store.
 size_t cache_prune(const std::string& dir, const CacheBounds& bounds);
 
 // The entry's file name for `key` in `dir` (for the tests' planted entries).
