@@ -459,7 +459,7 @@ docs/review.md.
   --cache-dir DIR        the verdict cache (default verdicts/ in $IDLESPEC_CACHE_DIR,
                          else $XDG_CACHE_HOME/idlespec, else ~/.cache/idlespec): a
                          side whose judged text is unchanged reuses its verdicts
-  --no-cache             judge every component on both sides afresh (no cache)
+  --no-cache             judge afresh, neither reading nor writing the cache
   --judge-unchanged      also judge the components whose judged text the patch leaves
                          as it was (by default they are not judged: their verdicts
                          cannot change)
