@@ -39,6 +39,25 @@ std::vector<std::string> components_in(const std::string& path) {
 
 std::string key(const ClauseVerdict& v) { return v.component + " " + v.id + " " + v.function; }
 
+// Whether every verdict of a part was reached (none is error or unknown).
+bool all_judged(const Part& part) {
+  return std::none_of(part.clauses.begin(), part.clauses.end(), [](const ClauseVerdict& v) {
+    return v.status == "error" || v.status == "unknown";
+  });
+}
+
+// Component `c` judged on `o`'s source: its part and notes; `refused` when
+// validate refused it (its notes in run.notes).
+CachedRun judge_alone(Options o, const std::string& c, bool& refused) {
+  o.components = {c};
+  const Report r = validate(o);
+  CachedRun run;
+  if (!r.parts.empty()) run.part = r.parts.front();
+  run.notes = r.notes;
+  refused = r.parts.size() != 1;
+  return run;
+}
+
 // A clause that fails before and after the patch: the inputs that held
 // before and fail after (newly failing: one counterexample kept), those
 // that failed before and hold after (repaired), and those that fail on both
@@ -187,6 +206,7 @@ ReviewReport review(const ReviewOptions& ro) {
   const std::string cache_dir = !ro.use_cache           ? ""
                                 : !ro.cache_dir.empty() ? ro.cache_dir
                                                         : default_cache_dir();
+  std::vector<std::string> again;  // sides judged again alone
   rr.before.subject = applied.before_root;
   rr.after.subject = applied.after_root;
   for (const auto& fp : parsed.files) {
@@ -250,6 +270,7 @@ ReviewReport review(const ReviewOptions& ro) {
     // in a child beside the before side (validate/review_parallel.h);
     // IDLESPEC_REVIEW_SERIAL=1 judges them one after the other.
     AfterSide after_side;
+    std::vector<std::string> ahead;
     const char* serial = std::getenv("IDLESPEC_REVIEW_SERIAL");
     if (!ro.validate.keep_temp && !(serial && std::string(serial) == "1") &&
         std::filesystem::is_regular_file(before, e2) &&
@@ -258,7 +279,6 @@ ReviewReport review(const ReviewOptions& ro) {
       oa.kernel_tree.clear();
       oa.source = after;
       const std::string before_text = slurp(before), after_text = slurp(after);
-      std::vector<std::string> ahead;
       for (const auto& c : comps) {
         const Component& comp = *find_component(c);
         if (ro.use_cache) {
@@ -271,7 +291,7 @@ ReviewReport review(const ReviewOptions& ro) {
         }
         ahead.push_back(c);
       }
-      after_side.start(oa, ahead);
+      if (!after_side.start(oa, ahead)) ahead.clear();
     }
     for (int side = 0; side < 2; ++side) {
       Options o = ro.validate;
@@ -305,12 +325,12 @@ ReviewReport review(const ReviewOptions& ro) {
           } else {
             if (!note.empty()) rr.cache_notes.push_back(note);
             bool refused = false;
-            if (side == 0 || !after_side.take(c, run, refused)) {
-              o.components = {c};
-              Report r = validate(o);
-              if (!r.parts.empty()) run.part = r.parts.front();
-              run.notes = r.notes;
-              refused = r.parts.size() != 1;
+            const bool beside = side == 1 && after_side.take(c, run, refused);
+            // Judged beside the before side, a run that did not reach every
+            // verdict (the two shared the machine) is judged again alone.
+            if (!beside || (!refused && !all_judged(run.part))) {
+              if (beside) again.push_back(path + " (" + c + ") " + side_name);
+              run = judge_alone(o, c, refused);
             }
             if (refused) {  // validate refused (a usage error): nothing kept
               into.notes.insert(into.notes.end(), run.notes.begin(), run.notes.end());
@@ -333,7 +353,35 @@ ReviewReport review(const ReviewOptions& ro) {
             into.notes.push_back(n);
       }
     }
+    // The before side of a component judged beside the after side (the
+    // child is done by now): judged again alone where it did not reach
+    // every verdict.
+    for (const auto& c : ahead)
+      for (auto& part : rr.before.parts) {
+        if (part.file != path || part.component != c || all_judged(part)) continue;
+        Options o = ro.validate;
+        o.kernel_tree.clear();
+        o.source = before;
+        bool refused = false;
+        CachedRun run = judge_alone(o, c, refused);
+        if (refused) break;
+        again.push_back(path + " (" + c + ") before the patch");
+        run.part.file = path;
+        for (auto& v : run.part.clauses) v.file = path;
+        part = run.part;
+        for (const auto& n : run.notes)
+          if (std::find(rr.before.notes.begin(), rr.before.notes.end(), n) == rr.before.notes.end())
+            rr.before.notes.push_back(n);
+        if (ro.use_cache && !cache_dir.empty())
+          cache_store(cache_dir, judged_text(o, *find_component(c), path, slurp(before)),
+                      with_root(run, applied.before_root, kRootPlaceholder));
+        break;
+      }
   }
+  for (const auto& a : again)
+    rr.cache_notes.push_back(a +
+                             ": judged again alone (judged beside the other side, it did not "
+                             "reach every verdict)");
   for (Report* r : {&rr.before, &rr.after}) {
     r->judged_subject = ro.validate.subject;
     r->clauses.clear();

@@ -21,7 +21,13 @@
 // writable by no one else, and must parse completely with a matching
 // version, key and payload checksum; any other entry is ignored with a note.
 // Only verdicts a rerun would give again are stored: no error, unknown or
-// escape, no build error, nothing interrupted.
+// escape, no build error, nothing interrupted. The directory is bounded in
+// age and size (cache_prune()).
+//
+// The same judged text decides what review judges at all: a component
+// whose judged text the patch leaves as it was, or changes only in its
+// line numbers where no code reads them (same_but_lines()), cannot change
+// its verdicts and is not judged.
 #pragma once
 
 #include <cstdint>
