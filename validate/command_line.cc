@@ -459,7 +459,10 @@ docs/review.md.
   --cache-dir DIR        the verdict cache (default verdicts/ in $IDLESPEC_CACHE_DIR,
                          else $XDG_CACHE_HOME/idlespec, else ~/.cache/idlespec): a
                          side whose judged text is unchanged reuses its verdicts
-  --no-cache             judge every component on both sides afresh (no cache)
+  --no-cache             judge afresh, neither reading nor writing the cache
+  --judge-unchanged      also judge the components whose judged text the patch leaves
+                         as it was (by default they are not judged: their verdicts
+                         cannot change)
   and validate's --budget, --scan, --targets, --seed, --subject, --allow-unknown,
   --inputs, --fuzz, --fuzz-cc, --cases, --memory, --disk-quota,
   --no-sanitizers, --no-sandbox, --cc, --harness-dir (older name: --validate-dir), --keep-temp.
@@ -481,7 +484,7 @@ int review_main(const std::vector<std::string>& args, const std::string& harness
   // A series' own options (validate/series.h); the rest are validate's.
   std::vector<std::string> rest;
   std::string against, reply, cache_dir;
-  bool use_cache = true;
+  bool use_cache = true, judge_unchanged = false;
   for (size_t i = 0; i < args.size(); ++i) {
     if ((args[i] == "--against" || args[i] == "--reply" || args[i] == "--cache-dir") &&
         i + 1 < args.size()) {
@@ -491,6 +494,8 @@ int review_main(const std::vector<std::string>& args, const std::string& harness
       into = args[++i];
     } else if (args[i] == "--no-cache") {
       use_cache = false;
+    } else if (args[i] == "--judge-unchanged") {
+      judge_unchanged = true;
     } else {
       rest.push_back(args[i]);
     }
@@ -529,6 +534,7 @@ int review_main(const std::vector<std::string>& args, const std::string& harness
   ro.kernel_tree = p.opt.kernel_tree;
   ro.validate = p.opt;
   ro.cache_dir = cache_dir, ro.use_cache = use_cache;
+  ro.judge_unchanged = judge_unchanged;
   ReviewReport rr = review(ro);
   if (!rr.error.empty() && rr.before.parts.empty() && rr.after.parts.empty()) {
     std::cerr << prog << ": " << rr.patch << ": " << rr.error << "\n";

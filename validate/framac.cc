@@ -585,6 +585,69 @@ WpResult run_wp(const Options& opt, const std::string& dir, const std::string& e
   return r;
 }
 
+namespace {
+
+// What a unit reads of a target: the text with its annotations
+// neutralised, the extraction the unit is built from, and its -D flags (one
+// per found function asked for, and the layout's).
+struct UnitText {
+  AnalysisText neutral;
+  Target analysed;
+  Extraction ex;
+  std::vector<std::string> defs;
+};
+
+UnitText unit_text(const Unit& unit, const Target& target) {
+  const Unit* u = &unit;
+  UnitText ut;
+  ut.neutral = analysis_text(target.text);
+  ut.analysed = target;
+  ut.analysed.text = ut.neutral.text;
+  const Target& analysed = ut.analysed;
+  std::vector<std::string> names = target.functions;
+  auto listed = [](const std::vector<std::string>& list, const std::string& n) {
+    return std::find(list.begin(), list.end(), n) != list.end();
+  };
+  if (!u->functions.empty())
+    names.erase(std::remove_if(names.begin(), names.end(),
+                               [&](const std::string& n) {
+                                 return !listed(u->functions, n) && !listed(u->eva_also, n);
+                               }),
+                names.end());
+  ut.ex = u->extraction ? u->extraction(analysed) : extract(analysed.text, names, analysed.path);
+  if (u->prepare) u->prepare(analysed, ut.ex);
+  for (const auto& [fn, d] : u->defines)
+    for (const auto& f : ut.ex.functions)
+      if (f.name == fn && f.found &&
+          std::find(target.functions.begin(), target.functions.end(), fn) != target.functions.end())
+        ut.defs.push_back(d);
+  if (u->layout_defines)
+    for (const auto& d : u->layout_defines(ut.ex)) ut.defs.push_back(d);
+  return ut;
+}
+
+// The -D flags' names a text may not name: this run's (`defs`) and every
+// one any unit passes for a found function, not only this run's.
+std::vector<std::string> define_names(const std::vector<std::string>& defs) {
+  std::vector<std::string> names;
+  auto define_name = [](std::string d) {
+    if (d.rfind("-D", 0) == 0) d = d.substr(2);
+    return d.substr(0, d.find('='));
+  };
+  for (const auto& d : defs) names.push_back(define_name(d));
+  for (const auto& unit : units())
+    for (const auto& [fn, d] : unit.defines) names.push_back(define_name(d));
+  return names;
+}
+
+}  // namespace
+
+std::vector<std::string> framac_define_names(const std::string& component, const Target& target) {
+  const Unit* u = find_unit(component);
+  return define_names(u && target.candidate.empty() ? unit_text(*u, target).defs
+                                                    : std::vector<std::string>{});
+}
+
 void framac_pass(const Options& opt, const Component& component, const Target& target, Part& part) {
   const Unit* u = find_unit(component.name);
   if (!u || !target.candidate.empty()) return;
@@ -632,41 +695,12 @@ void framac_pass(const Options& opt, const Component& component, const Target& t
   // The text Frama-C reads: the file's annotations neutralised, its
   // macros #undef'd before the driver; a file that names the analyser's
   // identifiers or tests for the analysis is not proven (framac_text.h).
-  const AnalysisText neutral = analysis_text(target.text);
-  Target analysed = target;
-  analysed.text = neutral.text;
-  std::vector<std::string> names = target.functions;
-  auto listed = [](const std::vector<std::string>& list, const std::string& n) {
-    return std::find(list.begin(), list.end(), n) != list.end();
-  };
-  if (!u->functions.empty())
-    names.erase(std::remove_if(names.begin(), names.end(),
-                               [&](const std::string& n) {
-                                 return !listed(u->functions, n) && !listed(u->eva_also, n);
-                               }),
-                names.end());
-  Extraction ex =
-      u->extraction ? u->extraction(analysed) : extract(analysed.text, names, analysed.path);
-  if (u->prepare) u->prepare(analysed, ex);
-  std::vector<std::string> defs;
-  for (const auto& [fn, d] : u->defines)
-    for (const auto& f : ex.functions)
-      if (f.name == fn && f.found &&
-          std::find(target.functions.begin(), target.functions.end(), fn) != target.functions.end())
-        defs.push_back(d);
-  if (u->layout_defines)
-    for (const auto& d : u->layout_defines(ex)) defs.push_back(d);
-  // The -D flags' names (every one any unit may pass, not only this run's):
-  // a text that names one tests for the analysis.
-  std::vector<std::string> unit_defines;
-  auto define_name = [](std::string d) {
-    if (d.rfind("-D", 0) == 0) d = d.substr(2);
-    return d.substr(0, d.find('='));
-  };
-  for (const auto& d : defs) unit_defines.push_back(define_name(d));
-  for (const auto& unit : units())
-    for (const auto& [fn, d] : unit.defines) unit_defines.push_back(define_name(d));
-  std::vector<std::string> refusals = analysis_text(target.text, unit_defines).refusals;
+  UnitText ut = unit_text(*u, target);
+  const AnalysisText& neutral = ut.neutral;
+  const Target& analysed = ut.analysed;
+  Extraction& ex = ut.ex;
+  const std::vector<std::string>& defs = ut.defs;
+  std::vector<std::string> refusals = analysis_text(target.text, define_names(ut.defs)).refusals;
   for (const auto& r : analysis_text(ex.code, {}, true).refusals)
     refusals.push_back("the extraction's " + r);
   if (!refusals.empty()) {

@@ -116,6 +116,13 @@ std::string framac_host_mismatch();
 void framac_pass(const Options& options, const Component& component, const Target& target,
                  Part& part);
 
+// The names of the -D flags a text is refused for naming (it would test for
+// the analysis): those `component`'s unit is given on `target` (one per
+// found function, and its layout's) and every unit's per-function ones.
+// framac_pass refuses by this list; review's verdict cache keys on what it
+// refuses (validate/verdict_cache.h).
+std::vector<std::string> framac_define_names(const std::string& component, const Target& target);
+
 // Whether the component has a Frama-C unit, and the clauses it covers.
 std::vector<std::string> framac_clauses(const std::string& component);
 

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <iostream>
 #include <map>
@@ -13,6 +14,7 @@
 #include "impl/text.h"
 #include "sandbox/process.h"
 #include "validate/component.h"
+#include "validate/review_parallel.h"
 #include "validate/targets.h"
 #include "validate/validate.h"
 #include "validate/verdict_cache.h"
@@ -36,6 +38,25 @@ std::vector<std::string> components_in(const std::string& path) {
 }
 
 std::string key(const ClauseVerdict& v) { return v.component + " " + v.id + " " + v.function; }
+
+// Whether every verdict of a part was reached (none is error or unknown).
+bool all_judged(const Part& part) {
+  return std::none_of(part.clauses.begin(), part.clauses.end(), [](const ClauseVerdict& v) {
+    return v.status == "error" || v.status == "unknown";
+  });
+}
+
+// Component `c` judged on `o`'s source: its part and notes; `refused` when
+// validate refused it (its notes in run.notes).
+CachedRun judge_alone(Options o, const std::string& c, bool& refused) {
+  o.components = {c};
+  const Report r = validate(o);
+  CachedRun run;
+  if (!r.parts.empty()) run.part = r.parts.front();
+  run.notes = r.notes;
+  refused = r.parts.size() != 1;
+  return run;
+}
 
 // A clause that fails before and after the patch: the inputs that held
 // before and fail after (newly failing: one counterexample kept), those
@@ -185,6 +206,7 @@ ReviewReport review(const ReviewOptions& ro) {
   const std::string cache_dir = !ro.use_cache           ? ""
                                 : !ro.cache_dir.empty() ? ro.cache_dir
                                                         : default_cache_dir();
+  std::vector<std::string> again;  // sides judged again alone
   rr.before.subject = applied.before_root;
   rr.after.subject = applied.after_root;
   for (const auto& fp : parsed.files) {
@@ -216,12 +238,61 @@ ReviewReport review(const ReviewOptions& ro) {
                                          std::find(want.begin(), want.end(), c) == want.end());
                                }),
                 comps.end());
+    // A component whose judged text the patch leaves as it was, or only
+    // moves, cannot change its verdicts: not judged, unless asked for.
+    std::error_code e3;
+    const bool both = fp.old_path != "/dev/null" && fp.new_path != "/dev/null" &&
+                      std::filesystem::is_regular_file(before, e3) &&
+                      std::filesystem::is_regular_file(after, e3);
+    if (!ro.judge_unchanged && both) {
+      const std::string before_text = slurp(before), after_text = slurp(after);
+      comps.erase(
+          std::remove_if(
+              comps.begin(), comps.end(),
+              [&](const std::string& c) {
+                if (!same_but_lines(ro.validate, *find_component(c), path, before_text, after_text))
+                  return false;
+                rr.reused.push_back(path + " (" + c +
+                                    "): not judged: the patch changes nothing its checks read "
+                                    "(at most where it sits in the file), so its verdicts "
+                                    "cannot change (--judge-unchanged judges it)");
+                return true;
+              }),
+          comps.end());
+    }
     if (comps.empty()) continue;
     // A component whose judged text is the same on both sides runs once;
     // a side found in the cache does not run (validate/verdict_cache.h).
     // --no-cache (and --keep-temp, whose directories are each run's) runs
     // every component on both sides.
     std::map<std::string, std::pair<std::string, CachedRun>> before_runs;  // component -> key, run
+    // The after side of every component that runs on both sides is judged
+    // in a child beside the before side (validate/review_parallel.h);
+    // IDLESPEC_REVIEW_SERIAL=1 judges them one after the other.
+    AfterSide after_side;
+    std::vector<std::string> ahead;
+    const char* serial = std::getenv("IDLESPEC_REVIEW_SERIAL");
+    if (!ro.validate.keep_temp && !(serial && std::string(serial) == "1") &&
+        std::filesystem::is_regular_file(before, e2) &&
+        std::filesystem::is_regular_file(after, e2)) {
+      Options oa = ro.validate;
+      oa.kernel_tree.clear();
+      oa.source = after;
+      const std::string before_text = slurp(before), after_text = slurp(after);
+      for (const auto& c : comps) {
+        const Component& comp = *find_component(c);
+        if (ro.use_cache) {
+          const std::string ka = judged_text(oa, comp, path, after_text);
+          CachedRun cached;
+          std::string ignored;
+          if (ka == judged_text(oa, comp, path, before_text) ||
+              (!cache_dir.empty() && cache_load(cache_dir, ka, comp, cached, ignored)))
+            continue;  // the after side is the before side's, or cached
+        }
+        ahead.push_back(c);
+      }
+      if (!after_side.start(oa, ahead)) ahead.clear();
+    }
     for (int side = 0; side < 2; ++side) {
       Options o = ro.validate;
       o.kernel_tree.clear();
@@ -253,12 +324,16 @@ ReviewReport review(const ReviewOptions& ro) {
             rr.reused.push_back(path + " (" + c + ") " + side_name + ": reused from the cache");
           } else {
             if (!note.empty()) rr.cache_notes.push_back(note);
-            o.components = {c};
-            Report r = validate(o);
-            if (!r.parts.empty()) run.part = r.parts.front();
-            run.notes = r.notes;
-            if (r.parts.size() != 1) {  // validate refused (a usage error): nothing kept
-              into.notes.insert(into.notes.end(), r.notes.begin(), r.notes.end());
+            bool refused = false;
+            const bool beside = side == 1 && after_side.take(c, run, refused);
+            // Judged beside the before side, a run that did not reach every
+            // verdict (the two shared the machine) is judged again alone.
+            if (!beside || (!refused && !all_judged(run.part))) {
+              if (beside) again.push_back(path + " (" + c + ") " + side_name);
+              run = judge_alone(o, c, refused);
+            }
+            if (refused) {  // validate refused (a usage error): nothing kept
+              into.notes.insert(into.notes.end(), run.notes.begin(), run.notes.end());
               continue;
             }
             if (keyed && !cache_dir.empty())
@@ -278,7 +353,35 @@ ReviewReport review(const ReviewOptions& ro) {
             into.notes.push_back(n);
       }
     }
+    // The before side of a component judged beside the after side (the
+    // child is done by now): judged again alone where it did not reach
+    // every verdict.
+    for (const auto& c : ahead)
+      for (auto& part : rr.before.parts) {
+        if (part.file != path || part.component != c || all_judged(part)) continue;
+        Options o = ro.validate;
+        o.kernel_tree.clear();
+        o.source = before;
+        bool refused = false;
+        CachedRun run = judge_alone(o, c, refused);
+        if (refused) break;
+        again.push_back(path + " (" + c + ") before the patch");
+        run.part.file = path;
+        for (auto& v : run.part.clauses) v.file = path;
+        part = run.part;
+        for (const auto& n : run.notes)
+          if (std::find(rr.before.notes.begin(), rr.before.notes.end(), n) == rr.before.notes.end())
+            rr.before.notes.push_back(n);
+        if (ro.use_cache && !cache_dir.empty())
+          cache_store(cache_dir, judged_text(o, *find_component(c), path, slurp(before)),
+                      with_root(run, applied.before_root, kRootPlaceholder));
+        break;
+      }
   }
+  for (const auto& a : again)
+    rr.cache_notes.push_back(a +
+                             ": judged again alone (judged beside the other side, it did not "
+                             "reach every verdict)");
   for (Report* r : {&rr.before, &rr.after}) {
     r->judged_subject = ro.validate.subject;
     r->clauses.clear();

@@ -251,6 +251,11 @@ struct ReviewOptions {
   // default_cache_dir()), --no-cache.
   std::string cache_dir;
   bool use_cache = true;
+  // A component whose judged text the patch leaves as it was (or only moves,
+  // validate/verdict_cache.h: same_but_lines()) cannot change its verdicts:
+  // false (review's command line) leaves it unjudged, with a note; true
+  // (--judge-unchanged, a series' patches) judges it once for both sides.
+  bool judge_unchanged = true;
 };
 
 struct ClauseChange {

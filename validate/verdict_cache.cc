@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -15,6 +16,7 @@
 #include <sstream>
 
 #include "validate/boundaries.h"
+#include "validate/framac.h"
 #include "validate/framac_text.h"
 #include "validate/targets.h"
 
@@ -47,6 +49,25 @@ std::string read_all(const std::string& path) {
   for (size_t n; (n = std::fread(buf, 1, sizeof buf, f)) > 0;) out.append(buf, n);
   std::fclose(f);
   return out;
+}
+
+// Whether `text` has one of `names` as a whole identifier.
+bool names_any(const std::string& text, const std::set<std::string>& names) {
+  auto ident = [](char ch) { return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_'; };
+  for (size_t i = 0; i < text.size();) {
+    if (!ident(text[i]) || std::isdigit(static_cast<unsigned char>(text[i]))) {
+      // skip a number or punctuation as a whole
+      const bool num = std::isdigit(static_cast<unsigned char>(text[i]));
+      ++i;
+      while (num && i < text.size() && ident(text[i])) ++i;
+      continue;
+    }
+    size_t e = i;
+    while (e < text.size() && ident(text[e])) ++e;
+    if (names.count(text.substr(i, e - i))) return true;
+    i = e;
+  }
+  return false;
 }
 
 // What a program on PATH is: its resolved path, size and modification time.
@@ -92,26 +113,6 @@ std::string self_identity(const std::string& harness_dir) {
   }
   cached_dir = harness_dir, cached = id;
   return id;
-}
-
-// The -D flags only a Frama-C unit is given, by name (framac.cc, the
-// governor's era and teo's layout): a text naming one is refused.
-const std::vector<std::string>& unit_define_names() {
-  static const std::vector<std::string> names = [] {
-    std::vector<std::string> n = {
-        "IC_LOCK_APART",         "MENU_NEXT_TIMER_US",       "MENU_SELECT_STOP_TICK",
-        "HAVE_TYPICAL_INTERVAL", "TEO_HAVE_RECENT",          "TEO_HAVE_TICK_HITS",
-        "TEO_HAVE_TOTAL_TICK",   "TEO_HAVE_TICK_INTERCEPTS", "TEO_HAVE_SHORT_IDLES",
-        "TEO_HAVE_TICK_WAKEUP",  "TEO_HAVE_TIME_SPAN",       "TEO_HAVE_UTIL_THRESHOLD"};
-    for (const auto& c : components())
-      for (std::string f : c.functions) {
-        for (auto& ch : f) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
-        n.push_back("HAVE_" + f);
-      }
-    n.push_back("HAVE_MENU_REFLECT");
-    return n;
-  }();
-  return names;
 }
 
 // --- the entry's payload: length-prefixed strings, read strictly ----------
@@ -315,8 +316,46 @@ std::string default_cache_dir() {
   return dir.empty() ? "" : dir + "/verdicts";
 }
 
-std::string judged_text(const Options& o, const Component& c, const std::string& display,
-                        const std::string& text) {
+namespace {
+
+// " (line N)" in an extractor's prelude entry or note, N as "#".
+std::string unnumbered_where(std::string s) {
+  for (size_t at = s.find("(line "); at != std::string::npos; at = s.find("(line ", at + 1)) {
+    size_t e = at + 6;
+    while (e < s.size() && s[e] >= '0' && s[e] <= '9') ++e;
+    if (e > at + 6 && e < s.size() && s[e] == ')') s.replace(at + 6, e - at - 6, "#");
+  }
+  return s;
+}
+
+// The code with the number of every #line directive as "#": a physical line
+// "#line N ..." that does not continue the line before it (a backslash
+// there would make it part of a string or a directive).
+std::string unnumbered_code(const std::string& code) {
+  std::string out;
+  size_t at = 0;
+  bool continued = false;
+  while (at < code.size()) {
+    size_t end = code.find('\n', at);
+    if (end == std::string::npos) end = code.size();
+    std::string line = code.substr(at, end - at);
+    if (!continued && line.rfind("#line ", 0) == 0) {
+      size_t e = 6;
+      while (e < line.size() && line[e] >= '0' && line[e] <= '9') ++e;
+      if (e > 6) line.replace(6, e - 6, "#");
+    }
+    continued = !line.empty() && line.back() == '\\';
+    out += line;
+    if (end < code.size()) out += '\n';
+    at = end + 1;
+  }
+  return out;
+}
+
+// The judged text; `numbered` false: every line number in it as "#" (where
+// the file's items sit, not what they say).
+std::string key_text(const Options& o, const Component& c, const std::string& display,
+                     const std::string& text, bool numbered) {
   std::ostringstream k;
   k << kMagic << self_identity(o.harness_dir);
   // The options that change a verdict or what a report says.
@@ -347,14 +386,20 @@ std::string judged_text(const Options& o, const Component& c, const std::string&
   std::vector<std::string> names = c.functions;
   for (const char* extra : {"menu_reflect", "get_typical_interval"}) names.push_back(extra);
   const Extraction ex = extract(text, names, display);
-  k << "extraction " << ex.code.size() << "\n" << ex.code << "\n";
+  const std::string code = numbered ? ex.code : unnumbered_code(ex.code);
+  k << "extraction " << code.size() << "\n" << code << "\n";
   for (const auto& f : ex.functions)
-    k << "found " << f.name << " " << f.found << " " << f.first_line << " " << f.last_line << "\n";
-  for (const auto& p : ex.prelude) k << "prelude " << p << "\n";
-  for (const auto& n : ex.notes) k << "extract-note " << n << "\n";
+    k << "found " << f.name << " " << f.found << " "
+      << (numbered ? std::to_string(f.first_line) + " " + std::to_string(f.last_line) : "# #")
+      << "\n";
+  for (const auto& p : ex.prelude) k << "prelude " << (numbered ? p : unnumbered_where(p)) << "\n";
+  for (const auto& n : ex.notes)
+    k << "extract-note " << (numbered ? n : unnumbered_where(n)) << "\n";
   // What they read of the whole file.
   k << "braces " << unbalanced_brace(text) << "\nconflicts " << conflict_markers(text) << "\n";
-  const AnalysisText at = analysis_text(text, unit_define_names());
+  // (framac_pass refuses by the same list of -D names.)
+  const AnalysisText at = analysis_text(
+      text, framac_define_names(c.name, Target{display, display, text, c.functions, {}, {}}));
   k << "annotations " << at.annotations << "\n";
   for (const auto& r : at.refusals) k << "refusal " << r << "\n";
   for (const auto& m : at.macros) k << "macro " << m << "\n";
@@ -365,10 +410,78 @@ std::string judged_text(const Options& o, const Component& c, const std::string&
     const size_t first = line.find_first_not_of(" \t");
     if ((first != std::string::npos && line[first] == '#') ||
         line.find("DEFINE_PER_CPU") != std::string::npos)
-      k << "line " << n << " " << line << "\n";
+      k << "line " << (numbered ? std::to_string(n) : "#") << " " << line << "\n";
   }
   return k.str();
 }
+
+// The names the harness directory's macros read __LINE__ through: those
+// #defined with __LINE__ in their body (kernel.h's WARN_ON(), idle_env.h's
+// line-tagged steps), and those #defined through one of them.
+const std::set<std::string>& line_reading_macros(const std::string& harness_dir) {
+  static std::string cached_dir;
+  static std::set<std::string> cached;
+  if (cached_dir == harness_dir && !cached.empty()) return cached;
+  std::vector<std::pair<std::string, std::string>> defines;  // name -> body
+  std::error_code ec;
+  if (!harness_dir.empty())
+    for (auto it = std::filesystem::recursive_directory_iterator(harness_dir, ec);
+         !ec && it != std::filesystem::recursive_directory_iterator(); it.increment(ec)) {
+      if (!it->is_regular_file(ec)) continue;
+      std::istringstream is(read_all(it->path().string()));
+      std::string logical;
+      for (std::string line; std::getline(is, line);) {
+        const bool more = !line.empty() && line.back() == '\\';
+        logical += more ? line.substr(0, line.size() - 1) : line;
+        if (more) continue;
+        const size_t h = logical.find_first_not_of(" \t");
+        if (h != std::string::npos && logical[h] == '#') {
+          std::istringstream ls(logical.substr(h + 1));
+          std::string word, name;
+          if (ls >> word && word == "define" && ls >> name) {
+            const size_t paren = name.find('(');
+            if (paren != std::string::npos) name.resize(paren);
+            std::string body;
+            std::getline(ls, body);
+            defines.push_back({name, body});
+          }
+        }
+        logical.clear();
+      }
+    }
+  std::set<std::string> names = {"__LINE__"};
+  for (bool grew = true; grew;) {
+    grew = false;
+    for (const auto& [name, body] : defines)
+      if (!names.count(name) && names_any(body, names)) grew = names.insert(name).second || grew;
+  }
+  cached_dir = harness_dir, cached = names;
+  return cached;
+}
+
+}  // namespace
+
+std::string judged_text(const Options& o, const Component& c, const std::string& display,
+                        const std::string& text) {
+  return key_text(o, c, display, text, true);
+}
+
+bool same_but_lines(const Options& o, const Component& c, const std::string& display,
+                    const std::string& a, const std::string& b) {
+  if (key_text(o, c, display, a, false) != key_text(o, c, display, b, false)) return false;
+  if (judged_text(o, c, display, a) == judged_text(o, c, display, b)) return true;
+  // Moved: the same only if no code the checks build reads its line numbers.
+  const std::set<std::string>& readers = line_reading_macros(o.harness_dir);
+  std::vector<std::string> names = c.functions;
+  for (const char* extra : {"menu_reflect", "get_typical_interval"}) names.push_back(extra);
+  for (const std::string* side : {&a, &b})
+    if (names_any(extract(*side, names, display).code, readers)) return false;
+  return true;
+}
+
+std::string run_text(const CachedRun& run) { return write_run(run); }
+
+bool run_from_text(const std::string& text, CachedRun& run) { return read_run(text, run); }
 
 bool reusable(const CachedRun& run) {
   const Part& p = run.part;
@@ -440,12 +553,75 @@ bool cache_load(const std::string& dir, const std::string& key, const Component&
     have.insert({v.id, v.function});
   }
   if (run.part.component != c.name) return note += "verdicts of another component", false;
+  // Every clause of a function the run found (a file without POWER8's
+  // power7_idle_insn() has no verdict on it, as validate gives none).
+  std::set<std::string> found;
+  for (const auto& f : run.part.functions)
+    if (f.found) found.insert(f.name);
   for (const auto& [id, fn] : c.clauses)
-    if (!have.count({id, fn})) return note += "no verdict for " + id, false;
+    if (found.count(fn) && !have.count({id, fn})) return note += "no verdict for " + id, false;
   if (!reusable(run)) return note += "verdicts that are not reused", false;
   note.clear();
   out = std::move(run);
+  utimensat(AT_FDCWD, path.c_str(), nullptr, AT_SYMLINK_NOFOLLOW);  // used now: pruned last
   return true;
+}
+
+CacheBounds cache_bounds() {
+  CacheBounds b;
+  auto number = [](const char* env, double fallback) {
+    const char* v = std::getenv(env);
+    if (!v || !*v) return fallback;
+    char* end = nullptr;
+    const double n = std::strtod(v, &end);
+    return *end || !(n >= 0) ? fallback : n;
+  };
+  b.max_bytes = static_cast<uint64_t>(number("IDLESPEC_VERDICT_CACHE_MB", 256) * (1u << 20));
+  b.max_age_seconds = number("IDLESPEC_VERDICT_CACHE_DAYS", 30) * 86400;
+  return b;
+}
+
+size_t cache_prune(const std::string& dir, const CacheBounds& bounds) {
+  if (!check_dir(dir).empty()) return 0;
+  struct Entry {
+    std::string path;
+    time_t mtime;
+    uint64_t bytes;
+  };
+  std::vector<Entry> entries;
+  size_t removed = 0;
+  const time_t now = time(nullptr);
+  std::error_code ec;
+  for (auto it = std::filesystem::directory_iterator(dir, ec);
+       !ec && it != std::filesystem::directory_iterator(); it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    const bool entry = name.size() > 9 && name.compare(name.size() - 9, 9, ".verdicts") == 0;
+    const bool tmp = name.rfind(".tmp-", 0) == 0;
+    if (!entry && !tmp) continue;
+    struct stat st {};
+    if (lstat(it->path().c_str(), &st) != 0 || !S_ISREG(st.st_mode) || st.st_uid != geteuid())
+      continue;
+    const double age = difftime(now, st.st_mtime);
+    // A temporary file an interrupted store left (an hour is far beyond a
+    // store's time), or an entry unused for longer than the bound.
+    if ((tmp && age > 3600) || (entry && age > bounds.max_age_seconds)) {
+      if (unlink(it->path().c_str()) == 0) ++removed;
+      continue;
+    }
+    if (entry)
+      entries.push_back({it->path().string(), st.st_mtime, static_cast<uint64_t>(st.st_size)});
+  }
+  uint64_t total = 0;
+  for (const auto& e : entries) total += e.bytes;
+  // The least recently used first (a load renews an entry's time).
+  std::sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) {
+    return a.mtime != b.mtime ? a.mtime < b.mtime : a.path < b.path;
+  });
+  for (const auto& e : entries) {
+    if (total <= bounds.max_bytes) break;
+    if (unlink(e.path.c_str()) == 0) ++removed, total -= e.bytes;
+  }
+  return removed;
 }
 
 std::string cache_store(const std::string& dir, const std::string& key, const CachedRun& run) {
@@ -478,6 +654,7 @@ std::string cache_store(const std::string& dir, const std::string& key, const Ca
     unlink(tmp.c_str());
     return "cannot write in the cache directory " + dir;
   }
+  cache_prune(dir, cache_bounds());  // bounded after every store
   return "";
 }
 

@@ -16,7 +16,7 @@ std::string render_review_text(const ReviewReport& rr) {
   if (!rr.subject.empty()) o << "\n  \"" << rr.subject << "\"";
   o << "\n";
   for (const auto& t : rr.touched) o << "  touches " << t << "\n";
-  if (rr.before.clauses.empty() && rr.after.clauses.empty())
+  if (rr.before.clauses.empty() && rr.after.clauses.empty() && rr.reused.empty())
     o << "  the patch touches no file with a function validate checks\n";
   size_t unchanged = 0;
   std::map<std::string, size_t> still;

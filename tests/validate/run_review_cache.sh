@@ -15,6 +15,20 @@
 #     each ignored with a note: the failed clause stays failed. Witness:
 #     with cache_load()'s key comparison removed, the planted entry turns
 #     BUSY-7's "held -> failed" into no change and this script fails.
+#   - review judges what the patch changes (validate/verdict_cache.h,
+#     same_but_lines()): a component whose judged text the patch leaves as
+#     it was, or only moves (lines added above it), is not judged and says
+#     so; one whose code reads its line numbers (WARN_ON(), __LINE__) is
+#     judged when it moves; a patch to a helper the modelled function calls
+#     is judged, its after side never served from the cache. Witnesses: with
+#     same_but_lines()'s check of the line readers removed, the WARN_ON and
+#     __LINE__ texts are left unjudged and this script fails; with the
+#     extraction left out of the key, the helper's patch is left unjudged.
+#   - the after side judged beside the before side gives the report of the
+#     two judged one after the other (IDLESPEC_REVIEW_SERIAL=1);
+#   - the cache is pruned: an entry unused for longer than the age bound
+#     and a stale temporary file go; under IDLESPEC_VERDICT_CACHE_MB=0
+#     nothing is kept.
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 CLAUSES=""
@@ -70,6 +84,15 @@ assert len(r) == int(sys.argv[2]) and all(sys.argv[3] in x for x in r), r
 PY
 }
 
+# no_parts NAME: neither side of the report judged a component.
+no_parts() {
+  python3 - "$SCRATCH/$1.out" <<'PY' || fail "$1: a component was judged"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert not d["before"]["parts"] and not d["after"]["parts"], (d["before"]["parts"], d["after"]["parts"])
+PY
+}
+
 FAITHFUL="$HERE/busy_delay_faithful.c"
 LEGACY="$HERE/busy_delay_legacy.c"
 mkdir -p "$SCRATCH/tree/$(dirname $P)"
@@ -109,7 +132,11 @@ cat "$FAITHFUL" "$SCRATCH/tail.c" >"$SCRATCH/tailed.c"
 patch_of "$SCRATCH/tail.patch" "$FAITHFUL" "$SCRATCH/tailed.c" "powerpc/rtas: a trailing comment"
 rev tail "$SCRATCH/tail.patch" "$SCRATCH/tree" --cache-dir "$SCRATCH/c3" --json
 expect_rc tail 0
-reused tail 1 "after the patch: reused from the before side"
+reused tail 1 "$P (busy_delay): not judged: the patch changes nothing its checks read"
+no_parts tail
+rev tail_all "$SCRATCH/tail.patch" "$SCRATCH/tree" --cache-dir "$SCRATCH/c3" --json --judge-unchanged
+expect_rc tail_all 0
+reused tail_all 1 "after the patch: reused from the before side"
 
 # cpuidle-pseries.c: a patch to the CEDE(0) fix-up's message reruns states
 # alone; xcede's judged text (the XCEDE parser) is the same on both sides.
@@ -126,7 +153,63 @@ cp "$SCRATCH/pseries.c" "$SCRATCH/ptree/drivers/cpuidle/cpuidle-pseries.c"
 run pseries review "$SCRATCH/pseries.patch" --kernel-tree "$SCRATCH/ptree" --budget "$BUDGET" \
   --inputs generated --cache-dir "$SCRATCH/c4" --json
 expect_rc pseries 0
-reused pseries 1 "drivers/cpuidle/cpuidle-pseries.c (xcede) after the patch: reused from the before side"
+reused pseries 1 "drivers/cpuidle/cpuidle-pseries.c (xcede): not judged"
+python3 - "$SCRATCH/pseries.out" <<'PY' || fail "pseries: states is not judged on both sides"
+import json, sys
+d = json.load(open(sys.argv[1]))
+for side in ("before", "after"):
+    assert [p["component"] for p in d[side]["parts"]] == ["states"], d[side]["parts"]
+PY
+
+# --- a move alone is not judged, unless the code reads its line numbers -----
+# Three lines above every function: the component moves, nothing else.
+{ printf '/*\n * moved\n */\n'; cat "$FAITHFUL"; } >"$SCRATCH/moved.c"
+patch_of "$SCRATCH/moved.patch" "$FAITHFUL" "$SCRATCH/moved.c" "powerpc/rtas: a comment on top"
+rev moved "$SCRATCH/moved.patch" "$SCRATCH/tree" --no-cache --json
+expect_rc moved 0
+reused moved 1 "$P (busy_delay): not judged"
+no_parts moved
+# The same move of texts whose code reads its line numbers: judged.
+for reader in 'WARN_ON(!status \&\& status);' '(void)__LINE__;'; do
+  v=$(printf '%s' "$reader" | tr -c 'A-Za-z' _ | cut -c1-10)
+  sed "0,/might_sleep();/s//might_sleep(); $reader/" "$FAITHFUL" >"$SCRATCH/$v.c"
+  cmp -s "$FAITHFUL" "$SCRATCH/$v.c" && fail "$v: the edit changed nothing"
+  { printf '/*\n * moved\n */\n'; cat "$SCRATCH/$v.c"; } >"$SCRATCH/${v}_moved.c"
+  mkdir -p "$SCRATCH/t_$v/$(dirname $P)"
+  cp "$SCRATCH/$v.c" "$SCRATCH/t_$v/$P"
+  patch_of "$SCRATCH/$v.patch" "$SCRATCH/$v.c" "$SCRATCH/${v}_moved.c" "moved: $v"
+  rev "moved_$v" "$SCRATCH/$v.patch" "$SCRATCH/t_$v" --no-cache --json
+  reused "moved_$v" 0 ""
+  python3 - "$SCRATCH/moved_$v.out" <<'PY' || fail "moved_$v: a text reading its lines moved and was not judged"
+import json, sys
+d = json.load(open(sys.argv[1]))
+for side in ("before", "after"):
+    assert [p["component"] for p in d[side]["parts"]] == ["busy_delay"], d[side]["parts"]
+PY
+done
+
+# --- a patch to a helper the modelled function calls ------------------------
+sed 's/return system_state >= SYSTEM_SCHEDULING;/return system_state > SYSTEM_SCHEDULING;/' \
+  "$FAITHFUL" >"$SCRATCH/helper.c"
+cmp -s "$FAITHFUL" "$SCRATCH/helper.c" && fail "helper: the edit changed nothing"
+patch_of "$SCRATCH/helper.patch" "$FAITHFUL" "$SCRATCH/helper.c" "powerpc/rtas: the scheduler test"
+cp -r "$SCRATCH/c1" "$SCRATCH/c5"
+rev helper "$SCRATCH/helper.patch" "$SCRATCH/tree" --cache-dir "$SCRATCH/c5" --json
+expect_text helper '"touched":["arch/powerpc/kernel/rtas.c: rtas_scheduler_up"]'
+reused helper 1 "$P (busy_delay) before the patch: reused from the cache"
+python3 - "$SCRATCH/helper.out" <<'PY' || fail "helper: the after side was not judged"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert [p["component"] for p in d["after"]["parts"]] == ["busy_delay"], d["after"]["parts"]
+assert any(p["runs"] for p in d["after"]["parts"]), "no run after the patch"
+PY
+
+# --- both sides at once, or one after the other: the same report -------------
+export IDLESPEC_REVIEW_SERIAL=1
+rev serial "$SCRATCH/comment.patch" "$SCRATCH/tree" --no-cache --json
+unset IDLESPEC_REVIEW_SERIAL
+expect_rc serial 0
+same_json nocache serial
 
 # --- a patch that changes a judged function is not served from the cache ----
 cp -r "$SCRATCH/c1" "$SCRATCH/c1.base"
@@ -182,5 +265,21 @@ expect_text planted "made for another text"
 grep -q "checksum\|malformed\|another text" "$SCRATCH/corrupt.out" || fail "corrupt: no note on why"
 grep -q "cannot be opened (a link" "$SCRATCH/link.out" || fail "link: no note on the link"
 expect_text open "writable by others"
+
+# --- pruning ---------------------------------------------------------------------
+some_entry=$(find "$SCRATCH/c1" -name '*.verdicts' | head -1)
+cp "$some_entry" "$SCRATCH/c1/0000000000000000old.verdicts"
+touch -d '40 days ago' "$SCRATCH/c1/0000000000000000old.verdicts"
+: >"$SCRATCH/c1/.tmp-stale" && touch -d '2 hours ago' "$SCRATCH/c1/.tmp-stale"
+chmod 0600 "$SCRATCH/c1/0000000000000000old.verdicts" "$SCRATCH/c1/.tmp-stale"
+rev prune "$SCRATCH/helper.patch" "$SCRATCH/tree" --cache-dir "$SCRATCH/c1" --json
+[ -e "$SCRATCH/c1/0000000000000000old.verdicts" ] && fail "prune: an entry 40 days unused was kept"
+[ -e "$SCRATCH/c1/.tmp-stale" ] && fail "prune: a stale temporary file was kept"
+[ "$(find "$SCRATCH/c1" -name '*.verdicts' | wc -l)" -ge 3 ] || fail "prune: recent entries went too"
+export IDLESPEC_VERDICT_CACHE_MB=0
+rev prune0 "$SCRATCH/comment.patch" "$SCRATCH/tree" --cache-dir "$SCRATCH/c6" --json
+unset IDLESPEC_VERDICT_CACHE_MB
+expect_rc prune0 0
+[ "$(find "$SCRATCH/c6" -name '*.verdicts' | wc -l)" = 0 ] || fail "prune0: entries kept beyond a 0 MiB bound"
 
 finish
