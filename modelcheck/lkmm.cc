@@ -292,6 +292,17 @@ void Machine::normalize(unsigned history) {
     for (Msg& m : hist_[y]) m.hb &= cells;
 }
 
+void Machine::thread_signature(unsigned t, std::string& out) const {
+  const ThreadViews& w = th_[t];
+  for (const View* v : {&w.cur, &w.acq, &w.wv, &w.wown, &w.relv})
+    out.append(reinterpret_cast<const char*>(v->data()), locs_);
+  for (const uint64_t h : {w.hb, w.hb_acq, w.hb_w, w.hb_rel}) {
+    for (unsigned x = 0; x < locs_; ++x)
+      out.push_back(static_cast<char>((h >> ((x * threads_ + t) * 4)) & 0xf));
+    out.push_back(static_cast<char>(__builtin_popcountll(h)));
+  }
+}
+
 // Every field of the state in one order, for serialize() and deserialize():
 // io(pointer, bytes); `resize(x, n)` makes location x hold n stores (and
 // returns the count to write).

@@ -163,6 +163,34 @@ class Machine {
   // locations, from `in` at `at` (advanced past it).
   void deserialize(const std::string& in, size_t& at);
 
+  // The same machine with its threads renumbered: new thread j is old
+  // thread perm[j] (views, knowledge bits, labels); `value(x, v)` renumbers
+  // what a stored value of location x says about threads. For the symmetry
+  // reduction (modelcheck/idle_core_lkmm_symmetry.h).
+  template <class Value>
+  void permute_threads(const std::array<uint8_t, kMaxThreads>& perm, Value&& value) {
+    for (unsigned x = 0; x < locs_; ++x)
+      for (Msg& m : hist_[x]) {
+        m.val = value(x, m.val);
+        m.hb = permute_hb(m.hb, perm);
+      }
+    std::array<ThreadViews, kMaxThreads> th = th_;
+    std::array<uint16_t, 64> where = where_;
+    for (unsigned j = 0; j < threads_; ++j) {
+      ThreadViews w = th[perm[j]];
+      for (uint64_t* h : {&w.hb, &w.hb_acq, &w.hb_w, &w.hb_rel}) *h = permute_hb(*h, perm);
+      th_[j] = w;
+      for (unsigned x = 0; x < locs_; ++x)
+        for (unsigned k = 0; k < 4; ++k)
+          where_[(x * threads_ + j) * 4 + k] = where[(x * threads_ + perm[j]) * 4 + k];
+    }
+  }
+
+  // What thread t's part of the state says whatever the threads' numbering
+  // (its views, its own knowledge bits, how many others it has), appended
+  // to `out`: the symmetry reduction's sort key.
+  void thread_signature(unsigned t, std::string& out) const;
+
   // Tests only: a deliberately broken machine, the witness that the litmus
   // checks can fail. bit 0: smp_mb() does not meet the global view (store
   // buffering through full barriers); bit 1: a release store carries only
@@ -184,6 +212,13 @@ class Machine {
     return uint64_t{1} << ((x * threads_ + u) * 4 + k);
   }
   void access(unsigned t, unsigned x, unsigned k);
+  uint64_t permute_hb(uint64_t h, const std::array<uint8_t, kMaxThreads>& perm) const {
+    uint64_t out = 0;
+    for (unsigned x = 0; x < locs_; ++x)
+      for (unsigned j = 0; j < threads_; ++j)
+        out |= ((h >> ((x * threads_ + perm[j]) * 4)) & 0xf) << ((x * threads_ + j) * 4);
+    return out;
+  }
   void rmw_at(unsigned t, unsigned x, unsigned n, uint32_t nv, bool writes, Order order);
   void insert(unsigned x, unsigned pos, const Msg& m);
   template <class M, class IO, class Resize>
