@@ -67,6 +67,11 @@ struct WeakOptions {
   double time_limit = 0;    // seconds, 0: none
   bool stop_at_first = false;
   bool symmetry = true;  // threads interchangeable (modelcheck/idle_core_lkmm_symmetry.h)
+  bool compact = true;   // views no later step tells apart made equal (lkmm::Machine::compact)
+  // Tests only, the witness of the reductions' cross-check: a deliberately
+  // unsound "compaction" that keeps only the newest store of every location
+  // (no stale reads at all).
+  bool unsound_for_test = false;
   bool progress = false;
   unsigned max_trace_rows = 400;
 };
@@ -226,11 +231,17 @@ template <class Subject>
 Transition WeakChecker<Subject>::apply_weak(WeakState& s, const Move& m, lkmm::Chooser& ch,
                                             std::string* note,
                                             std::vector<lkmm::Conflict>& races) const {
+  // paca->idle_lock is only ever a read-modify-write's (LkmmWord: its
+  // test_and_set_bit_lock and clear_bit_unlock; lock_bits() reads the
+  // newest value without an access, as an RMW would).
+  constexpr uint32_t kRmwOnly = Subject::lock_apart ? 1u << kLockLoc : 0u;
+  if (o_.compact) s.mem.set_rmw_only(kRmwOnly);
   LkmmWord<Subject> w{s.mem, m.thread, ch, note};
   if (m.kind == MoveKind::step) s.mem.set_where(static_cast<uint16_t>(s.core.th[m.thread].pc));
   const Transition tr = apply_with<Subject>(c_, s.core, m, w);
   if (m.kind == MoveKind::core_loss) s.mem.sync_all();
-  s.mem.normalize(o_.history);
+  s.mem.normalize(o_.unsound_for_test ? 1 : o_.history);
+  if (o_.compact) s.mem.compact(kRmwOnly);
   s.core.word = s.mem.newest(kStateLoc) |
                 static_cast<uint32_t>(Subject::lock_apart ? (s.mem.newest(kLockLoc) & kLock) : 0);
   races = s.mem.take_conflicts();

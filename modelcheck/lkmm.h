@@ -158,6 +158,26 @@ class Machine {
   // readable stores per location (0: unbounded): a thread whose view lags
   // further is moved forward (fewer executions explored; the spec says so).
   void normalize(unsigned history);
+  // Forgets what no later step can tell apart (a sound compaction: the
+  // machine it leaves behaves exactly as this one): a view component at or
+  // behind the one it is only ever joined into (acq into cur; wown and relv
+  // into wv) becomes that one, and knowledge bits the joined-into word
+  // already has are dropped (hb_acq against hb, hb_rel against hb_w). Each
+  // pair only grows, and insertions and normalize() shift both alike, so
+  // the order between them holds until the smaller is joined in or
+  // overwritten.
+  //
+  // And a location only ever accessed by read-modify-writes (bit x of
+  // rmw_only; the caller promises it, load() and store() there throw) keeps
+  // only its newest store: an RMW reads nothing else, so older stores, every
+  // view's position in it are never looked at again; and its accesses are
+  // all marked, so none of them can be half of a data race: every thread
+  // knows of every access to it (its knowledge bits all set, no conflicts
+  // reported there).
+  void compact(uint32_t rmw_only = 0);
+  // The promise alone (compact() makes it too): load() and store() on these
+  // locations throw from now on.
+  void set_rmw_only(uint32_t rmw_only) { rmw_only_ = rmw_only; }
   void serialize(std::string& out) const;
   // The inverse of serialize() for a machine of this one's threads and
   // locations, from `in` at `at` (advanced past it).
@@ -232,6 +252,7 @@ class Machine {
   std::array<uint16_t, 64> where_{};
   uint16_t where_now_ = 0;
   unsigned broken_ = 0;
+  uint32_t rmw_only_ = 0;  // locations compact() was told only RMWs access
   std::vector<Conflict> conflicts_;
 };
 
