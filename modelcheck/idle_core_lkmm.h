@@ -35,6 +35,10 @@
 // States are stored as 128-bit fingerprints of their bytes (hash compaction;
 // two states alike in 128 bits are taken as one, with odds of about n^2 /
 // 2^129 for n states).
+// Reduced by symmetry (modelcheck/idle_core_lkmm_symmetry.h) and by
+// lkmm::Machine::compact(); searched in one process or over MPI ranks
+// (modelcheck/idle_core_lkmm_search.h). docs/model-check.md says why both
+// reductions keep every clause's verdict.
 #pragma once
 
 #include <algorithm>
