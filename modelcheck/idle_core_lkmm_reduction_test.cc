@@ -13,7 +13,6 @@
 
 #include <map>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "modelcheck/idle_core_lkmm.h"
@@ -46,17 +45,8 @@ WeakOptions options(Platform p, unsigned threads, bool races, bool reduced) {
 
 template <class Subject>
 std::vector<CheckerResult> distributed(const WeakOptions& o, unsigned ranks) {
-  ThreadExchange::Group group(ranks);
-  std::vector<CheckerResult> results(ranks);
-  std::vector<std::thread> threads;
-  for (unsigned r = 0; r < ranks; ++r) {
-    threads.emplace_back([&, r] {
-      ThreadExchange x = group.member(r);
-      results[r] = check_weak<Subject>(o, &x);
-    });
-  }
-  for (std::thread& t : threads) t.join();
-  return results;
+  return on_thread_ranks<CheckerResult>(ranks,
+                                        [&](Exchange& x) { return check_weak<Subject>(o, &x); });
 }
 
 // The reductions (symmetry and compaction, each alone and both) keep every

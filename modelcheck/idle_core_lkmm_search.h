@@ -34,19 +34,8 @@ namespace weak_wire {
 inline constexpr uint64_t kBatch = 4096;       // states a rank expands between exchanges
 inline constexpr uint64_t kSentMask = 0xffff;  // per owner: fingerprints sent lately
 
-template <class T>
-void put(std::vector<uint8_t>& b, const T& v) {
-  const auto* p = reinterpret_cast<const uint8_t*>(&v);
-  b.insert(b.end(), p, p + sizeof(T));
-}
-template <class T>
-T get(const std::vector<uint8_t>& b, size_t& at) {
-  T v{};
-  if (at + sizeof(T) > b.size()) throw std::length_error("a short record from another rank");
-  std::memcpy(&v, b.data() + at, sizeof(T));
-  at += sizeof(T);
-  return v;
-}
+using wire::get_raw;
+using wire::put_raw;
 inline std::vector<uint8_t> get_bytes(const std::vector<uint8_t>& b, size_t& at, size_t n) {
   if (at + n > b.size()) throw std::length_error("a short record from another rank");
   std::vector<uint8_t> out(b.begin() + static_cast<long>(at),
@@ -154,11 +143,11 @@ CheckerResult WeakChecker<Subject>::run(Exchange* x) {
                 if (recent != fp) {
                   recent = fp;
                   std::vector<uint8_t>& b = out[to];
-                  ww::put(b, idx);
-                  ww::put(b, mb);
-                  ww::put(b, static_cast<uint8_t>(picks.size()));
+                  ww::put_raw(b, idx);
+                  ww::put_raw(b, mb);
+                  ww::put_raw(b, static_cast<uint8_t>(picks.size()));
                   b.insert(b.end(), picks.begin(), picks.end());
-                  ww::put(b, static_cast<uint32_t>(buf.size()));
+                  ww::put_raw(b, static_cast<uint32_t>(buf.size()));
                   b.insert(b.end(), buf.begin(), buf.end());
                 }
               }
@@ -177,10 +166,10 @@ CheckerResult WeakChecker<Subject>::run(Exchange* x) {
         for (unsigned from = 0; from < R; ++from) {
           const std::vector<uint8_t>& b = in[from];
           for (size_t at = 0; at < b.size();) {
-            const uint32_t parent = ww::get<uint32_t>(b, at);
-            const uint8_t mb = ww::get<uint8_t>(b, at);
-            const std::vector<uint8_t> picks = ww::get_bytes(b, at, ww::get<uint8_t>(b, at));
-            const std::vector<uint8_t> bytes = ww::get_bytes(b, at, ww::get<uint32_t>(b, at));
+            const uint32_t parent = ww::get_raw<uint32_t>(b, at);
+            const uint8_t mb = ww::get_raw<uint8_t>(b, at);
+            const std::vector<uint8_t> picks = ww::get_bytes(b, at, ww::get_raw<uint8_t>(b, at));
+            const std::vector<uint8_t> bytes = ww::get_bytes(b, at, ww::get_raw<uint32_t>(b, at));
             got.assign(bytes.begin(), bytes.end());
             add(got, hash_of(got), parent, mb, picks.data(), picks.size(), from);
           }
@@ -233,12 +222,12 @@ CheckerResult WeakChecker<Subject>::run(Exchange* x) {
     for (auto& b : out) b.clear();
     for (const Found& f : found_) {
       std::vector<uint8_t>& b = out[0];
-      ww::put(b, static_cast<uint8_t>(std::stoi(f.clause.substr(5))));
-      ww::put(b, f.state);
-      ww::put(b, f.move);
-      ww::put(b, static_cast<uint8_t>(f.has_move));
-      ww::put(b, f.depth);
-      ww::put(b, static_cast<uint8_t>(f.choices.size()));
+      ww::put_raw(b, static_cast<uint8_t>(std::stoi(f.clause.substr(5))));
+      ww::put_raw(b, f.state);
+      ww::put_raw(b, f.move);
+      ww::put_raw(b, static_cast<uint8_t>(f.has_move));
+      ww::put_raw(b, f.depth);
+      ww::put_raw(b, static_cast<uint8_t>(f.choices.size()));
       b.insert(b.end(), f.choices.begin(), f.choices.end());
     }
     x->all_to_all(out, in);
@@ -248,12 +237,12 @@ CheckerResult WeakChecker<Subject>::run(Exchange* x) {
         const std::vector<uint8_t>& b = in[from];
         for (size_t at = 0; at < b.size();) {
           Found f;
-          f.clause = "IDLE-" + std::to_string(ww::get<uint8_t>(b, at));
-          f.state = ww::get<uint32_t>(b, at);
-          f.move = ww::get<uint8_t>(b, at);
-          f.has_move = ww::get<uint8_t>(b, at) != 0;
-          f.depth = ww::get<unsigned>(b, at);
-          f.choices = ww::get_bytes(b, at, ww::get<uint8_t>(b, at));
+          f.clause = "IDLE-" + std::to_string(ww::get_raw<uint8_t>(b, at));
+          f.state = ww::get_raw<uint32_t>(b, at);
+          f.move = ww::get_raw<uint8_t>(b, at);
+          f.has_move = ww::get_raw<uint8_t>(b, at) != 0;
+          f.depth = ww::get_raw<unsigned>(b, at);
+          f.choices = ww::get_bytes(b, at, ww::get_raw<uint8_t>(b, at));
           bool fresh_clause = true;
           for (auto& [c, r] : chosen) {
             if (c.clause != f.clause) continue;
@@ -273,29 +262,30 @@ CheckerResult WeakChecker<Subject>::run(Exchange* x) {
       for (;;) {
         for (auto& b : out) b.clear();
         if (me == 0)
-          for (unsigned r = 0; r < R; ++r) ww::put(out[r], at_rank), ww::put(out[r], at_idx);
+          for (unsigned r = 0; r < R; ++r)
+            ww::put_raw(out[r], at_rank), ww::put_raw(out[r], at_idx);
         x->all_to_all(out, in);
         size_t pos = 0;
-        const uint32_t q_rank = ww::get<uint32_t>(in[0], pos);
-        const uint32_t q_idx = ww::get<uint32_t>(in[0], pos);
+        const uint32_t q_rank = ww::get_raw<uint32_t>(in[0], pos);
+        const uint32_t q_idx = ww::get_raw<uint32_t>(in[0], pos);
         if (q_idx == UINT32_MAX) break;  // past the initial state
         for (auto& b : out) b.clear();
         if (q_rank == me) {
           const Node& nd = nodes_[q_idx];
-          ww::put(out[0], static_cast<uint32_t>(node_rank_[q_idx]));
-          ww::put(out[0], nd.parent);
-          ww::put(out[0], nd.move);
-          ww::put(out[0], nd.nchoices);
+          ww::put_raw(out[0], static_cast<uint32_t>(node_rank_[q_idx]));
+          ww::put_raw(out[0], nd.parent);
+          ww::put_raw(out[0], nd.move);
+          ww::put_raw(out[0], nd.nchoices);
           out[0].insert(out[0].end(), nd.choices.begin(), nd.choices.begin() + nd.nchoices);
         }
         x->all_to_all(out, in);
         if (me == 0) {
           size_t p = 0;
-          at_rank = ww::get<uint32_t>(in[q_rank], p);
-          at_idx = ww::get<uint32_t>(in[q_rank], p);
-          const uint8_t mb = ww::get<uint8_t>(in[q_rank], p);
+          at_rank = ww::get_raw<uint32_t>(in[q_rank], p);
+          at_idx = ww::get_raw<uint32_t>(in[q_rank], p);
+          const uint8_t mb = ww::get_raw<uint8_t>(in[q_rank], p);
           std::vector<uint8_t> picks =
-              ww::get_bytes(in[q_rank], p, ww::get<uint8_t>(in[q_rank], p));
+              ww::get_bytes(in[q_rank], p, ww::get_raw<uint8_t>(in[q_rank], p));
           if (at_idx != UINT32_MAX) back.push_back({mb, std::move(picks)});
         }
       }
