@@ -217,8 +217,8 @@ fi
 # (spin, a C compiler, the model-check command) prints a note; none fails the
 # bench. Environment:
 #   BENCH_SMT8_SECONDS  time limit of the SMT8 run (default 600; 0 skips it)
-#   BENCH_LKMM_SECONDS  backstop of each --lkmm run (default 900; 0 skips them)
-#   BENCH_LKMM_SMT4_STATES, BENCH_LKMM_SMT8_STATES  their state bounds (20 M, 3 M)
+#   BENCH_LKMM_SECONDS  backstop of each --lkmm run (default 1800; 0 skips them)
+#   BENCH_LKMM_SMT4_STATES, BENCH_LKMM_SMT8_STATES  their state bounds (40 M: SMT4 completes at 31.7 M; 3 M)
 echo
 echo "== idle_core: SPIN vs idlespec model-check"
 spin_dir=$work/spin
@@ -316,8 +316,8 @@ else
   # interleaving runs above), one process and under mpirun -np 2, beside
   # the interleaving runs. Bounded by states (BENCH_LKMM_SMT4_STATES,
   # BENCH_LKMM_SMT8_STATES), with BENCH_LKMM_SECONDS only as a backstop.
-  lkmm_limit=${BENCH_LKMM_SECONDS:-900}
-  smt4_states=${BENCH_LKMM_SMT4_STATES:-20000000}
+  lkmm_limit=${BENCH_LKMM_SECONDS:-1800}
+  smt4_states=${BENCH_LKMM_SMT4_STATES:-40000000}
   smt8_states=${BENCH_LKMM_SMT8_STATES:-3000000}
   if [ "$lkmm_limit" = 0 ]; then
     echo "idlespec model-check --lkmm: skipped (BENCH_LKMM_SECONDS=0)"
