@@ -64,6 +64,7 @@ int model_check_with(const std::vector<std::string>& argv, idle_core::mc::Exchan
             "not only interleavings, and check IDLE-10 (data races); no symmetry or "
             "partial-order reduction")
       .flag("no-races", "--lkmm: do not check IDLE-10 (data races)")
+      .flag("no-compaction", "--lkmm: keep views and knowledge bits no later step can tell apart")
       .option("history", "N", "--lkmm: readable stores kept per location (default 3, 0: all)")
       .flag("stop-at-first", "stop at the first violation")
       .flag("quiet", "no progress on stderr")
@@ -117,18 +118,19 @@ int model_check_with(const std::vector<std::string>& argv, idle_core::mc::Exchan
   const bool lkmm = args.has("lkmm");
   if (lkmm && (o.liveness || o.random_walks))
     throw UsageError("--lkmm checks safety and IDLE-10 only (no --liveness, --random-walks)");
-  if (lkmm && ranks) throw UsageError("--lkmm runs in one process (idlespec model-check)");
   idle_core::mc::WeakOptions wo;
   wo.config = c;
   wo.history = static_cast<unsigned>(args.get_u64("history", 3, 0, 200));
   wo.races = !args.has("no-races");
+  wo.symmetry = o.symmetry;
+  wo.compact = !args.has("no-compaction");
   wo.max_states = o.max_states;
   wo.time_limit = o.time_limit;
   wo.stop_at_first = o.stop_at_first;
   wo.progress = o.progress;
   const auto search = [&](auto subject_tag) {
     using Subject = decltype(subject_tag);
-    if (lkmm) return idle_core::mc::check_weak<Subject>(wo);
+    if (lkmm) return idle_core::mc::check_weak<Subject>(wo, ranks);
     if (!ranks) return idle_core::mc::check<Subject>(o);
     idle_core::mc::Checker<Subject> checker(o);
     return checker.run_distributed(*ranks);

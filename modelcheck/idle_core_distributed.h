@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "modelcheck/idle_core_exchange.h"
 #include "modelcheck/idle_core_explore.h"
 #include "modelcheck/idle_core_replay.h"
 #include "modelcheck/idle_core_search.h"
@@ -30,20 +31,6 @@ inline uint64_t wide_hash(const WideKey& w, unsigned threads) {
   }
   return h;
 }
-template <class T>
-void put_raw(std::vector<uint8_t>& b, const T& v) {
-  const auto* p = reinterpret_cast<const uint8_t*>(&v);
-  b.insert(b.end(), p, p + sizeof(T));
-}
-template <class T>
-T get_raw(const std::vector<uint8_t>& b, size_t& at) {
-  T v{};
-  if (at + sizeof(T) > b.size()) throw std::length_error("a short record from another rank");
-  std::memcpy(&v, b.data() + at, sizeof(T));
-  at += sizeof(T);
-  return v;
-}
-
 }  // namespace wire
 
 template <class Subject>

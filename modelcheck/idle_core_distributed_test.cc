@@ -9,7 +9,6 @@
 
 #include <set>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "modelcheck/idle_core_checker.h"
@@ -31,18 +30,10 @@ std::set<std::string> clauses(const CheckerResult& r) {
 // Runs the search on `ranks` threads; returns every rank's result.
 template <class Subject>
 std::vector<CheckerResult> distributed(const CheckerOptions& o, unsigned ranks) {
-  ThreadExchange::Group group(ranks);
-  std::vector<CheckerResult> results(ranks);
-  std::vector<std::thread> threads;
-  for (unsigned r = 0; r < ranks; ++r) {
-    threads.emplace_back([&, r] {
-      ThreadExchange x = group.member(r);
-      Checker<Subject> checker(o);
-      results[r] = checker.run_distributed(x);
-    });
-  }
-  for (std::thread& t : threads) t.join();
-  return results;
+  return on_thread_ranks<CheckerResult>(ranks, [&](Exchange& x) {
+    Checker<Subject> checker(o);
+    return checker.run_distributed(x);
+  });
 }
 
 template <class Subject>

@@ -8,7 +8,10 @@
 
 #include <barrier>
 #include <cstdint>
+#include <cstring>
 #include <memory>
+#include <stdexcept>
+#include <thread>
 #include <vector>
 
 namespace idlespec::idle_core::mc {
@@ -71,5 +74,39 @@ class ThreadExchange final : public Exchange {
   Group* g_;
   unsigned r_;
 };
+
+// Runs run(exchange) on n threads standing for n ranks; every rank's result.
+template <class Result, class Run>
+std::vector<Result> on_thread_ranks(unsigned n, Run run) {
+  ThreadExchange::Group group(n);
+  std::vector<Result> results(n);
+  std::vector<std::thread> threads;
+  for (unsigned r = 0; r < n; ++r) {
+    threads.emplace_back([&, r] {
+      ThreadExchange x = group.member(r);
+      results[r] = run(x);
+    });
+  }
+  for (std::thread& t : threads) t.join();
+  return results;
+}
+
+// The records ranks send each other: raw values, read back with a check
+// that the record is whole.
+namespace wire {
+template <class T>
+void put_raw(std::vector<uint8_t>& b, const T& v) {
+  const auto* p = reinterpret_cast<const uint8_t*>(&v);
+  b.insert(b.end(), p, p + sizeof(T));
+}
+template <class T>
+T get_raw(const std::vector<uint8_t>& b, size_t& at) {
+  T v{};
+  if (at + sizeof(T) > b.size()) throw std::length_error("a short record from another rank");
+  std::memcpy(&v, b.data() + at, sizeof(T));
+  at += sizeof(T);
+  return v;
+}
+}  // namespace wire
 
 }  // namespace idlespec::idle_core::mc

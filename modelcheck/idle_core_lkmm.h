@@ -35,6 +35,10 @@
 // States are stored as 128-bit fingerprints of their bytes (hash compaction;
 // two states alike in 128 bits are taken as one, with odds of about n^2 /
 // 2^129 for n states).
+// Reduced by symmetry (modelcheck/idle_core_lkmm_symmetry.h) and by
+// lkmm::Machine::compact(); searched in one process or over MPI ranks
+// (modelcheck/idle_core_lkmm_search.h). docs/model-check.md says why both
+// reductions keep every clause's verdict.
 #pragma once
 
 #include <algorithm>
@@ -49,6 +53,8 @@
 #include "impl/idle_core_model.h"
 #include "impl/text.h"
 #include "modelcheck/idle_core_check_run.h"
+#include "modelcheck/idle_core_exchange.h"
+#include "modelcheck/idle_core_lkmm_symmetry.h"
 #include "modelcheck/idle_core_observer.h"
 #include "modelcheck/idle_core_state_encoding.h"
 #include "modelcheck/idle_core_timeline.h"
@@ -64,6 +70,12 @@ struct WeakOptions {
   uint64_t max_states = 0;  // 0: unbounded
   double time_limit = 0;    // seconds, 0: none
   bool stop_at_first = false;
+  bool symmetry = true;  // threads interchangeable (modelcheck/idle_core_lkmm_symmetry.h)
+  bool compact = true;   // views no later step tells apart made equal (lkmm::Machine::compact)
+  // Tests only, the witness of the reductions' cross-check: a deliberately
+  // unsound "compaction" that keeps only the newest store of every location
+  // (no stale reads at all).
+  bool unsound_for_test = false;
   bool progress = false;
   unsigned max_trace_rows = 400;
 };
@@ -134,16 +146,23 @@ struct WeakState {
   lkmm::Machine mem;
 };
 
-// The exploration, on subject Subject.
+// The exploration, on subject Subject: in one process (run()), or over the
+// ranks of an Exchange (run(&x), modelcheck/idle_core_lkmm_search.h).
 template <class Subject>
 class WeakChecker {
  public:
   explicit WeakChecker(const WeakOptions& o)
-      : o_(o), c_(o.config), shape_(Shape::of<Subject>()), judge_(o.config, shape_) {}
-  CheckerResult run();
+      : o_(o),
+        c_(o.config),
+        shape_(Shape::of<Subject>()),
+        judge_(o.config, shape_),
+        sym_(weak_symmetry(o)) {}
+  CheckerResult run(Exchange* ranks = nullptr);
 
  private:
   using Clock = std::chrono::steady_clock;
+  using Fp = std::pair<uint64_t, uint64_t>;
+  using Steps = std::vector<std::pair<uint8_t, std::vector<uint8_t>>>;
   struct Node {
     uint32_t parent;
     uint8_t move;
@@ -152,30 +171,54 @@ class WeakChecker {
   };
   struct Found {
     std::string clause;
-    uint32_t state;  // the state the violating move leaves
+    uint32_t state;  // the state the violating move leaves (this rank's index)
     uint8_t move;
     std::vector<uint8_t> choices;
     bool has_move = true;
+    unsigned depth = 0;  // of the state it leaves
   };
+  static Symmetry weak_symmetry(const WeakOptions& o) {
+    Symmetry s = symmetry_for(o.config, Subject::core_thread_mask(o.config), o.symmetry);
+    s.swap_blocks = false;  // threads within a block only
+    return s;
+  }
 
   // Applies move m to s with the chooser's picks; the conflicts go to `races`.
   Transition apply_weak(WeakState& s, const Move& m, lkmm::Chooser& ch, std::string* note,
                         std::vector<lkmm::Conflict>& races) const;
-  void fingerprint(const WeakState& s, std::string& buf, std::pair<uint64_t, uint64_t>& fp) const;
-  // The state whose bytes fingerprint() wrote (s: a state of this checker).
+  // A state's bytes (what restore() reads) and their 128-bit fingerprint.
+  void bytes_of(const CoreState& core, const lkmm::Machine& mem, std::string& buf) const;
+  static Fp hash_of(const std::string& buf);
+  // Makes s its orbit's representative (the symmetry; as it is without),
+  // its bytes in buf; perm[j]: the thread of s the representative's j is.
+  void canonicalize(WeakState& s, ThreadPerm& perm, std::string& buf) const {
+    canonical_weak(c_, sym_, s.core, s.mem, perm, buf,
+                   [&](const CoreState& c, const lkmm::Machine& m, std::string& b) {
+                     b.clear();
+                     bytes_of(c, m, b);
+                   });
+  }
+  // The state whose bytes bytes_of() wrote (s: a state of this checker).
   void restore(const std::string& bytes, WeakState& s) const;
+  WeakState initial() const;
   // The oracle's IDLE-10 verdicts on the conflicts of one move.
   oracle::Violations race_verdicts(const WeakState& before, const std::vector<lkmm::Conflict>& cs,
                                    size_t move_number) const;
   void record(const oracle::Violations& vs, uint32_t state, uint8_t move,
-              const std::vector<uint8_t>& choices, bool has_move);
-  Violation replay(const Found& f);
+              const std::vector<uint8_t>& choices, bool has_move, unsigned depth);
+  // The path to f's state from the initial one, from this process's nodes.
+  Steps local_path(const Found& f) const;
+  // The counterexample: `steps` from the initial state (moves on
+  // representatives), replayed on concrete states and judged again.
+  Violation replay(const Found& f, const Steps& steps);
 
   WeakOptions o_;
   Config c_;
   Shape shape_;
   Judge judge_;
+  Symmetry sym_;
   std::vector<Node> nodes_;
+  std::vector<uint8_t> node_rank_;  // per node: the rank that holds its parent
   std::vector<Found> found_;
   uint32_t found_clauses_ = 0;
   bool stop_ = false;
@@ -192,11 +235,17 @@ template <class Subject>
 Transition WeakChecker<Subject>::apply_weak(WeakState& s, const Move& m, lkmm::Chooser& ch,
                                             std::string* note,
                                             std::vector<lkmm::Conflict>& races) const {
+  // paca->idle_lock is only ever a read-modify-write's (LkmmWord: its
+  // test_and_set_bit_lock and clear_bit_unlock; lock_bits() reads the
+  // newest value without an access, as an RMW would).
+  constexpr uint32_t kRmwOnly = Subject::lock_apart ? 1u << kLockLoc : 0u;
+  if (o_.compact) s.mem.set_rmw_only(kRmwOnly);
   LkmmWord<Subject> w{s.mem, m.thread, ch, note};
   if (m.kind == MoveKind::step) s.mem.set_where(static_cast<uint16_t>(s.core.th[m.thread].pc));
   const Transition tr = apply_with<Subject>(c_, s.core, m, w);
   if (m.kind == MoveKind::core_loss) s.mem.sync_all();
-  s.mem.normalize(o_.history);
+  s.mem.normalize(o_.unsound_for_test ? 1 : o_.history);
+  if (o_.compact) s.mem.compact(kRmwOnly);
   s.core.word = s.mem.newest(kStateLoc) |
                 static_cast<uint32_t>(Subject::lock_apart ? (s.mem.newest(kLockLoc) & kLock) : 0);
   races = s.mem.take_conflicts();
@@ -204,15 +253,14 @@ Transition WeakChecker<Subject>::apply_weak(WeakState& s, const Move& m, lkmm::C
 }
 
 template <class Subject>
-void WeakChecker<Subject>::fingerprint(const WeakState& s, std::string& buf,
-                                       std::pair<uint64_t, uint64_t>& fp) const {
-  buf.clear();
-  const Ghost& g = s.core.ghost;
+void WeakChecker<Subject>::bytes_of(const CoreState& core, const lkmm::Machine& mem,
+                                    std::string& buf) const {
+  const Ghost& g = core.ghost;
   const uint8_t gb[6] = {g.tb_valid,           g.wa_applied,        g.core_regs_valid,
                          g.subcore_regs_valid, g.thread_regs_valid, 0};
   buf.append(reinterpret_cast<const char*>(gb), sizeof gb);
   for (unsigned t = 0; t < c_.threads; ++t) {
-    const ThreadState& th = s.core.th[t];
+    const ThreadState& th = core.th[t];
     const uint8_t tb[7] = {static_cast<uint8_t>(th.pc),
                            static_cast<uint8_t>(th.kind),
                            static_cast<uint8_t>(th.lost),
@@ -223,10 +271,22 @@ void WeakChecker<Subject>::fingerprint(const WeakState& s, std::string& buf,
     buf.append(reinterpret_cast<const char*>(tb), sizeof tb);
     buf.append(reinterpret_cast<const char*>(&th.seen), sizeof th.seen);
   }
-  s.mem.serialize(buf);
+  mem.serialize(buf);
+}
+
+template <class Subject>
+typename WeakChecker<Subject>::Fp WeakChecker<Subject>::hash_of(const std::string& buf) {
   uint64_t a = 0xcbf29ce484222325ull;
   for (const char ch : buf) a = (a ^ static_cast<uint8_t>(ch)) * 0x100000001b3ull;
-  fp = {a, std::hash<std::string>{}(buf)};
+  return {a, std::hash<std::string>{}(buf)};
+}
+
+template <class Subject>
+WeakState WeakChecker<Subject>::initial() const {
+  WeakState s{initial_state(c_), lkmm::Machine(c_.threads, Subject::lock_apart ? 2 : 1,
+                                               {initial_state(c_).word & ~uint32_t(kLock)})};
+  s.core.word = s.mem.newest(kStateLoc);
+  return s;
 }
 
 template <class Subject>
@@ -302,186 +362,29 @@ oracle::Violations WeakChecker<Subject>::race_verdicts(const WeakState& before,
 
 template <class Subject>
 void WeakChecker<Subject>::record(const oracle::Violations& vs, uint32_t state, uint8_t move,
-                                  const std::vector<uint8_t>& choices, bool has_move) {
+                                  const std::vector<uint8_t>& choices, bool has_move,
+                                  unsigned depth) {
   for (const oracle::Verdict& v : vs) {
     const uint32_t charged = judge_.clauses(v) & ~found_clauses_;
     for (unsigned n = 1; n <= 10; ++n) {
       if (!((charged >> n) & 1)) continue;
       found_clauses_ |= 1u << n;
-      found_.push_back(Found{"IDLE-" + std::to_string(n), state, move, choices, has_move});
+      found_.push_back(Found{"IDLE-" + std::to_string(n), state, move, choices, has_move, depth});
       if (o_.stop_at_first) stop_ = true;
     }
   }
 }
 
-template <class Subject>
-CheckerResult WeakChecker<Subject>::run() {
-  const auto t0 = Clock::now();
-  auto last = t0;
-  res_.config = c_.describe() + " LKMM";
-  res_.subject = std::string(Subject::name);
-  res_.symmetry = false;
-  res_.por = false;
-  std::unordered_set<std::pair<uint64_t, uint64_t>, FpHash> seen;
-  // The frontier as the states' bytes (fingerprint()'s), each with its node.
-  std::vector<std::pair<std::string, uint32_t>> level, next;
-  WeakState init{initial_state(c_), lkmm::Machine(c_.threads, Subject::lock_apart ? 2 : 1,
-                                                  {initial_state(c_).word & ~uint32_t(kLock)})};
-  init.core.word = init.mem.newest(kStateLoc);
-  std::string buf;
-  std::pair<uint64_t, uint64_t> fp;
-  fingerprint(init, buf, fp);
-  seen.insert(fp);
-  nodes_.push_back(Node{UINT32_MAX, 0, 0, {}});
-  level.push_back({buf, 0});
-  WeakState s = init;
-  std::vector<Move> moves;
-  std::vector<lkmm::Conflict> races;
-  lkmm::Chooser ch;
-  bool truncated = false;
-  while (!level.empty() && !stop_ && !truncated) {
-    for (const auto& [bytes, idx] : level) {
-      restore(bytes, s);
-      enabled_moves(c_, s.core, moves);
-      judge_.at(s.core);
-      bool changes = false;
-      std::pair<uint64_t, uint64_t> self;
-      fingerprint(s, buf, self);
-      for (const Move& m : moves) {
-        ch.reset();
-        for (;;) {
-          WeakState n = s;
-          const Transition tr = apply_weak(n, m, ch, nullptr, races);
-          ++res_.transitions;
-          const std::vector<uint8_t>& picks = ch.taken();
-          const uint8_t mb = pack_move(c_, m);
-          oracle::Violations vs = judge_.move(tr, n.core, res_.depth + 1);
-          if (o_.races) {
-            for (oracle::Verdict& v : race_verdicts(s, races, res_.depth + 1)) vs.push_back(v);
-          }
-          fingerprint(n, buf, fp);
-          const bool fresh = seen.insert(fp).second;
-          if (!vs.empty()) {
-            record(vs, idx, mb, picks, true);
-          } else if (fresh) {
-            Node node{idx, mb, static_cast<uint8_t>(picks.size()), {}};
-            for (size_t k = 0; k < picks.size() && k < node.choices.size(); ++k)
-              node.choices[k] = picks[k];
-            if (picks.size() > node.choices.size()) res_.error = "more choices than a node holds";
-            nodes_.push_back(node);
-            next.push_back({buf, static_cast<uint32_t>(nodes_.size() - 1)});
-          }
-          changes = changes || self != fp;
-          if (stop_ || !ch.next()) break;
-        }
-        if (stop_) break;
-      }
-      if (!changes && !stop_) record({judge_.stuck(s.core)}, idx, 0, {}, false);
-      if (o_.max_states && nodes_.size() >= o_.max_states) {
-        truncated = true;
-        res_.incomplete_reason = "max states";
-        break;
-      }
-      if (o_.time_limit > 0 &&
-          std::chrono::duration<double>(Clock::now() - t0).count() > o_.time_limit) {
-        truncated = true;
-        res_.incomplete_reason = "time limit";
-        break;
-      }
-      if (o_.progress && Clock::now() - last > std::chrono::seconds(1)) {
-        last = Clock::now();
-        std::fprintf(stderr, "[model-check %s] %s states, depth %u, peak RSS %.0f MB, %.1fs\n",
-                     res_.config.c_str(), human_count(static_cast<double>(nodes_.size())).c_str(),
-                     res_.depth, static_cast<double>(peak_rss_kb()) / 1e3,
-                     std::chrono::duration<double>(last - t0).count());
-      }
-      if (stop_) break;
-    }
-    level.swap(next);
-    next.clear();
-    if (!level.empty()) ++res_.depth;
-  }
-  res_.states = nodes_.size();
-  res_.complete = !truncated && !stop_ && res_.error.empty();
-  if (stop_ && res_.incomplete_reason.empty())
-    res_.incomplete_reason = "stopped at the first violation";
-  for (const Found& f : found_) res_.violations.push_back(replay(f));
-  std::sort(res_.violations.begin(), res_.violations.end(),
-            [](const Violation& a, const Violation& b) { return a.clause < b.clause; });
-  res_.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
-  res_.peak_rss_kb = peak_rss_kb();
-  return res_;
-}
+}  // namespace idlespec::idle_core::mc
+
+#include "modelcheck/idle_core_lkmm_search.h"
+
+namespace idlespec::idle_core::mc {
 
 template <class Subject>
-Violation WeakChecker<Subject>::replay(const Found& f) {
-  std::vector<const Node*> path;
-  for (uint32_t i = f.state; i != UINT32_MAX && i != 0; i = nodes_[i].parent)
-    path.push_back(&nodes_[i]);
-  std::vector<std::pair<uint8_t, std::vector<uint8_t>>> steps;
-  for (size_t k = path.size(); k-- > 0;)
-    steps.push_back(
-        {path[k]->move, std::vector<uint8_t>(path[k]->choices.begin(),
-                                             path[k]->choices.begin() + path[k]->nchoices)});
-  if (f.has_move) steps.push_back({f.move, f.choices});
-  WeakState s{initial_state(c_), lkmm::Machine(c_.threads, Subject::lock_apart ? 2 : 1,
-                                               {initial_state(c_).word & ~uint32_t(kLock)})};
-  s.core.word = s.mem.newest(kStateLoc);
-  Violation v;
-  v.clause = f.clause;
-  std::vector<TraceRow> rows;
-  lkmm::Chooser ch;
-  std::vector<lkmm::Conflict> races;
-  const unsigned n = static_cast<unsigned>(std::stoi(f.clause.substr(5)));
-  for (size_t k = 0; k < steps.size(); ++k) {
-    const Move m = unpack_move(c_, steps[k].first);
-    TraceRow row;
-    row.move = m;
-    row.pc_before = s.core.th[m.thread].pc;
-    row.kind = s.core.th[m.thread].kind;
-    const WeakState before = s;
-    ch.reset(steps[k].second);
-    const Transition tr = apply_weak(s, m, ch, &row.note, races);
-    row.pc_after = s.core.th[m.thread].pc;
-    if (row.kind == Kind::none) row.kind = s.core.th[m.thread].kind;
-    row.result = tr.result;
-    row.loss = tr.loss;
-    row.word_after = s.core.word;
-    row.ghost_after = s.core.ghost;
-    if (k + 1 == steps.size() && f.has_move) {
-      judge_.set_quiet(false);
-      judge_.at(before.core);
-      oracle::Violations vs = judge_.move(tr, s.core, k + 1);
-      judge_.set_quiet(true);
-      for (oracle::Verdict& r : race_verdicts(before, races, k + 1)) vs.push_back(r);
-      for (const oracle::Verdict& x : vs) {
-        if (!((judge_.clauses(x) >> n) & 1)) continue;
-        v.summary = x.message;
-        v.replayed = true;
-        break;
-      }
-      row.note += " <- " + f.clause;
-    }
-    rows.push_back(row);
-  }
-  if (!f.has_move) {
-    const oracle::Verdict x = judge_.stuck(s.core);
-    v.summary = x.message;
-    v.replayed = (judge_.clauses(x) >> n) & 1;
-    if (!rows.empty()) rows.back().note += " <- " + f.clause;
-  }
-  v.length = static_cast<unsigned>(rows.size());
-  v.trace = render_timeline(
-      c_, rows, s.core,
-      v.clause + " violated (" + res_.config + ", subject " + res_.subject + "): " + v.summary,
-      o_.max_trace_rows);
-  return v;
-}
-
-template <class Subject>
-CheckerResult check_weak(const WeakOptions& o) {
+CheckerResult check_weak(const WeakOptions& o, Exchange* ranks = nullptr) {
   WeakChecker<Subject> w(o);
-  return w.run();
+  return w.run(ranks);
 }
 
 }  // namespace idlespec::idle_core::mc

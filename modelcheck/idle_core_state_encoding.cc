@@ -42,6 +42,8 @@ inline uint64_t get_bits(const Key& k, unsigned pos, unsigned n) {
   return n == 64 ? v : v & ((uint64_t{1} << n) - 1);
 }
 
+}  // namespace
+
 // Per-thread bits (thread bits and winkle bits) of a word, permuted: new bit
 // j = old bit perm[j].
 uint32_t permute_bits(uint32_t x, const std::array<uint8_t, kMaxThreads>& perm, unsigned n) {
@@ -53,8 +55,6 @@ uint32_t permute_bits(uint32_t x, const std::array<uint8_t, kMaxThreads>& perm, 
   }
   return out;
 }
-
-}  // namespace
 
 // --- symmetry --------------------------------------------------------------------
 

@@ -50,6 +50,10 @@ struct Symmetry {
 };
 Symmetry symmetry_for(const Config& c, uint64_t subject_mask, bool on);
 
+// Per-thread bits (thread bits and winkle bits) of a word, permuted: new bit
+// j = old bit perm[j] (of n threads); the other bits as they were.
+uint32_t permute_bits(uint32_t x, const std::array<uint8_t, kMaxThreads>& perm, unsigned n);
+
 // A state's representative spelled out, the same in every process: the
 // core-wide fields, then each thread's local view in the representative's
 // order (what a key holds dictionary indices of). The distributed search

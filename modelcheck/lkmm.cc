@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <stdexcept>
 #include <type_traits>
 
 namespace idlespec::lkmm {
@@ -100,6 +101,7 @@ unsigned Machine::read_choices(unsigned t, unsigned x) const {
 }
 
 uint32_t Machine::load(unsigned t, unsigned x, unsigned choice, bool plain, bool acquire) {
+  if ((rmw_only_ >> x) & 1) throw std::logic_error("a load of a location compacted as RMW-only");
   access(t, x, plain ? plain_load : marked_load);
   const unsigned n = static_cast<unsigned>(hist_[x].size());
   const unsigned back = n - 1 - std::min(choice, n - 1);
@@ -144,6 +146,7 @@ void Machine::insert(unsigned x, unsigned pos, const Msg& m) {
 }
 
 void Machine::store(unsigned t, unsigned x, uint32_t v, unsigned choice, bool plain, bool release) {
+  if ((rmw_only_ >> x) & 1) throw std::logic_error("a store to a location compacted as RMW-only");
   access(t, x, plain ? plain_store : marked_store);
   const unsigned n = static_cast<unsigned>(hist_[x].size());
   // choice 0: after the newest; choice k: before the k-th place from the end
@@ -290,6 +293,51 @@ void Machine::normalize(unsigned history) {
   }
   for (unsigned y = 0; y < locs_; ++y)
     for (Msg& m : hist_[y]) m.hb &= cells;
+}
+
+void Machine::compact(uint32_t rmw_only) {
+  rmw_only_ = rmw_only;
+  for (unsigned x = 0; x < locs_; ++x) {
+    if (!((rmw_only >> x) & 1)) continue;
+    hist_[x].erase(hist_[x].begin(), hist_[x].end() - 1);
+    const auto zero = [&](View& v) { v[x] = 0; };
+    for (unsigned t = 0; t < threads_; ++t) {
+      ThreadViews& w = th_[t];
+      for (View* v : {&w.cur, &w.acq, &w.wv, &w.wown, &w.relv}) zero(*v);
+    }
+    zero(g_);
+    for (unsigned y = 0; y < locs_; ++y)
+      for (Msg& m : hist_[y]) zero(m.view);
+    uint64_t cells = 0;
+    for (unsigned u = 0; u < threads_; ++u) cells |= uint64_t{0xf} << ((x * threads_ + u) * 4);
+    for (unsigned t = 0; t < threads_; ++t) {
+      ThreadViews& w = th_[t];
+      for (uint64_t* h : {&w.hb, &w.hb_acq, &w.hb_w, &w.hb_rel}) *h |= cells;
+    }
+    for (unsigned y = 0; y < locs_; ++y)
+      for (Msg& m : hist_[y]) m.hb |= cells;
+  }
+  for (unsigned t = 0; t < threads_; ++t) {
+    ThreadViews& w = th_[t];
+    for (unsigned x = 0; x < locs_; ++x) {
+      w.acq[x] = std::max(w.acq[x], w.cur[x]);
+      w.wown[x] = std::max(w.wown[x], w.wv[x]);
+      w.relv[x] = std::max(w.relv[x], w.wv[x]);
+    }
+    w.hb_acq &= ~w.hb;
+    w.hb_rel &= ~w.hb_w;
+  }
+}
+
+void Machine::thread_signature(unsigned t, std::string& out) const {
+  const ThreadViews& w = th_[t];
+  for (const View* v : {&w.cur, &w.acq, &w.wv, &w.wown, &w.relv})
+    out.append(reinterpret_cast<const char*>(v->data()), locs_);
+  for (const uint64_t h : {w.hb, w.hb_acq, w.hb_w, w.hb_rel}) {
+    for (unsigned x = 0; x < locs_; ++x)
+      out.push_back(static_cast<char>((h >> ((x * threads_ + t) * 4)) & 0xf));
+    out.push_back(static_cast<char>(__builtin_popcountll(h)));
+  }
 }
 
 // Every field of the state in one order, for serialize() and deserialize():

@@ -158,10 +158,58 @@ class Machine {
   // readable stores per location (0: unbounded): a thread whose view lags
   // further is moved forward (fewer executions explored; the spec says so).
   void normalize(unsigned history);
+  // Forgets what no later step can tell apart (a sound compaction: the
+  // machine it leaves behaves exactly as this one): a view component at or
+  // behind the one it is only ever joined into (acq into cur; wown and relv
+  // into wv) becomes that one, and knowledge bits the joined-into word
+  // already has are dropped (hb_acq against hb, hb_rel against hb_w). Each
+  // pair only grows, and insertions and normalize() shift both alike, so
+  // the order between them holds until the smaller is joined in or
+  // overwritten.
+  //
+  // And a location only ever accessed by read-modify-writes (bit x of
+  // rmw_only; the caller promises it, load() and store() there throw) keeps
+  // only its newest store: an RMW reads nothing else, so older stores, every
+  // view's position in it are never looked at again; and its accesses are
+  // all marked, so none of them can be half of a data race: every thread
+  // knows of every access to it (its knowledge bits all set, no conflicts
+  // reported there).
+  void compact(uint32_t rmw_only = 0);
+  // The promise alone (compact() makes it too): load() and store() on these
+  // locations throw from now on.
+  void set_rmw_only(uint32_t rmw_only) { rmw_only_ = rmw_only; }
   void serialize(std::string& out) const;
   // The inverse of serialize() for a machine of this one's threads and
   // locations, from `in` at `at` (advanced past it).
   void deserialize(const std::string& in, size_t& at);
+
+  // The same machine with its threads renumbered: new thread j is old
+  // thread perm[j] (views, knowledge bits, labels); `value(x, v)` renumbers
+  // what a stored value of location x says about threads. For the symmetry
+  // reduction (modelcheck/idle_core_lkmm_symmetry.h).
+  template <class Value>
+  void permute_threads(const std::array<uint8_t, kMaxThreads>& perm, Value&& value) {
+    for (unsigned x = 0; x < locs_; ++x)
+      for (Msg& m : hist_[x]) {
+        m.val = value(x, m.val);
+        m.hb = permute_hb(m.hb, perm);
+      }
+    std::array<ThreadViews, kMaxThreads> th = th_;
+    std::array<uint16_t, 64> where = where_;
+    for (unsigned j = 0; j < threads_; ++j) {
+      ThreadViews w = th[perm[j]];
+      for (uint64_t* h : {&w.hb, &w.hb_acq, &w.hb_w, &w.hb_rel}) *h = permute_hb(*h, perm);
+      th_[j] = w;
+      for (unsigned x = 0; x < locs_; ++x)
+        for (unsigned k = 0; k < 4; ++k)
+          where_[(x * threads_ + j) * 4 + k] = where[(x * threads_ + perm[j]) * 4 + k];
+    }
+  }
+
+  // What thread t's part of the state says whatever the threads' numbering
+  // (its views, its own knowledge bits, how many others it has), appended
+  // to `out`: the symmetry reduction's sort key.
+  void thread_signature(unsigned t, std::string& out) const;
 
   // Tests only: a deliberately broken machine, the witness that the litmus
   // checks can fail. bit 0: smp_mb() does not meet the global view (store
@@ -184,6 +232,13 @@ class Machine {
     return uint64_t{1} << ((x * threads_ + u) * 4 + k);
   }
   void access(unsigned t, unsigned x, unsigned k);
+  uint64_t permute_hb(uint64_t h, const std::array<uint8_t, kMaxThreads>& perm) const {
+    uint64_t out = 0;
+    for (unsigned x = 0; x < locs_; ++x)
+      for (unsigned j = 0; j < threads_; ++j)
+        out |= ((h >> ((x * threads_ + perm[j]) * 4)) & 0xf) << ((x * threads_ + j) * 4);
+    return out;
+  }
   void rmw_at(unsigned t, unsigned x, unsigned n, uint32_t nv, bool writes, Order order);
   void insert(unsigned x, unsigned pos, const Msg& m);
   template <class M, class IO, class Resize>
@@ -197,6 +252,7 @@ class Machine {
   std::array<uint16_t, 64> where_{};
   uint16_t where_now_ = 0;
   unsigned broken_ = 0;
+  uint32_t rmw_only_ = 0;  // locations compact() was told only RMWs access
   std::vector<Conflict> conflicts_;
 };
 

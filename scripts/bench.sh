@@ -217,7 +217,8 @@ fi
 # (spin, a C compiler, the model-check command) prints a note; none fails the
 # bench. Environment:
 #   BENCH_SMT8_SECONDS  time limit of the SMT8 run (default 600; 0 skips it)
-#   BENCH_LKMM_SECONDS  time limit of each --lkmm run at SMT4 and SMT8 (default 300; 0 skips them)
+#   BENCH_LKMM_SECONDS  backstop of each --lkmm run (default 1800; 0 skips them)
+#   BENCH_LKMM_SMT4_STATES, BENCH_LKMM_SMT8_STATES  their state bounds (40 M: SMT4 completes at 31.7 M; 3 M)
 echo
 echo "== idle_core: SPIN vs idlespec model-check"
 spin_dir=$work/spin
@@ -311,19 +312,48 @@ else
          "$(ratio "$c_kb" 2097152) x the memory)"
   fi
   # Under the Linux-kernel memory model (--lkmm, spec/idle_core.md "Weak
-  # memory"): subject idle_lock, races checked, one process (the weak
-  # exploration is not distributed), beside the interleaving runs above.
-  lkmm_limit=${BENCH_LKMM_SECONDS:-300}
+  # memory"): subject idle_lock, races checked, symmetry on (as the
+  # interleaving runs above), one process and under mpirun -np 2, beside
+  # the interleaving runs. Bounded by states (BENCH_LKMM_SMT4_STATES,
+  # BENCH_LKMM_SMT8_STATES), with BENCH_LKMM_SECONDS only as a backstop.
+  lkmm_limit=${BENCH_LKMM_SECONDS:-1800}
+  smt4_states=${BENCH_LKMM_SMT4_STATES:-40000000}
+  smt8_states=${BENCH_LKMM_SMT8_STATES:-3000000}
   if [ "$lkmm_limit" = 0 ]; then
     echo "idlespec model-check --lkmm: skipped (BENCH_LKMM_SECONDS=0)"
   else
     checker smt2-lkmm --threads 2 --subject idle_lock --lkmm
-    checker smt4-sc-unreduced --threads 4 --subject idle_lock --no-symmetry --no-por
-    sc_secs=$c_secs
-    checker smt4-lkmm --threads 4 --subject idle_lock --lkmm --time-limit "$lkmm_limit"
-    echo "  SMT4 LKMM / SMT4 interleavings (unreduced): time $(ratio "$c_secs" "$sc_secs") x"
-    checker smt8-lkmm --threads 8 --subject idle_lock --lkmm --time-limit "$lkmm_limit"
-    echo "  idlespec-mc-mpi --lkmm: not available (the weak exploration runs in one process)"
+    checker smt4-sc --threads 4 --subject idle_lock
+    sc_secs=$c_secs sc_kb=$c_kb
+    checker smt4-lkmm --threads 4 --subject idle_lock --lkmm --max-states "$smt4_states" \
+      --time-limit "$lkmm_limit"
+    lkmm_secs=$c_secs lkmm_kb=$c_kb
+    echo "  SMT4 LKMM / SMT4 interleavings (both reduced): time $(ratio "$lkmm_secs" "$sc_secs") x," \
+         "memory $(ratio "$lkmm_kb" "$sc_kb") x"
+    checker smt4-lkmm-nosym --threads 4 --subject idle_lock --lkmm --no-symmetry \
+      --max-states 2000000 --time-limit "$lkmm_limit"
+    mpi_bin=$build/idlespec-mc-mpi
+    if command -v mpirun >/dev/null && [ -x "$mpi_bin" ]; then
+      log=$spin_dir/mc-smt4-lkmm-mpi2.json
+      OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 mpirun --oversubscribe -np 2 \
+        "$mpi_bin" idle_core --threads 4 --subject idle_lock --lkmm --max-states "$smt4_states" \
+        --time-limit "$lkmm_limit" --json --quiet >"$log" 2>"$log.err"
+      if [ -s "$log" ]; then
+        m_secs=$(json_field "$log" seconds)
+        echo "idlespec-mc-mpi -np 2 --threads 4 --lkmm: $(json_field "$log" states) states," \
+             "complete $(json_field "$log" complete), ${m_secs:-?} s, at most" \
+             "$(json_field "$log" max_rank_states) states and $(json_field "$log" max_rank_rss_kb) KB" \
+             "on a rank, $(json_field "$log" bytes_sent) bytes sent"
+        echo "  SMT4 LKMM 2 ranks / one process: time $(ratio "$m_secs" "$lkmm_secs") x," \
+             "peak RSS per rank $(ratio "$(json_field "$log" max_rank_rss_kb)" "$lkmm_kb") x"
+      else
+        echo "idlespec-mc-mpi -np 2 --lkmm: no JSON (see $log.err)"
+      fi
+    else
+      echo "idlespec-mc-mpi --lkmm: not available (no mpirun or no $mpi_bin: scripts/setup.sh mpi)"
+    fi
+    checker smt8-lkmm --threads 8 --subject idle_lock --lkmm --max-states "$smt8_states" \
+      --time-limit "$lkmm_limit"
   fi
 fi
 

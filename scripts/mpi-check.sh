@@ -66,4 +66,8 @@ compare smt4-2x2 --threads 4 --subcores 2
 compare smt4-nopor --threads 4 --no-por
 compare p9-smt4 --threads 4 --platform power9
 compare smt8-depth --threads 8 --max-depth 40
+# The weak exploration (--lkmm): the same states, clauses and exit status.
+compare lkmm-smt2 --threads 2 --lkmm --subject idle_lock
+compare lkmm-smt2-unreduced --threads 2 --lkmm --subject idle_lock --no-symmetry --no-compaction
+compare lkmm-smt2-reference --threads 2 --lkmm
 exit $status
