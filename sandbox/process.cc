@@ -13,10 +13,12 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <filesystem>
 #include <limits>
 #include <mutex>
@@ -341,6 +343,7 @@ struct Sink {
   uint64_t total = 0;
   std::string head;  // the first bytes (for the stdout summary)
   bool keep_head = false;
+  bool stayed_full = false;  // a write waited out ENOSPC in vain: no more waits
 };
 
 bool drain(Sink& s) {  // false at EOF
@@ -350,8 +353,24 @@ bool drain(Sink& s) {  // false at EOF
   if (n == 0) return false;
   if (s.total < s.cap && s.file >= 0) {
     const size_t take = std::min<uint64_t>(static_cast<uint64_t>(n), s.cap - s.total);
+    // The scratch directory is a capped tmpfs the code under test shares:
+    // a fallocate of the code's that the cap refuses holds the pages it got
+    // for an instant before the kernel undoes it, and a write of ours then
+    // fails with ENOSPC. Retried for up to about a second, so that the
+    // code's refused allocation costs no line of the job's protocol (a lost
+    // line would read as the harness ending mid-run: an `error`). A disk
+    // that stays full (the code holding the cap: the quota's finding stops
+    // it) is waited for once per stream, not once per read.
+    int full_retries = s.stayed_full ? 1000 : 0;
     for (size_t off = 0; off < take;) {
       const ssize_t w = write(s.file, buf + off, take - off);
+      if (w < 0 && errno == EINTR) continue;
+      if (w < 0 && errno == ENOSPC && full_retries++ < 1000) {
+        const timespec pause{0, 1000000};  // 1 ms
+        nanosleep(&pause, nullptr);
+        continue;
+      }
+      if (w < 0 && errno == ENOSPC) s.stayed_full = true;
       if (w <= 0) break;
       off += static_cast<size_t>(w);
     }
