@@ -16,6 +16,12 @@ namespace idlespec::validate {
 // The spec built into idlespec (verify::builtin_spec()), parsed once.
 const verify::SpecIndex& spec();
 
+// The subject a component is judged against: --subject where the component
+// has it, else the spec's "- Validate default:" for it, else reference
+// (validate/spec_judgement.cc; the checks that spend work on one subject's
+// clauses ask it too).
+std::string judged_subject(const Options& opt, const std::string& component);
+
 // What to check: one file's text and the functions asked for.
 struct Target {
   std::string path;                    // the file on disk (for #line and messages)

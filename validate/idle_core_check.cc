@@ -355,8 +355,7 @@ Part check_function(const Options& opt, const Component& base, const Target& tar
   // n/a for any other; the subject as validate/spec_judgement.cc picks it):
   // a run against another subject spends nothing on it.
   const verify::SpecIndex& idx = spec();
-  const std::string by_default = idx.validate_default("idle_core");
-  const std::string subject = !opt.subject_given && !by_default.empty() ? by_default : opt.subject;
+  const std::string subject = judged_subject(opt, "idle_core");
   const verify::Clause* idle10 = idx.find("IDLE-10");
   const bool races_judged =
       idle10 && idle10->applies_to(subject, idx.modes_of("idle_core", subject));

@@ -15,6 +15,14 @@
 
 namespace idlespec::validate {
 
+std::string judged_subject(const Options& opt, const std::string& component) {
+  const verify::SpecIndex& idx = spec();
+  const std::vector<std::string> known = idx.subjects_of(component);
+  const std::string by_default = idx.validate_default(component);
+  const std::string subject = !opt.subject_given && !by_default.empty() ? by_default : opt.subject;
+  return std::find(known.begin(), known.end(), subject) == known.end() ? "reference" : subject;
+}
+
 void judge_against_spec(Report& rep, const Options& opt) {
   const verify::SpecIndex& idx = spec();
   std::set<std::string> noted;
@@ -22,11 +30,8 @@ void judge_against_spec(Report& rep, const Options& opt) {
   for (auto& part : rep.parts) {
     // The subject: --subject where the component has it, else the spec's
     // "- Validate default:" for the component, else reference.
-    const std::vector<std::string> known = idx.subjects_of(part.component);
-    const std::string by_default = idx.validate_default(part.component);
-    std::string subject = !opt.subject_given && !by_default.empty() ? by_default : opt.subject;
-    if (std::find(known.begin(), known.end(), subject) == known.end()) {
-      subject = "reference";
+    const std::string subject = judged_subject(opt, part.component);
+    if (opt.subject_given && subject != opt.subject) {
       if (noted.insert(part.component).second)
         rep.notes.push_back(part.component + " has no subject '" + opt.subject +
                             "': judged against reference");
